@@ -1,0 +1,334 @@
+import { sql } from "drizzle-orm";
+import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+
+// Money is integer kopecks everywhere in the database; the API speaks rubles.
+// Times are integer milliseconds since the epoch (UTC).
+
+export const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
+export type ServerType = (typeof SERVER_TYPES)[number];
+
+const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
+
+export const servers = sqliteTable("servers", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  serverType: text("server_type").notNull(),
+  // The address players connect to, "ip:port".
+  ipPort: text("ip_port").notNull().unique(),
+  sortOrder: integer("sort_order").notNull().default(0),
+  // SHA-256 hex of the plugin key; the key itself is shown once and never stored.
+  keyHash: text("key_hash"),
+  keyRotatedAt: integer("key_rotated_at"),
+  // Last time Steam's master list showed the server, with what it showed.
+  steamSeenAt: integer("steam_seen_at"),
+  steamPlayers: integer("steam_players"),
+  steamMaxPlayers: integer("steam_max_players"),
+  createdAt: createdAt(),
+});
+
+export const serverHeartbeats = sqliteTable("server_heartbeats", {
+  serverId: integer("server_id")
+    .primaryKey()
+    .references(() => servers.id, { onDelete: "cascade" }),
+  hostname: text("hostname").notNull(),
+  players: integer("players").notNull(),
+  maxPlayers: integer("max_players").notNull(),
+  queue: integer("queue").notNull().default(0),
+  map: text("map"),
+  onlineSteamIds: text("online_steam_ids", { mode: "json" }).$type<string[]>().notNull(),
+  receivedAt: integer("received_at").notNull(),
+});
+
+// Each signed plugin request is accepted once: (server, signature) is unique.
+export const gameRequestNonces = sqliteTable(
+  "game_request_nonces",
+  {
+    serverId: integer("server_id").notNull(),
+    signature: text("signature").notNull(),
+    seenAt: integer("seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.signature] }), index("game_request_nonces_seen").on(t.seenAt)],
+);
+
+export const users = sqliteTable(
+  "users",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    steamId: text("steam_id").notNull().unique(),
+    nickname: text("nickname").notNull(),
+    avatarUrl: text("avatar_url").notNull(),
+    balance: integer("balance").notNull().default(0),
+    createdAt: createdAt(),
+    updatedAt: integer("updated_at"),
+  },
+  (t) => [check("users_balance_non_negative", sql`${t.balance} >= 0`)],
+);
+
+export const sessions = sqliteTable(
+  "sessions",
+  {
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id, { onDelete: "cascade" }),
+    createdAt: createdAt(),
+    expiresAt: integer("expires_at").notNull(),
+    revokedAt: integer("revoked_at"),
+  },
+  (t) => [index("sessions_user").on(t.userId)],
+);
+
+// OpenID response nonces already accepted; a replay hits the primary key.
+export const openidNonces = sqliteTable("openid_nonces", {
+  nonce: text("nonce").primaryKey(),
+  seenAt: integer("seen_at").notNull(),
+});
+
+export const categories = sqliteTable("categories", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  name: text("name").notNull(),
+  description: text("description").notNull().default(""),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const items = sqliteTable(
+  "items",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    name: text("name").notNull(),
+    description: text("description").notNull().default(""),
+    price: integer("price").notNull(),
+    discount: integer("discount").notNull().default(0),
+    img: text("img").notNull(),
+    serverType: text("server_type").notNull(),
+    categoryId: integer("category_id")
+      .notNull()
+      .references(() => categories.id),
+    isOneTime: integer("is_one_time", { mode: "boolean" }).notNull().default(false),
+    isAvailable: integer("is_available", { mode: "boolean" }).notNull().default(true),
+    reloadTime: integer("reload_time").notNull().default(0),
+    // A limited offer has a window, a stock, or both.
+    startTime: integer("start_time"),
+    endTime: integer("end_time"),
+    maxQuantity: integer("max_quantity"),
+    soldQuantity: integer("sold_quantity").notNull().default(0),
+    requiresOnline: integer("requires_online", { mode: "boolean" }).notNull().default(true),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  (t) => [
+    check("items_price_non_negative", sql`${t.price} >= 0`),
+    check("items_discount_range", sql`${t.discount} >= 0 AND ${t.discount} <= 100`),
+    check("items_stock", sql`${t.maxQuantity} IS NULL OR ${t.soldQuantity} <= ${t.maxQuantity}`),
+    index("items_type_category").on(t.serverType, t.categoryId),
+  ],
+);
+
+export const itemDurations = sqliteTable(
+  "item_durations",
+  {
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id, { onDelete: "cascade" }),
+    days: integer("days").notNull(),
+    // Null: pro-rated from the item price as round(days / 30 * price).
+    price: integer("price"),
+  },
+  (t) => [primaryKey({ columns: [t.itemId, t.days] }), check("item_durations_days", sql`${t.days} > 0`)],
+);
+
+export const itemContents = sqliteTable("item_contents", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  itemId: integer("item_id")
+    .notNull()
+    .references(() => items.id, { onDelete: "cascade" }),
+  item: text("item").notNull(),
+  img: text("img").notNull(),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+// Console command templates run by the game plugin: {steamid} {nickname} {days} {server}.
+export const itemCommands = sqliteTable("item_commands", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  itemId: integer("item_id")
+    .notNull()
+    .references(() => items.id, { onDelete: "cascade" }),
+  phase: text("phase", { enum: ["grant", "revoke"] }).notNull(),
+  template: text("template").notNull(),
+  sortOrder: integer("sort_order").notNull().default(0),
+});
+
+export const purchases = sqliteTable(
+  "purchases",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
+    transactionId: text("transaction_id").notNull().unique(),
+    idempotencyKey: text("idempotency_key").notNull(),
+    serverType: text("server_type").notNull(),
+    durationDays: integer("duration_days"),
+    price: integer("price").notNull(),
+    status: text("status", { enum: ["pending", "completed", "failed", "refunded"] }).notNull(),
+    paidAt: integer("paid_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
+    index("purchases_user").on(t.userId),
+  ],
+);
+
+export const payments = sqliteTable(
+  "payments",
+  {
+    // Our own id (UUID), sent to the provider in metadata and the return URL.
+    id: text("id").primaryKey(),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    provider: text("provider").notNull(),
+    providerPaymentId: text("provider_payment_id").unique(),
+    amount: integer("amount").notNull(),
+    email: text("email").notNull(),
+    status: text("status", { enum: ["pending", "completed", "failed", "cancelled"] }).notNull(),
+    confirmationUrl: text("confirmation_url"),
+    createdAt: createdAt(),
+    completedAt: integer("completed_at"),
+  },
+  (t) => [check("payments_amount_positive", sql`${t.amount} > 0`), index("payments_user").on(t.userId)],
+);
+
+export const promoCodes = sqliteTable(
+  "promo_codes",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    // Stored upper-case; input is trimmed and upper-cased before lookup.
+    code: text("code").notNull().unique(),
+    type: text("type", { enum: ["BALANCE", "ITEM"] }).notNull(),
+    value: integer("value"),
+    itemId: integer("item_id").references(() => items.id),
+    itemServerType: text("item_server_type"),
+    itemDurationDays: integer("item_duration_days"),
+    startsAt: integer("starts_at"),
+    endsAt: integer("ends_at"),
+    maxUses: integer("max_uses").notNull(),
+    usedCount: integer("used_count").notNull().default(0),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("promo_codes_limit", sql`${t.usedCount} <= ${t.maxUses}`),
+    check(
+      "promo_codes_shape",
+      sql`(${t.type} = 'BALANCE' AND ${t.value} > 0) OR (${t.type} = 'ITEM' AND ${t.itemId} IS NOT NULL)`,
+    ),
+  ],
+);
+
+export const promoRedemptions = sqliteTable(
+  "promo_redemptions",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    promoId: integer("promo_id")
+      .notNull()
+      .references(() => promoCodes.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    createdAt: createdAt(),
+  },
+  (t) => [uniqueIndex("promo_redemptions_once").on(t.promoId, t.userId)],
+);
+
+// Failed promo attempts, for slowing down guessing (per player and per address).
+export const promoAttempts = sqliteTable(
+  "promo_attempts",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id"),
+    ip: text("ip").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [index("promo_attempts_user").on(t.userId, t.createdAt), index("promo_attempts_ip").on(t.ip, t.createdAt)],
+);
+
+// The Корзина: what a player owns, waiting for or done with delivery.
+export const inventoryEntries = sqliteTable(
+  "inventory_entries",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id),
+    purchaseId: integer("purchase_id").references(() => purchases.id),
+    promoRedemptionId: integer("promo_redemption_id").references(() => promoRedemptions.id),
+    serverType: text("server_type").notNull(),
+    durationDays: integer("duration_days"),
+    isPermanent: integer("is_permanent", { mode: "boolean" }).notNull(),
+    status: text("status", { enum: ["not_used", "used"] })
+      .notNull()
+      .default("not_used"),
+    usedAt: integer("used_at"),
+    usedServerId: integer("used_server_id").references(() => servers.id),
+    expiresAt: integer("expires_at"),
+    lastError: text("last_error"),
+    createdAt: createdAt(),
+  },
+  (t) => [index("inventory_user").on(t.userId)],
+);
+
+// One unit of work for the game plugin: grant an entry, or revoke it when it expires.
+export const deliveries = sqliteTable(
+  "deliveries",
+  {
+    id: text("id").primaryKey(),
+    inventoryEntryId: integer("inventory_entry_id")
+      .notNull()
+      .references(() => inventoryEntries.id),
+    kind: text("kind", { enum: ["grant", "revoke"] }).notNull(),
+    serverType: text("server_type").notNull(),
+    steamId: text("steam_id").notNull(),
+    requiresOnline: integer("requires_online", { mode: "boolean" }).notNull(),
+    status: text("status", { enum: ["pending", "done", "failed"] })
+      .notNull()
+      .default("pending"),
+    attempts: integer("attempts").notNull().default(0),
+    notBefore: integer("not_before").notNull(),
+    leaseUntil: integer("lease_until"),
+    leasedServerId: integer("leased_server_id"),
+    lastError: text("last_error"),
+    doneAt: integer("done_at"),
+    doneServerId: integer("done_server_id"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    uniqueIndex("deliveries_entry_kind").on(t.inventoryEntryId, t.kind),
+    index("deliveries_due").on(t.serverType, t.status, t.notBefore),
+  ],
+);
+
+// Append-only. For every user, balance = sum(amount).
+export const ledger = sqliteTable(
+  "ledger",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    amount: integer("amount").notNull(),
+    kind: text("kind", { enum: ["deposit", "purchase", "promo", "refund", "adjustment"] }).notNull(),
+    purchaseId: integer("purchase_id").references(() => purchases.id),
+    paymentId: text("payment_id").references(() => payments.id),
+    // A provider payment is credited once.
+    providerPaymentId: text("provider_payment_id").unique(),
+    promoRedemptionId: integer("promo_redemption_id").references(() => promoRedemptions.id),
+    createdAt: createdAt(),
+  },
+  (t) => [index("ledger_user").on(t.userId)],
+);

@@ -1,0 +1,30 @@
+// Applies migrations and seed data to a local D1 (wrangler's .wrangler/state, or --persist-to DIR).
+import { execFileSync } from "node:child_process";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { seedStatements } from "../db/seed/index.ts";
+
+const args = process.argv.slice(2);
+const persistIndex = args.indexOf("--persist-to");
+const persistTo = persistIndex >= 0 ? args[persistIndex + 1] : undefined;
+const envIndex = args.indexOf("--env");
+const wranglerEnv = envIndex >= 0 ? args[envIndex + 1] : undefined;
+
+const common = [
+  "--local",
+  ...(persistTo ? ["--persist-to", persistTo] : []),
+  ...(wranglerEnv ? ["--env", wranglerEnv] : []),
+];
+const wrangler = join("node_modules", ".bin", "wrangler");
+const env = { ...process.env, WRANGLER_SEND_METRICS: "false", CI: "true" };
+
+execFileSync(wrangler, ["d1", "migrations", "apply", "DB", ...common], { stdio: "inherit", env });
+
+mkdirSync(".wrangler", { recursive: true });
+const file = join(".wrangler", "seed.sql");
+writeFileSync(file, `${seedStatements().join("\n")}\n`);
+execFileSync(wrangler, ["d1", "execute", "DB", ...common, "--file", file], {
+  stdio: ["ignore", "ignore", "inherit"],
+  env,
+});
+console.log(`Seeded local D1${persistTo ? ` in ${persistTo}` : ""}.`);

@@ -1,0 +1,23 @@
+// `npm run test:e2e`: build, serve with fresh seeded state, run every
+// tests/e2e/*.test.ts with Node's test runner, stop the server.
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { buildSite, fireCron, freshState, serveSite, stopSite } from "./site.ts";
+
+const only = process.argv.slice(2);
+const files = (only.length ? only : readdirSync("tests/e2e").filter((file) => file.endsWith(".test.ts"))).map((file) =>
+  file.startsWith("tests/") ? file : `tests/e2e/${file}`,
+);
+
+buildSite();
+const stateDir = freshState(".e2e-state");
+const server = await serveSite(stateDir);
+let status = 1;
+try {
+  await fireCron();
+  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { stdio: "inherit" });
+  status = result.status ?? 1;
+} finally {
+  stopSite(server);
+}
+process.exit(status);

@@ -1,0 +1,68 @@
+// Builds the site for the "e2e" wrangler environment and serves it with
+// `vite preview` (workerd) on its own port and its own fresh local D1/KV.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import { resolve } from "node:path";
+
+export const E2E_PORT = 8788;
+export const E2E_ORIGIN = `http://localhost:${E2E_PORT}`;
+
+const env = { ...process.env, CLOUDFLARE_ENV: "e2e", WRANGLER_SEND_METRICS: "false" };
+
+export function buildSite(): void {
+  execFileSync("node_modules/.bin/react-router", ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
+}
+
+export function freshState(dir: string): string {
+  const path = resolve(dir);
+  rmSync(path, { recursive: true, force: true });
+  // Wrangler keeps D1/KV under <persist-to>/v3; the Vite plugin expects the same parent.
+  execFileSync(process.execPath, ["scripts/seed-local.ts", "--persist-to", path, "--env", "e2e"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env,
+  });
+  return path;
+}
+
+export async function serveSite(stateDir: string): Promise<ChildProcess> {
+  const server = spawn("node_modules/.bin/vite", ["preview", "--port", String(E2E_PORT), "--strictPort"], {
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...env, SITE_STATE_DIR: stateDir },
+    detached: true,
+  });
+  let output = "";
+  server.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  server.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  for (let attempt = 0; attempt < 120; attempt++) {
+    if (server.exitCode !== null) throw new Error(`vite preview exited:\n${output}`);
+    try {
+      const response = await fetch(`${E2E_ORIGIN}/api/server-types`);
+      if (response.ok) return server;
+    } catch {
+      // not up yet
+    }
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  stopSite(server);
+  throw new Error(`vite preview did not start:\n${output}`);
+}
+
+export function stopSite(server: ChildProcess): void {
+  if (server.pid && server.exitCode === null) {
+    try {
+      process.kill(-server.pid, "SIGTERM");
+    } catch {
+      // already gone
+    }
+  }
+}
+
+/** Runs the Worker's cron once, as Cloudflare would each minute. */
+export async function fireCron(): Promise<void> {
+  const response = await fetch(`${E2E_ORIGIN}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+  if (!response.ok) throw new Error(`cron answered ${response.status}`);
+}

@@ -1,0 +1,19 @@
+import { cloudflareTest, readD1Migrations } from "@cloudflare/vitest-plugin";
+import { defineConfig } from "vitest/config";
+
+export default defineConfig(async () => {
+  const migrations = await readD1Migrations("./migrations");
+  return {
+    plugins: [
+      cloudflareTest({
+        wrangler: { configPath: "./tests/wrangler.test.jsonc" },
+        miniflare: { bindings: { TEST_MIGRATIONS: migrations } },
+      }),
+    ],
+    test: {
+      include: ["tests/**/*.test.ts"],
+      exclude: ["tests/e2e/**"],
+      setupFiles: ["./tests/setup.ts"],
+    },
+  };
+});

@@ -1,0 +1,68 @@
+import { z } from "zod";
+import type { Env } from "./env.ts";
+
+export const STANDIN_PREFIX = "/__standins/";
+
+const url = z.string().url();
+
+const configSchema = z.object({
+  appEnv: z.enum(["development", "test", "production"]),
+  publicUrl: url.transform((value) => value.replace(/\/+$/, "")),
+  discordUrl: url,
+  steamWebApiBase: url.transform((value) => value.replace(/\/+$/, "")),
+  steamOpenIdEndpoint: url,
+  steamApiKey: z.string().min(1).optional(),
+  sessionSecret: z.string().min(32),
+  paymentProvider: z.enum(["standin", "yookassa"]),
+  yookassa: z.object({
+    apiBase: url.transform((value) => value.replace(/\/+$/, "")),
+    shopId: z.string().optional(),
+    secretKey: z.string().optional(),
+    trustedIps: z.array(z.string()),
+  }),
+});
+
+export type Config = z.infer<typeof configSchema>;
+
+// Only for local development and tests: production must set its own secret.
+const LOCAL_SESSION_SECRET = "local-development-session-secret-not-for-production";
+
+export class ConfigError extends Error {}
+
+export function loadConfig(env: Env): Config {
+  const appEnv = env.APP_ENV || "development";
+  const parsed = configSchema.safeParse({
+    appEnv,
+    publicUrl: env.PUBLIC_URL,
+    discordUrl: env.DISCORD_URL,
+    steamWebApiBase: env.STEAM_WEBAPI_BASE || "https://api.steampowered.com",
+    steamOpenIdEndpoint: env.STEAM_OPENID_ENDPOINT || "https://steamcommunity.com/openid/login",
+    steamApiKey: env.STEAM_API_KEY || undefined,
+    sessionSecret: env.SESSION_SECRET || (appEnv === "production" ? "" : LOCAL_SESSION_SECRET),
+    paymentProvider: env.PAYMENT_PROVIDER || "standin",
+    yookassa: {
+      apiBase: env.YOOKASSA_API_BASE || "https://api.yookassa.ru/v3",
+      shopId: env.YOOKASSA_SHOP_ID || undefined,
+      secretKey: env.YOOKASSA_SECRET_KEY || undefined,
+      trustedIps: (env.YOOKASSA_TRUSTED_IPS ?? "")
+        .split(",")
+        .map((value) => value.trim())
+        .filter(Boolean),
+    },
+  });
+  if (!parsed.success) {
+    throw new ConfigError(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
+  }
+  const config = parsed.data;
+  if (config.appEnv === "production") {
+    const usesStandIn =
+      config.paymentProvider === "standin" ||
+      [config.steamWebApiBase, config.steamOpenIdEndpoint].some((value) => value.includes(STANDIN_PREFIX));
+    if (usesStandIn) throw new ConfigError("Stand-ins are refused in production configuration");
+  }
+  return config;
+}
+
+export function standInsEnabled(config: Config): boolean {
+  return config.appEnv !== "production";
+}

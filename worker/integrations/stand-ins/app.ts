@@ -1,0 +1,12 @@
+import { Hono } from "hono";
+import type { Env } from "../../env.ts";
+import { steamWebApiStandIn } from "./steam-webapi.ts";
+
+// Local replacements for outside systems, speaking their HTTP. Served under
+// /__standins/ outside production only (see worker/config.ts).
+export function createStandInsApp() {
+  const app = new Hono<{ Bindings: Env }>().basePath("/__standins");
+  app.route("/steam-webapi", steamWebApiStandIn);
+  app.notFound((c) => c.json({ error: "stand-in: not found" }, 404));
+  return app;
+}

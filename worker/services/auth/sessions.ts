@@ -1,0 +1,96 @@
+import { and, eq, gt, isNull } from "drizzle-orm";
+import { jwtVerify, SignJWT } from "jose";
+import { sessions, users } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+
+export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
+export const SESSION_COOKIE = "__session";
+const TOKEN_ISSUER = "rust-servers-site";
+
+export interface SessionUser {
+  id: number;
+  steamId: string;
+  nickname: string;
+  avatarUrl: string;
+  /** Kopecks. */
+  balance: number;
+  sessionId: string;
+}
+
+function secretKey(deps: Pick<Deps, "config">): Uint8Array {
+  return new TextEncoder().encode(deps.config.sessionSecret);
+}
+
+/** Creates a session row and the signed token that names it (used as both the bearer token and the cookie value). */
+export async function createSession(deps: Pick<Deps, "db" | "config" | "now">, userId: number) {
+  const now = deps.now().getTime();
+  const id = crypto.randomUUID();
+  const expiresAt = now + SESSION_TTL_MS;
+  await deps.db.insert(sessions).values({ id, userId, createdAt: now, expiresAt });
+  const token = await new SignJWT({})
+    .setProtectedHeader({ alg: "HS256" })
+    .setSubject(id)
+    .setIssuer(TOKEN_ISSUER)
+    .setIssuedAt(Math.floor(now / 1000))
+    .setExpirationTime(Math.floor(expiresAt / 1000))
+    .sign(secretKey(deps));
+  return { id, token, expiresAt };
+}
+
+/** The session id a token names, or null when the token is forged, tampered with or expired. */
+export async function verifySessionToken(deps: Pick<Deps, "config" | "now">, token: string): Promise<string | null> {
+  try {
+    const { payload } = await jwtVerify(token, secretKey(deps), {
+      issuer: TOKEN_ISSUER,
+      algorithms: ["HS256"],
+      currentDate: deps.now(),
+    });
+    return typeof payload.sub === "string" ? payload.sub : null;
+  } catch {
+    return null;
+  }
+}
+
+/** The bearer token, else the session cookie, of a request. */
+export function readSessionToken(request: Request): string | null {
+  const authorization = request.headers.get("authorization");
+  const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
+  if (bearer) return bearer;
+  const cookieHeader = request.headers.get("cookie") ?? "";
+  for (const part of cookieHeader.split(";")) {
+    const [name, ...rest] = part.trim().split("=");
+    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("="));
+  }
+  return null;
+}
+
+/** The signed-in player behind a request, or null. Revoked and expired sessions count as signed out. */
+export async function getSessionUser(
+  deps: Pick<Deps, "db" | "config" | "now">,
+  request: Request,
+): Promise<SessionUser | null> {
+  const token = readSessionToken(request);
+  if (!token) return null;
+  const sessionId = await verifySessionToken(deps, token);
+  if (!sessionId) return null;
+  const [row] = await deps.db
+    .select({
+      id: users.id,
+      steamId: users.steamId,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      balance: users.balance,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
+    .limit(1);
+  return row ? { ...row, sessionId } : null;
+}
+
+export async function revokeSession(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<void> {
+  await deps.db
+    .update(sessions)
+    .set({ revokedAt: deps.now().getTime() })
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));
+}
