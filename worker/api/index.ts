@@ -1,8 +1,18 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../hono-env.ts";
+import { historyApi } from "./history.ts";
+import { inventoryApi } from "./inventory.ts";
+import { promosApi } from "./promos.ts";
+import { purchaseApi } from "./purchase.ts";
 import { serverStatusApi } from "./server-status.ts";
+import { shopApi } from "./shop.ts";
 
 // The JSON surface of the spec (section 7), mounted at /api.
 export const apiApp = new Hono<AppEnv>();
 
 apiApp.route("/", serverStatusApi);
+apiApp.route("/", shopApi);
+apiApp.route("/", purchaseApi);
+apiApp.route("/", inventoryApi);
+apiApp.route("/", historyApi);
+apiApp.route("/", promosApi);

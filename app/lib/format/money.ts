@@ -1,0 +1,11 @@
+const rublesFormat = new Intl.NumberFormat("ru-RU", { minimumFractionDigits: 0, maximumFractionDigits: 2 });
+
+/** Kopecks as stored to rubles as the API speaks (two decimals at most). */
+export function kopecksToRubles(kopecks: number): number {
+  return Math.round(kopecks) / 100;
+}
+
+/** «1 250 ₽», «99,5 ₽» (ru-RU grouping and decimal comma). */
+export function formatRubles(rubles: number): string {
+  return `${rublesFormat.format(rubles)} ₽`;
+}

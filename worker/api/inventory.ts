@@ -1,0 +1,17 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../hono-env.ts";
+import { INVENTORY_FILTERS, listInventory } from "../services/profile/inventory.ts";
+import { requireUser } from "./require-user.ts";
+
+export const inventoryApi = new Hono<AppEnv>();
+
+const query = z.object({ status: z.enum(INVENTORY_FILTERS).catch("all") });
+
+// The player's Корзина: {items}, newest first; ?status=not_used|used narrows it.
+inventoryApi.get("/inventory", requireUser, async (c) => {
+  const { status } = query.parse({ status: c.req.query("status") ?? "all" });
+  const items = await listInventory(c.var.deps, c.var.user.id, status);
+  c.header("Cache-Control", "private, no-store");
+  return c.json({ items });
+});

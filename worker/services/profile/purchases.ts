@@ -1,0 +1,84 @@
+import { and, desc, eq } from "drizzle-orm";
+import { kopecksToRubles } from "#app/lib/format/money.ts";
+import { formatDays, PERMANENT } from "#app/lib/format/plural.ts";
+import { items, purchases } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { isoOrNull } from "./time.ts";
+
+/** A purchase as the API and the page show it (spec section 3), plus the item's name. */
+export interface PurchaseView {
+  id: number;
+  transaction_id: string;
+  item_name: string;
+  paid_at: string | null;
+  created_at: string | null;
+  server_type: string;
+  duration_text: string;
+  /** Rubles. */
+  price: number;
+  status: "pending" | "completed" | "failed" | "refunded";
+}
+
+const purchaseColumns = {
+  id: purchases.id,
+  transactionId: purchases.transactionId,
+  itemName: items.name,
+  paidAt: purchases.paidAt,
+  createdAt: purchases.createdAt,
+  serverType: purchases.serverType,
+  durationDays: purchases.durationDays,
+  price: purchases.price,
+  status: purchases.status,
+};
+
+type PurchaseRow = {
+  id: number;
+  transactionId: string;
+  itemName: string;
+  paidAt: number | null;
+  createdAt: number;
+  serverType: string;
+  durationDays: number | null;
+  price: number;
+  status: PurchaseView["status"];
+};
+
+function toView(row: PurchaseRow): PurchaseView {
+  return {
+    id: row.id,
+    transaction_id: row.transactionId,
+    item_name: row.itemName,
+    paid_at: isoOrNull(row.paidAt),
+    created_at: isoOrNull(row.createdAt),
+    server_type: row.serverType,
+    duration_text: row.durationDays ? formatDays(row.durationDays) : PERMANENT,
+    price: kopecksToRubles(row.price),
+    status: row.status,
+  };
+}
+
+/** The player's own purchases, newest first. */
+export async function listPurchases(deps: Pick<Deps, "db">, userId: number): Promise<PurchaseView[]> {
+  const rows = await deps.db
+    .select(purchaseColumns)
+    .from(purchases)
+    .innerJoin(items, eq(items.id, purchases.itemId))
+    .where(eq(purchases.userId, userId))
+    .orderBy(desc(purchases.createdAt), desc(purchases.id));
+  return rows.map(toView);
+}
+
+/** One purchase, only when it belongs to the player (someone else's reads as missing). */
+export async function getPurchase(
+  deps: Pick<Deps, "db">,
+  userId: number,
+  purchaseId: number,
+): Promise<PurchaseView | null> {
+  const [row] = await deps.db
+    .select(purchaseColumns)
+    .from(purchases)
+    .innerJoin(items, eq(items.id, purchases.itemId))
+    .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, userId)))
+    .limit(1);
+  return row ? toView(row) : null;
+}

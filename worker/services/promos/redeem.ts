@@ -1,0 +1,144 @@
+import { and, eq, sql } from "drizzle-orm";
+import { kopecksToRubles } from "#app/lib/format/money.ts";
+import { asBatch } from "#db/batch.ts";
+import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { isWellFormedPromoCode, normalizePromoCode } from "./code.ts";
+import { type AttemptSource, promoBlockedUntil, recordFailedPromoAttempt } from "./rate-limit.ts";
+import { PROMO_TEXT, type PromoView, tooManyAttemptsText } from "./texts.ts";
+
+export type RedeemResult =
+  | { ok: true; status: 200; message: string; promo: PromoView }
+  | { ok: false; status: 400 | 404 | 409 | 410 | 429; error: string; retryAfterSeconds?: number };
+
+type Failure = Extract<RedeemResult, { ok: false }>;
+
+/**
+ * Activates a promo code for a signed-in player.
+ *
+ * The guessing limit is checked first, before the code is even parsed, so a paused player
+ * learns nothing about any code and burns none. Then the code is looked up and checked for
+ * the friendly error; the write itself is one batch whose constraints decide the races:
+ * the redemption row (unique per code and player, inserted only inside the code's window),
+ * the use counter (CHECK used_count <= max_uses) and either a ledger credit with the balance
+ * or a Корзина entry.
+ */
+export async function redeemPromo(
+  deps: Pick<Deps, "db" | "now">,
+  input: AttemptSource & { code: string },
+): Promise<RedeemResult> {
+  const now = deps.now().getTime();
+  const source = { userId: input.userId, ip: input.ip };
+
+  const blockedUntil = await promoBlockedUntil(deps, source, now);
+  if (blockedUntil !== null) {
+    const seconds = Math.max(1, Math.ceil((blockedUntil - now) / 1000));
+    return { ok: false, status: 429, error: tooManyAttemptsText(Math.ceil(seconds / 60)), retryAfterSeconds: seconds };
+  }
+
+  const fail = async (status: Failure["status"], error: string): Promise<Failure> => {
+    await recordFailedPromoAttempt(deps, source, now);
+    return { ok: false, status, error };
+  };
+
+  const code = normalizePromoCode(input.code);
+  if (code === "") return { ok: false, status: 400, error: PROMO_TEXT.empty };
+  if (!isWellFormedPromoCode(code)) return fail(400, PROMO_TEXT.malformed);
+
+  const [promo] = await deps.db
+    .select({
+      id: promoCodes.id,
+      type: promoCodes.type,
+      value: promoCodes.value,
+      itemName: items.name,
+      startsAt: promoCodes.startsAt,
+      endsAt: promoCodes.endsAt,
+      maxUses: promoCodes.maxUses,
+      usedCount: promoCodes.usedCount,
+      redeemedByMe: promoRedemptions.id,
+    })
+    .from(promoCodes)
+    .leftJoin(items, eq(items.id, promoCodes.itemId))
+    .leftJoin(
+      promoRedemptions,
+      and(eq(promoRedemptions.promoId, promoCodes.id), eq(promoRedemptions.userId, input.userId)),
+    )
+    .where(eq(promoCodes.code, code))
+    .limit(1);
+
+  if (!promo) return fail(404, PROMO_TEXT.notFound);
+  if (promo.startsAt !== null && now < promo.startsAt) return fail(410, PROMO_TEXT.notStarted);
+  if (promo.endsAt !== null && now >= promo.endsAt) return fail(410, PROMO_TEXT.expired);
+  if (promo.redeemedByMe !== null) return fail(409, PROMO_TEXT.alreadyUsed);
+  if (promo.usedCount >= promo.maxUses) return fail(429, PROMO_TEXT.exhausted);
+
+  const userId = input.userId;
+  const redemption = sql`SELECT 1 FROM promo_redemptions WHERE promo_id = ${promo.id} AND user_id = ${userId}`;
+  const statements = [
+    // Inside the window only; a code that closed since the read above inserts nothing, and
+    // every statement below keys off this row, so nothing else happens either.
+    deps.db.run(sql`INSERT INTO promo_redemptions (promo_id, user_id, created_at)
+      SELECT id, ${userId}, ${now} FROM promo_codes
+      WHERE id = ${promo.id}
+        AND (starts_at IS NULL OR starts_at <= ${now})
+        AND (ends_at IS NULL OR ends_at > ${now})`),
+    deps.db.run(sql`UPDATE promo_codes SET used_count = used_count + 1
+      WHERE id = ${promo.id} AND EXISTS (${redemption})`),
+  ];
+  if (promo.type === "BALANCE") {
+    statements.push(
+      deps.db.run(sql`INSERT INTO ledger (user_id, amount, kind, promo_redemption_id, created_at)
+        SELECT r.user_id, p.value, 'promo', r.id, ${now}
+        FROM promo_redemptions r JOIN promo_codes p ON p.id = r.promo_id
+        WHERE r.promo_id = ${promo.id} AND r.user_id = ${userId}`),
+      deps.db.run(sql`UPDATE users
+        SET balance = balance + (SELECT value FROM promo_codes WHERE id = ${promo.id}), updated_at = ${now}
+        WHERE id = ${userId} AND EXISTS (${redemption})`),
+    );
+  } else {
+    statements.push(
+      deps.db.run(sql`INSERT INTO inventory_entries
+          (user_id, item_id, promo_redemption_id, server_type, duration_days, is_permanent, status, created_at)
+        SELECT r.user_id, p.item_id, r.id, COALESCE(p.item_server_type, i.server_type), p.item_duration_days,
+          CASE WHEN p.item_duration_days IS NULL THEN 1 ELSE 0 END, 'not_used', ${now}
+        FROM promo_redemptions r
+          JOIN promo_codes p ON p.id = r.promo_id
+          JOIN items i ON i.id = p.item_id
+        WHERE r.promo_id = ${promo.id} AND r.user_id = ${userId}`),
+    );
+  }
+
+  let inserted: number;
+  try {
+    const [insertResult] = await deps.db.batch(asBatch(statements));
+    inserted = insertResult.meta.changes;
+  } catch (error) {
+    const text = errorText(error);
+    if (text.includes("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
+    if (text.includes("promo_codes_limit")) return fail(429, PROMO_TEXT.exhausted);
+    throw error;
+  }
+  if (inserted === 0) return fail(410, PROMO_TEXT.expired);
+
+  return {
+    ok: true,
+    status: 200,
+    message: PROMO_TEXT.success,
+    promo: {
+      type: promo.type,
+      value: promo.type === "BALANCE" && promo.value !== null ? kopecksToRubles(promo.value) : null,
+      item: promo.type === "ITEM" && promo.itemName !== null ? { name: promo.itemName } : null,
+    },
+  };
+}
+
+/** The messages of an error and its causes (drizzle wraps D1's constraint errors). */
+function errorText(error: unknown): string {
+  const parts: string[] = [];
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    parts.push(current instanceof Error ? current.message : String(current));
+    current = current instanceof Error ? current.cause : undefined;
+  }
+  return parts.join(" | ");
+}

@@ -1,0 +1,37 @@
+// Every text a player can see from promo activation (spec sections 4, 5 and 8).
+// Plain constants: the page's browser code imports them too.
+
+import { formatRubles } from "#app/lib/format/money.ts";
+
+export const PROMO_TEXT = {
+  success: "Промокод успешно активирован!",
+  empty: "Введите промокод",
+  malformed: "Некорректный формат промокода",
+  unauthorized: "Необходима авторизация",
+  notFound: "Промокод не найден",
+  alreadyUsed: "Вы уже использовали этот промокод",
+  expired: "Срок действия промокода истек",
+  notStarted: "Промокод еще не действует",
+  exhausted: "Промокод больше не действителен (достигнут лимит использований)",
+  generic: "Произошла ошибка при активации промокода",
+} as const;
+
+export function tooManyAttemptsText(minutes: number): string {
+  return `Слишком много попыток. Попробуйте через ${minutes} мин.`;
+}
+
+/** What the form shows after a success: the spec's sentence plus what was received. */
+export function promoSuccessText(promo: PromoView): string {
+  if (promo.type === "BALANCE" && promo.value !== null) {
+    return `${PROMO_TEXT.success} На ваш баланс начислено ${formatRubles(promo.value)}`;
+  }
+  if (promo.type === "ITEM" && promo.item) return `${PROMO_TEXT.success} Вы получили предмет: ${promo.item.name}`;
+  return PROMO_TEXT.success;
+}
+
+/** The promo part of a successful answer: value in rubles for BALANCE, the item's name for ITEM. */
+export interface PromoView {
+  type: "BALANCE" | "ITEM";
+  value: number | null;
+  item: { name: string } | null;
+}
