@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../hono-env.ts";
+import { gameApi } from "./game.ts";
 import { historyApi } from "./history.ts";
 import { inventoryApi } from "./inventory.ts";
 import { promosApi } from "./promos.ts";
@@ -11,6 +12,7 @@ import { shopApi } from "./shop.ts";
 export const apiApp = new Hono<AppEnv>();
 
 apiApp.route("/", serverStatusApi);
+apiApp.route("/game", gameApi);
 apiApp.route("/", shopApi);
 apiApp.route("/", purchaseApi);
 apiApp.route("/", inventoryApi);

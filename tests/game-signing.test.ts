@@ -1,0 +1,157 @@
+import { env, SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { testClock, testDeps } from "./support/deps.ts";
+import { clockedTransport, createGameServer } from "./support/game-fixtures.ts";
+import { PluginSimulator, signRequest } from "./support/plugin-simulator.ts";
+
+const beat = { hostname: "h", players: 1, max_players: 10, queue: 0, map: "m", online: [] };
+
+async function setup() {
+  const clock = testClock();
+  const deps = testDeps({ now: clock.now });
+  const server = await createGameServer(deps);
+  const transport = clockedTransport(clock.now);
+  const sim = new PluginSimulator({ transport, serverId: server.id, serverKey: server.key, now: clock.now });
+  return { clock, deps, server, transport, sim };
+}
+
+async function heartbeatRow(serverId: number) {
+  return env.DB.prepare("SELECT * FROM server_heartbeats WHERE server_id = ?").bind(serverId).first();
+}
+
+async function nonceCount(serverId: number) {
+  return (
+    await env.DB.prepare("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?")
+      .bind(serverId)
+      .first<{ n: number }>()
+  )?.n;
+}
+
+describe("signed plugin requests", () => {
+  it("accepts a correctly signed heartbeat through the real worker", async () => {
+    const deps = testDeps();
+    const server = await createGameServer(deps);
+    const sim = new PluginSimulator({
+      transport: (request) => SELF.fetch(request),
+      serverId: server.id,
+      serverKey: server.key,
+      now: () => new Date(),
+    });
+    const { status, json } = await sim.heartbeat([]);
+    expect(status).toBe(200);
+    expect(json).toEqual({ ok: true });
+    expect(await heartbeatRow(server.id)).toMatchObject({ hostname: "Симулятор", players: 0, max_players: 100 });
+  });
+
+  it("refuses a signature made with another key, and writes nothing", async () => {
+    const { server, sim, clock } = await setup();
+    const signed = await signRequest(
+      "not-the-key",
+      "/api/game/heartbeat",
+      JSON.stringify(beat),
+      clock.now().getTime() / 1000,
+    );
+    const response = await sim.send(signed);
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "Неверная подпись запроса" });
+    expect(await heartbeatRow(server.id)).toBeNull();
+    expect(await nonceCount(server.id)).toBe(0);
+  });
+
+  it("refuses a body changed after signing", async () => {
+    const { server, sim } = await setup();
+    const signed = await sim.sign("/api/game/heartbeat", beat);
+    const response = await sim.send({ ...signed, body: JSON.stringify({ ...beat, players: 99 }) });
+    expect(response.status).toBe(401);
+    expect(await heartbeatRow(server.id)).toBeNull();
+  });
+
+  it("refuses a signature for another path or another server id", async () => {
+    const { server, sim, deps } = await setup();
+    const signed = await sim.sign("/api/game/queue", beat);
+    expect((await sim.send({ ...signed, path: "/api/game/heartbeat" })).status).toBe(401);
+    const other = await createGameServer(deps);
+    const forOther = await sim.sign("/api/game/heartbeat", beat);
+    expect((await sim.send(forOther, { "x-server-id": String(other.id) })).status).toBe(401);
+    expect(await heartbeatRow(server.id)).toBeNull();
+    expect(await heartbeatRow(other.id)).toBeNull();
+  });
+
+  it("answers an unknown server id like a bad signature", async () => {
+    const { sim } = await setup();
+    const signed = await sim.sign("/api/game/heartbeat", beat);
+    const response = await sim.send(signed, { "x-server-id": "999999999" });
+    expect(response.status).toBe(401);
+    expect(await response.json()).toEqual({ error: "Неверная подпись запроса" });
+  });
+
+  it("refuses timestamps more than five minutes off, either way", async () => {
+    const { server, sim } = await setup();
+    for (const skew of [-301, 301]) {
+      const response = await sim.send(await sim.sign("/api/game/heartbeat", beat, skew));
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Метка времени вне допустимого окна ±5 минут" });
+    }
+    expect(await heartbeatRow(server.id)).toBeNull();
+    const within = await sim.send(await sim.sign("/api/game/heartbeat", beat, -299));
+    expect(within.status).toBe(200);
+  });
+
+  it("accepts a request once: the same signed request again is refused", async () => {
+    const { server, sim, clock } = await setup();
+    const signed = await sim.sign("/api/game/heartbeat", { ...beat, players: 3 });
+    expect((await sim.send(signed)).status).toBe(200);
+    const before = await heartbeatRow(server.id);
+    clock.advance(30_000);
+    const replay = await sim.send(signed);
+    expect(replay.status).toBe(409);
+    expect(await replay.json()).toEqual({ error: "Этот запрос уже был принят" });
+    expect(await heartbeatRow(server.id)).toEqual(before);
+  });
+
+  it("refuses requests without the signature headers", async () => {
+    const { transport } = await setup();
+    const response = await transport(
+      new Request("http://localhost/api/game/heartbeat", { method: "POST", body: JSON.stringify(beat) }),
+    );
+    expect(response.status).toBe(400);
+  });
+
+  it("refuses plain HTTP outside localhost", async () => {
+    const { sim, transport, server } = await setup();
+    const signed = await sim.sign("/api/game/heartbeat", beat);
+    const response = await transport(
+      new Request(`http://shop.example${signed.path}`, {
+        method: "POST",
+        headers: {
+          "x-server-id": String(server.id),
+          "x-timestamp": String(signed.timestamp),
+          "x-signature": signed.signature,
+        },
+        body: signed.body,
+      }),
+    );
+    expect(response.status).toBe(403);
+    expect(await response.json()).toEqual({ error: "Требуется HTTPS" });
+    expect(await heartbeatRow(server.id)).toBeNull();
+  });
+
+  it("refuses a signed but malformed body with 400", async () => {
+    const { sim } = await setup();
+    const { status } = await sim.post("/api/game/heartbeat", { hostname: "h", players: -1 });
+    expect(status).toBe(400);
+    expect((await sim.post("/api/game/queue", { online: ["not-a-steam-id"] })).status).toBe(400);
+  });
+
+  it("stops accepting the old key once it is rotated", async () => {
+    const { server, sim, deps, transport, clock } = await setup();
+    const newKey = "rotated-key-for-test";
+    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(newKey)))]
+      .map((byte) => byte.toString(16).padStart(2, "0"))
+      .join("");
+    await deps.d1.prepare("UPDATE servers SET key_hash = ? WHERE id = ?").bind(hash, server.id).run();
+    expect((await sim.heartbeat([])).status).toBe(401);
+    const rotated = new PluginSimulator({ transport, serverId: server.id, serverKey: newKey, now: clock.now });
+    expect((await rotated.heartbeat([])).status).toBe(200);
+  });
+});

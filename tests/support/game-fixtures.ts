@@ -1,0 +1,134 @@
+// Rows the game-delivery tests need. Each test uses its own server type (a free-text column),
+// so polls never see another test's deliveries in the shared D1.
+import { createExecutionContext, env } from "cloudflare:test";
+import { categories, inventoryEntries, itemCommands, itemDurations, items, servers, users } from "#db/schema.ts";
+import { createApp } from "#worker/app.ts";
+import type { Deps } from "#worker/deps.ts";
+import type { Transport } from "./plugin-simulator.ts";
+
+let counter = 0;
+function unique(): string {
+  counter += 1;
+  return `${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
+}
+
+export function uniqueServerType(): string {
+  return `TEST_${unique().toUpperCase()}`;
+}
+
+export function uniqueSteamId(): string {
+  return `7656119${Math.floor(Math.random() * 1e10)
+    .toString()
+    .padStart(10, "0")}`;
+}
+
+async function sha256Hex(text: string): Promise<string> {
+  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
+  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+export async function createGameServer(deps: Deps, { serverType = uniqueServerType(), name = "Тестовый сервер" } = {}) {
+  const key = `test-key-${unique()}`;
+  const byte = () => Math.floor(Math.random() * 254) + 1;
+  const [row] = await deps.db
+    .insert(servers)
+    .values({
+      name,
+      serverType,
+      ipPort: `10.${byte()}.${byte()}.${byte()}:${20000 + Math.floor(Math.random() * 9999)}`,
+      keyHash: await sha256Hex(key),
+      keyRotatedAt: deps.now().getTime(),
+    })
+    .returning();
+  if (!row) throw new Error("no server");
+  return { ...row, key };
+}
+
+export async function createGamePlayer(deps: Deps, nickname = "Игрок") {
+  const [user] = await deps.db
+    .insert(users)
+    .values({ steamId: uniqueSteamId(), nickname, avatarUrl: "https://avatars.example/a.jpg" })
+    .returning();
+  if (!user) throw new Error("no user");
+  return user;
+}
+
+export async function createDeliverableItem(
+  deps: Deps,
+  {
+    serverType,
+    grant = ["oxide.usergroup add {steamid} vip"],
+    revoke = [] as string[],
+    requiresOnline = true,
+    durations = [] as number[],
+    name = "VIP",
+  }: {
+    serverType: string;
+    grant?: string[];
+    revoke?: string[];
+    requiresOnline?: boolean;
+    durations?: number[];
+    name?: string;
+  },
+) {
+  const [category] = await deps.db
+    .insert(categories)
+    .values({ name: `Привилегии ${unique()}` })
+    .returning();
+  if (!category) throw new Error("no category");
+  const [item] = await deps.db
+    .insert(items)
+    .values({
+      name,
+      price: 10000,
+      img: "/images/items/vip.png",
+      serverType,
+      categoryId: category.id,
+      isOneTime: durations.length === 0,
+      requiresOnline,
+    })
+    .returning();
+  if (!item) throw new Error("no item");
+  const commands = [
+    ...grant.map((template, index) => ({ itemId: item.id, phase: "grant" as const, template, sortOrder: index })),
+    ...revoke.map((template, index) => ({ itemId: item.id, phase: "revoke" as const, template, sortOrder: index })),
+  ];
+  if (commands.length > 0) await deps.db.insert(itemCommands).values(commands);
+  if (durations.length > 0)
+    await deps.db.insert(itemDurations).values(durations.map((days) => ({ itemId: item.id, days })));
+  return item;
+}
+
+export async function createEntry(
+  deps: Deps,
+  {
+    userId,
+    itemId,
+    serverType,
+    durationDays = null,
+  }: { userId: number; itemId: number; serverType: string; durationDays?: number | null },
+) {
+  const [row] = await deps.db
+    .insert(inventoryEntries)
+    .values({
+      userId,
+      itemId,
+      serverType,
+      durationDays,
+      isPermanent: durationDays === null,
+      status: "not_used",
+      createdAt: deps.now().getTime(),
+    })
+    .returning();
+  if (!row) throw new Error("no entry");
+  return row;
+}
+
+/** The real Hono app with a movable clock, called in-process like SELF but with our `now`. */
+export function clockedTransport(now: () => Date): Transport {
+  const app = createApp({
+    pageHandler: async () => new Response("not used", { status: 501 }),
+    overrides: () => ({ now }),
+  });
+  return async (request) => app.fetch(request, env, createExecutionContext());
+}

@@ -1,0 +1,221 @@
+// A stand-in for plugins/oxide/RustStoreDelivery.cs: it signs requests the same way, checks
+// the queue answer's signature the same way, and keeps the same journal discipline (an id is
+// journaled BEFORE its commands run; journaled ids are acknowledged, never run again).
+// It drives the real /api/game endpoints; only the game's console is simulated.
+
+const encoder = new TextEncoder();
+
+function hex(bytes: ArrayBuffer): string {
+  return [...new Uint8Array(bytes)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
+}
+
+async function hmacKey(serverKey: string): Promise<CryptoKey> {
+  // Like the plugin: the HMAC key is SHA-256(key), the value the site stores.
+  const derived = await crypto.subtle.digest("SHA-256", encoder.encode(serverKey));
+  return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
+}
+
+async function hmacHex(serverKey: string, message: string): Promise<string> {
+  return hex(await crypto.subtle.sign("HMAC", await hmacKey(serverKey), encoder.encode(message)));
+}
+
+export type Transport = (request: Request) => Promise<Response>;
+
+export interface SignedRequest {
+  path: string;
+  body: string;
+  timestamp: number;
+  signature: string;
+}
+
+/** Signs `body` for `path` exactly as the plugin does. */
+export async function signRequest(
+  serverKey: string,
+  path: string,
+  body: string,
+  timestampSeconds: number,
+  method = "POST",
+): Promise<SignedRequest> {
+  const signature = await hmacHex(serverKey, `${timestampSeconds}\n${method}\n${path}\n${body}`);
+  return { path, body, timestamp: timestampSeconds, signature };
+}
+
+export interface QueueDelivery {
+  delivery_id: string;
+  kind: "grant" | "revoke";
+  steam_id: string;
+  requires_online: boolean;
+  commands: string[];
+}
+
+interface JournalEntry {
+  ok: boolean;
+  message: string;
+  acked: boolean;
+}
+
+/** The plugin's data file: it survives a crash (share one journal between simulator instances). */
+export class PluginJournal {
+  readonly entries = new Map<string, JournalEntry>();
+}
+
+/** The game server's console: what actually ran. */
+export class GameConsole {
+  readonly executed: { delivery_id: string; command: string }[] = [];
+  /** Returns an error message to make a command fail. */
+  failWith: ((command: string) => string | null) | null = null;
+
+  commandsFor(deliveryId: string): string[] {
+    return this.executed.filter((entry) => entry.delivery_id === deliveryId).map((entry) => entry.command);
+  }
+}
+
+export interface SimulatorOptions {
+  transport: Transport;
+  baseUrl?: string;
+  serverId: number;
+  serverKey: string;
+  now: () => Date;
+  journal?: PluginJournal;
+  console?: GameConsole;
+}
+
+export interface TickOptions {
+  /** Stop after running commands and journaling them, before the ack: the server "crashed". */
+  crashBeforeAck?: boolean;
+}
+
+export class PluginSimulator {
+  readonly journal: PluginJournal;
+  readonly console: GameConsole;
+  private readonly baseUrl: string;
+
+  constructor(private readonly options: SimulatorOptions) {
+    this.journal = options.journal ?? new PluginJournal();
+    this.console = options.console ?? new GameConsole();
+    this.baseUrl = options.baseUrl ?? "http://localhost";
+  }
+
+  /** A restarted plugin: same journal and console, fresh process. */
+  restart(): PluginSimulator {
+    return new PluginSimulator({ ...this.options, journal: this.journal, console: this.console });
+  }
+
+  async sign(path: string, payload: unknown, skewSeconds = 0): Promise<SignedRequest> {
+    const timestamp = Math.floor(this.options.now().getTime() / 1000) + skewSeconds;
+    return signRequest(this.options.serverKey, path, JSON.stringify(payload), timestamp);
+  }
+
+  /** Sends an already signed request (tests replay or tamper with these). */
+  send(signed: SignedRequest, headers: Record<string, string> = {}): Promise<Response> {
+    return this.options.transport(
+      new Request(`${this.baseUrl}${signed.path}`, {
+        method: "POST",
+        headers: {
+          "content-type": "application/json",
+          "x-server-id": String(this.options.serverId),
+          "x-timestamp": String(signed.timestamp),
+          "x-signature": signed.signature,
+          ...headers,
+        },
+        body: signed.body,
+      }),
+    );
+  }
+
+  async post(path: string, payload: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
+    const response = await this.send(await this.sign(path, payload));
+    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+  }
+
+  heartbeat(online: string[], extra: Partial<Record<string, unknown>> = {}) {
+    return this.post("/api/game/heartbeat", {
+      hostname: "Симулятор",
+      players: online.length,
+      max_players: 100,
+      queue: 0,
+      map: "Procedural Map",
+      online,
+      ...extra,
+    });
+  }
+
+  /** Polls the queue and, like the plugin, refuses an answer whose signature doesn't match. */
+  async poll(online: string[]): Promise<{ status: number; deliveries: QueueDelivery[] }> {
+    const signed = await this.sign("/api/game/queue", { online });
+    const response = await this.send(signed);
+    const json = (await response.json()) as { deliveries?: QueueDelivery[]; response_signature?: string };
+    if (response.status !== 200) return { status: response.status, deliveries: [] };
+    const deliveries = json.deliveries ?? [];
+    const lines: string[] = [];
+    for (const delivery of deliveries) {
+      lines.push(
+        delivery.delivery_id,
+        delivery.kind,
+        delivery.steam_id,
+        delivery.requires_online ? "1" : "0",
+        String(delivery.commands.length),
+        ...delivery.commands,
+      );
+    }
+    const expected = await hmacHex(this.options.serverKey, `${signed.signature}\n${lines.join("\n")}`);
+    if (expected !== json.response_signature) throw new Error("queue answer signature mismatch");
+    return { status: response.status, deliveries };
+  }
+
+  ack(results: { delivery_id: string; ok: boolean; message?: string }[]) {
+    return this.post("/api/game/ack", { results });
+  }
+
+  pending(steamId: string) {
+    return this.post("/api/game/pending", { steam_id: steamId });
+  }
+
+  /** Acknowledges every journaled result not yet accepted, like the plugin's flush. */
+  async flushAcks(): Promise<number | null> {
+    const waiting = [...this.journal.entries].filter(([, entry]) => !entry.acked);
+    if (waiting.length === 0) return null;
+    const { status, json } = await this.ack(
+      waiting.map(([id, entry]) => ({ delivery_id: id, ok: entry.ok, message: entry.message })),
+    );
+    if (status === 200) {
+      for (const [, entry] of waiting) entry.acked = true;
+    } else if (status === 403 || status === 404) {
+      // Ids the site will never accept from us: drop them, the rest go again next time.
+      for (const id of (json.delivery_ids as string[] | undefined) ?? []) {
+        const entry = this.journal.entries.get(id);
+        if (entry) entry.acked = true;
+      }
+    }
+    return status;
+  }
+
+  /** One poll cycle of the plugin: flush old acks, poll, run what is new, journal, ack. */
+  async tick(online: string[], options: TickOptions = {}): Promise<QueueDelivery[]> {
+    await this.flushAcks();
+    const { deliveries } = await this.poll(online);
+    for (const delivery of deliveries) {
+      const known = this.journal.entries.get(delivery.delivery_id);
+      // Ran before a crash (or its ack was lost): acknowledge, never run again. Only a failure
+      // the site accepted is a retry that runs again.
+      if (known && (!known.acked || known.ok)) {
+        known.acked = false;
+        continue;
+      }
+      if (delivery.requires_online && !online.includes(delivery.steam_id)) continue; // left meanwhile
+      const entry: JournalEntry = { ok: true, message: "", acked: false };
+      this.journal.entries.set(delivery.delivery_id, entry); // journal BEFORE running
+      for (const command of delivery.commands) {
+        const error = this.console.failWith?.(command) ?? null;
+        if (error) {
+          entry.ok = false;
+          entry.message = error;
+          break;
+        }
+        this.console.executed.push({ delivery_id: delivery.delivery_id, command });
+      }
+    }
+    if (!options.crashBeforeAck) await this.flushAcks();
+    return deliveries;
+  }
+}

@@ -1,0 +1,97 @@
+import { type Context, Hono } from "hono";
+import { z } from "zod";
+import type { AppEnv } from "../hono-env.ts";
+import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
+import { recordHeartbeat } from "../services/game/heartbeat.ts";
+import { queueResponseSignature } from "../services/game/response-signature.ts";
+import { GameRequestError, type VerifiedGameRequest, verifyGameRequest } from "../services/game/signature.ts";
+
+// The game-server plugin's API, mounted at /api/game. Every request is signed with the
+// server's own key (worker/services/game/signature.ts); no secret travels in a URL.
+
+type GameEnv = AppEnv & { Variables: AppEnv["Variables"] & { game: VerifiedGameRequest } };
+
+export const gameApi = new Hono<GameEnv>();
+
+const steamId = z.string().regex(/^[0-9]{17}$/);
+const onlineList = z.array(steamId).max(1000);
+
+const heartbeatSchema = z.object({
+  hostname: z.string().max(200),
+  players: z.number().int().min(0).max(10_000),
+  max_players: z.number().int().min(0).max(10_000),
+  queue: z.number().int().min(0).max(10_000).default(0),
+  map: z.string().max(200).nullish(),
+  online: onlineList.default([]),
+});
+const queueSchema = z.object({ online: onlineList });
+const ackSchema = z.object({
+  results: z
+    .array(z.object({ delivery_id: z.string().uuid(), ok: z.boolean(), message: z.string().max(2000).optional() }))
+    .min(1)
+    .max(100),
+});
+const pendingSchema = z.object({ steam_id: steamId });
+
+gameApi.use(async (c, next) => {
+  try {
+    c.set("game", await verifyGameRequest(c.var.deps, c.req.raw));
+  } catch (error) {
+    if (error instanceof GameRequestError) return c.json({ error: error.message }, error.status);
+    throw error;
+  }
+  c.header("Cache-Control", "no-store");
+  await next();
+});
+
+function parseBody<T extends z.ZodType>(c: Context<GameEnv>, schema: T): z.infer<T> | null {
+  let json: unknown;
+  try {
+    json = JSON.parse(c.var.game.body);
+  } catch {
+    return null;
+  }
+  const parsed = schema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+const badRequest = { error: "Неверный формат запроса" };
+
+gameApi.post("/heartbeat", async (c) => {
+  const beat = parseBody(c, heartbeatSchema);
+  if (!beat) return c.json(badRequest, 400);
+  await recordHeartbeat(c.var.deps, c.var.game.server, { ...beat, map: beat.map ?? null });
+  return c.json({ ok: true });
+});
+
+gameApi.post("/queue", async (c) => {
+  const body = parseBody(c, queueSchema);
+  if (!body) return c.json(badRequest, 400);
+  const { server, signature, key } = c.var.game;
+  const deliveries = await leaseDeliveries(c.var.deps, server, body.online);
+  return c.json({
+    deliveries,
+    lease_seconds: LEASE_MS / 1000,
+    // The plugin runs these commands on its console: it checks they came from us.
+    response_signature: await queueResponseSignature(key, signature, deliveries),
+  });
+});
+
+gameApi.post("/ack", async (c) => {
+  const body = parseBody(c, ackSchema);
+  if (!body) return c.json(badRequest, 400);
+  const outcome = await acknowledgeDeliveries(c.var.deps, c.var.game.server, body.results);
+  if (outcome.status === "unknown") {
+    return c.json({ error: "Неизвестные доставки", delivery_ids: outcome.ids }, 404);
+  }
+  if (outcome.status === "forbidden") {
+    return c.json({ error: "Доставки выданы другому серверу", delivery_ids: outcome.ids }, 403);
+  }
+  return c.json({ results: outcome.results });
+});
+
+gameApi.post("/pending", async (c) => {
+  const body = parseBody(c, pendingSchema);
+  if (!body) return c.json(badRequest, 400);
+  return c.json({ items: await pendingForPlayer(c.var.deps, c.var.game.server, body.steam_id) });
+});

@@ -1,0 +1,325 @@
+import type { Deps } from "../../deps.ts";
+import { renderCommand } from "./commands.ts";
+import type { GameServer } from "./signature.ts";
+
+// Pull-based, exactly-once delivery (docs/decisions/061-delivery-leases-and-acks.md).
+//
+// A `deliveries` row is one unit of work for the plugin: grant an inventory entry, or revoke
+// it when its time is up. Rows are created lazily and idempotently (UNIQUE(entry, kind)), so
+// the shop and promo codes only ever write inventory entries.
+
+/** A served delivery is reserved for the server that took it this long. */
+export const LEASE_MS = 5 * 60 * 1000;
+/**
+ * After its lease ends, an unacknowledged delivery goes back to the same server at once, but to
+ * another server of the type only after this much longer: the first may have run it and crashed
+ * before the ack (its journal then acks on restart without running it again).
+ */
+export const HANDOFF_MS = 30 * 60 * 1000;
+/** Delay before the next try after the 1st, 2nd, 3rd, 4th failure. */
+export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000] as const;
+/** The failure that makes a delivery `failed` and shows its reason in the Корзина. */
+export const MAX_ATTEMPTS = 5;
+export const MAX_DELIVERIES_PER_POLL = 20;
+const DAY_MS = 24 * 60 * 60 * 1000;
+
+// A random RFC 4122 version 4 UUID, per row, in SQL.
+const UUID_SQL = `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-'
+  || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+
+export interface ServedDelivery {
+  delivery_id: string;
+  kind: "grant" | "revoke";
+  steam_id: string;
+  requires_online: boolean;
+  commands: string[];
+}
+
+export interface AckResult {
+  delivery_id: string;
+  ok: boolean;
+  message?: string | undefined;
+}
+
+export type AckOutcome =
+  | { status: "ok"; results: { delivery_id: string; status: "done" | "retry" | "failed" | "duplicate" }[] }
+  | { status: "unknown"; ids: string[] }
+  | { status: "forbidden"; ids: string[] };
+
+/** Grant deliveries for every not-yet-delivered entry that has none (optionally of one server type). */
+export async function ensureGrantDeliveries(deps: Deps, serverType: string | null = null): Promise<number> {
+  const now = deps.now().getTime();
+  const result = await deps.d1
+    .prepare(
+      `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+       SELECT ${UUID_SQL}, e.id, 'grant', e.server_type, u.steam_id, i.requires_online, 'pending', 0, ?1, ?1
+       FROM inventory_entries e
+       JOIN users u ON u.id = e.user_id
+       JOIN items i ON i.id = e.item_id
+       WHERE e.status = 'not_used'
+         AND (?2 IS NULL OR e.server_type = ?2)
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(now, serverType)
+    .run();
+  return result.meta.changes;
+}
+
+/**
+ * Revoke deliveries for delivered timed entries that lack one (the ack normally creates them;
+ * this is the cron's backstop, e.g. for revoke commands added to an item later). Due at expiry.
+ */
+export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
+  const now = deps.now().getTime();
+  const result = await deps.d1
+    .prepare(
+      `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+       SELECT ${UUID_SQL}, e.id, 'revoke', e.server_type, u.steam_id, 0, 'pending', 0, e.expires_at, ?1
+       FROM inventory_entries e
+       JOIN users u ON u.id = e.user_id
+       WHERE e.status = 'used' AND e.expires_at IS NOT NULL
+         AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')
+       ON CONFLICT DO NOTHING`,
+    )
+    .bind(now)
+    .run();
+  return result.meta.changes;
+}
+
+/**
+ * Leases the deliveries due on this server's type whose player is online (or that may run
+ * offline) and returns them with their rendered commands. One UPDATE … RETURNING, so two
+ * servers polling at once can't both take the same row.
+ */
+export async function leaseDeliveries(deps: Deps, server: GameServer, online: string[]): Promise<ServedDelivery[]> {
+  await ensureGrantDeliveries(deps, server.serverType);
+  const now = deps.now().getTime();
+  const leased = await deps.d1
+    .prepare(
+      `UPDATE deliveries SET lease_until = ?1 + ?6, leased_server_id = ?2
+       WHERE id IN (
+         SELECT d.id FROM deliveries d
+         WHERE d.server_type = ?3 AND d.status = 'pending' AND d.not_before <= ?1
+           AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(?4)))
+           AND (d.leased_server_id IS NULL
+             OR d.lease_until IS NULL
+             OR (d.leased_server_id = ?2 AND d.lease_until <= ?1)
+             OR d.lease_until + ?7 <= ?1)
+           AND EXISTS (
+             SELECT 1 FROM inventory_entries e JOIN item_commands c ON c.item_id = e.item_id
+             WHERE e.id = d.inventory_entry_id AND c.phase = d.kind)
+         ORDER BY d.not_before, d.created_at
+         LIMIT ?5)
+       RETURNING id`,
+    )
+    .bind(now, server.id, server.serverType, JSON.stringify(online), MAX_DELIVERIES_PER_POLL, LEASE_MS, HANDOFF_MS)
+    .all<{ id: string }>();
+  const ids = leased.results.map((row) => row.id);
+  if (ids.length === 0) return [];
+
+  const idsJson = JSON.stringify(ids);
+  const [details, commands] = await deps.d1.batch<Record<string, unknown>>([
+    deps.d1
+      .prepare(
+        `SELECT d.id, d.kind, d.steam_id, d.requires_online, d.not_before, d.created_at, e.item_id, e.duration_days, u.nickname
+         FROM deliveries d
+         JOIN inventory_entries e ON e.id = d.inventory_entry_id
+         JOIN users u ON u.id = e.user_id
+         WHERE d.id IN (SELECT value FROM json_each(?1))
+         ORDER BY d.not_before, d.created_at`,
+      )
+      .bind(idsJson),
+    deps.d1
+      .prepare(
+        `SELECT c.item_id, c.phase, c.template FROM item_commands c
+         WHERE c.item_id IN (SELECT e.item_id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+                             WHERE d.id IN (SELECT value FROM json_each(?1)))
+         ORDER BY c.sort_order, c.id`,
+      )
+      .bind(idsJson),
+  ]);
+
+  const templates = new Map<string, string[]>();
+  for (const row of (commands?.results ?? []) as { item_id: number; phase: string; template: string }[]) {
+    const key = `${row.item_id}:${row.phase}`;
+    templates.set(key, [...(templates.get(key) ?? []), row.template]);
+  }
+  return (
+    (details?.results ?? []) as {
+      id: string;
+      kind: "grant" | "revoke";
+      steam_id: string;
+      requires_online: number;
+      item_id: number;
+      duration_days: number | null;
+      nickname: string;
+    }[]
+  ).map((row) => ({
+    delivery_id: row.id,
+    kind: row.kind,
+    steam_id: row.steam_id,
+    requires_online: row.requires_online === 1,
+    commands: (templates.get(`${row.item_id}:${row.kind}`) ?? []).map((template) =>
+      renderCommand(template, {
+        steamId: row.steam_id,
+        nickname: row.nickname,
+        days: row.duration_days,
+        server: server.name,
+      }),
+    ),
+  }));
+}
+
+interface DeliveryState {
+  id: string;
+  kind: "grant" | "revoke";
+  status: "pending" | "done" | "failed";
+  attempts: number;
+  lease_until: number | null;
+  leased_server_id: number | null;
+  done_server_id: number | null;
+}
+
+function failureDelay(attemptsBefore: number): number {
+  return RETRY_DELAYS_MS[Math.min(attemptsBefore, RETRY_DELAYS_MS.length - 1)] ?? 60_000;
+}
+
+/**
+ * Applies the plugin's results. The whole request is refused, with nothing changed, when it
+ * names an unknown delivery (404) or one that was never handed to this server (403).
+ * Repeating an acknowledgement changes nothing.
+ */
+export async function acknowledgeDeliveries(deps: Deps, server: GameServer, results: AckResult[]): Promise<AckOutcome> {
+  const ids = [...new Set(results.map((result) => result.delivery_id))];
+  const rows = await deps.d1
+    .prepare(
+      `SELECT id, kind, status, attempts, lease_until, leased_server_id, done_server_id
+       FROM deliveries WHERE id IN (SELECT value FROM json_each(?1))`,
+    )
+    .bind(JSON.stringify(ids))
+    .all<DeliveryState>();
+  const byId = new Map(rows.results.map((row) => [row.id, row]));
+
+  const unknown = ids.filter((id) => !byId.has(id));
+  if (unknown.length > 0) return { status: "unknown", ids: unknown };
+  const forbidden = ids.filter((id) => {
+    const row = byId.get(id);
+    if (!row) return true;
+    return row.status === "done" ? row.done_server_id !== server.id : row.leased_server_id !== server.id;
+  });
+  if (forbidden.length > 0) return { status: "forbidden", ids: forbidden };
+
+  const now = deps.now().getTime();
+  const statements: D1PreparedStatement[] = [];
+  const outcomes: { delivery_id: string; status: "done" | "retry" | "failed" | "duplicate" }[] = [];
+  const seen = new Set<string>();
+
+  for (const result of results) {
+    const row = byId.get(result.delivery_id);
+    if (!row || seen.has(row.id)) continue;
+    seen.add(row.id);
+    if (row.status !== "pending" || (!result.ok && row.lease_until === null)) {
+      // Already done or failed, or this failure was already counted: an acknowledgement repeated.
+      outcomes.push({ delivery_id: row.id, status: "duplicate" });
+      continue;
+    }
+
+    if (result.ok) {
+      statements.push(
+        deps.d1
+          .prepare(
+            `UPDATE deliveries SET status = 'done', done_at = ?2, done_server_id = ?3, lease_until = NULL, last_error = NULL
+             WHERE id = ?1 AND status = 'pending' AND leased_server_id = ?3`,
+          )
+          .bind(row.id, now, server.id),
+      );
+      if (row.kind === "grant") {
+        statements.push(
+          deps.d1
+            .prepare(
+              `UPDATE inventory_entries
+               SET status = 'used', used_at = ?2, used_server_id = ?3, last_error = NULL,
+                   expires_at = CASE WHEN is_permanent = 0 AND duration_days IS NOT NULL THEN ?2 + duration_days * ?4 END
+               WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ?1)
+                 AND status = 'not_used'
+                 AND EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND status = 'done' AND done_server_id = ?3 AND done_at = ?2)`,
+            )
+            .bind(row.id, now, server.id, DAY_MS),
+          deps.d1
+            .prepare(
+              `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+               SELECT ?2, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ?3
+               FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+               WHERE d.id = ?1 AND e.expires_at IS NOT NULL
+                 AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
+               ON CONFLICT DO NOTHING`,
+            )
+            .bind(row.id, crypto.randomUUID(), now),
+        );
+      }
+      outcomes.push({ delivery_id: row.id, status: "done" });
+      continue;
+    }
+
+    const message = (result.message ?? "").trim().slice(0, 300) || "без описания";
+    const finalFailure = row.attempts + 1 >= MAX_ATTEMPTS;
+    statements.push(
+      deps.d1
+        .prepare(
+          `UPDATE deliveries
+           SET attempts = attempts + 1, last_error = ?2, lease_until = NULL,
+               status = CASE WHEN attempts + 1 >= ?4 THEN 'failed' ELSE 'pending' END,
+               not_before = ?3 + ?5
+           WHERE id = ?1 AND status = 'pending' AND leased_server_id = ?6 AND lease_until IS NOT NULL AND attempts = ?7`,
+        )
+        .bind(row.id, message, now, MAX_ATTEMPTS, failureDelay(row.attempts), server.id, row.attempts),
+    );
+    if (finalFailure && row.kind === "grant") {
+      // What the player reads in the Корзина.
+      statements.push(
+        deps.d1
+          .prepare(
+            `UPDATE inventory_entries SET last_error = ?2
+             WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ?1)
+               AND EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND status = 'failed')`,
+          )
+          .bind(row.id, `Не удалось выдать предмет на сервере: ${message}`),
+      );
+    }
+    if (finalFailure) {
+      console.warn(
+        JSON.stringify({ event: "delivery_failed", delivery: row.id, kind: row.kind, server: server.id, message }),
+      );
+    }
+    outcomes.push({ delivery_id: row.id, status: finalFailure ? "failed" : "retry" });
+  }
+
+  if (statements.length > 0) await deps.d1.batch(statements);
+  return { status: "ok", results: outcomes };
+}
+
+export interface WaitingItem {
+  name: string;
+  duration_days: number | null;
+  failed: boolean;
+}
+
+/** What is waiting for a player on this server's type (for the plugin's /store chat command). Leases nothing. */
+export async function pendingForPlayer(deps: Deps, server: GameServer, steamId: string): Promise<WaitingItem[]> {
+  const rows = await deps.d1
+    .prepare(
+      `SELECT i.name, e.duration_days, e.is_permanent, e.last_error
+       FROM inventory_entries e JOIN users u ON u.id = e.user_id JOIN items i ON i.id = e.item_id
+       WHERE u.steam_id = ?1 AND e.server_type = ?2 AND e.status = 'not_used'
+       ORDER BY e.id LIMIT 50`,
+    )
+    .bind(steamId, server.serverType)
+    .all<{ name: string; duration_days: number | null; is_permanent: number; last_error: string | null }>();
+  return rows.results.map((row) => ({
+    name: row.name,
+    duration_days: row.is_permanent ? null : row.duration_days,
+    failed: row.last_error !== null,
+  }));
+}

@@ -1,0 +1,29 @@
+import type { ServedDelivery } from "./deliveries.ts";
+import { hmacHex } from "./keys.ts";
+
+// The queue answer carries console commands. The plugin runs them only if this signature
+// matches: HMAC over the request's own signature (binding the answer to that request, so an
+// old answer can't be replayed) and a line-per-field form of the deliveries that both sides
+// build from the parsed JSON (no dependence on how either side serializes JSON).
+export function canonicalDeliveries(deliveries: ServedDelivery[]): string {
+  const lines: string[] = [];
+  for (const delivery of deliveries) {
+    lines.push(
+      delivery.delivery_id,
+      delivery.kind,
+      delivery.steam_id,
+      delivery.requires_online ? "1" : "0",
+      String(delivery.commands.length),
+      ...delivery.commands,
+    );
+  }
+  return lines.join("\n");
+}
+
+export function queueResponseSignature(
+  key: CryptoKey,
+  requestSignature: string,
+  deliveries: ServedDelivery[],
+): Promise<string> {
+  return hmacHex(key, `${requestSignature}\n${canonicalDeliveries(deliveries)}`);
+}

@@ -1,0 +1,114 @@
+import type { Deps } from "../../deps.ts";
+import { hexToBytes, importSigningKey } from "./keys.ts";
+
+// Every plugin request carries:
+//   X-Server-Id   the server's id
+//   X-Timestamp   unix seconds
+//   X-Signature   hex HMAC-SHA256(sha256(key), `${timestamp}\n${METHOD}\n${path}\n${body}`)
+// A request is accepted within ±5 minutes of our clock and only once
+// (game_request_nonces has the primary key (server_id, signature)).
+
+export const SIGNATURE_WINDOW_SECONDS = 5 * 60;
+/** Nonces older than the window can't be replayed anyway (the timestamp check refuses them). */
+export const NONCE_RETENTION_MS = 2 * SIGNATURE_WINDOW_SECONDS * 1000;
+export const MAX_BODY_BYTES = 64 * 1024;
+
+export interface GameServer {
+  id: number;
+  name: string;
+  serverType: string;
+}
+
+export interface VerifiedGameRequest {
+  server: GameServer;
+  body: string;
+  signature: string;
+  key: CryptoKey;
+}
+
+export class GameRequestError extends Error {
+  constructor(
+    readonly status: 400 | 401 | 403 | 404 | 409 | 413,
+    message: string,
+  ) {
+    super(message);
+  }
+}
+
+export function canonicalRequest(timestamp: string, method: string, path: string, body: string): string {
+  return `${timestamp}\n${method.toUpperCase()}\n${path}\n${body}`;
+}
+
+const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
+
+/** Plain HTTP is refused except on the developer's own machine. */
+export function isSecureTransport(url: URL): boolean {
+  return url.protocol === "https:" || LOCAL_HOSTS.has(url.hostname);
+}
+
+async function readBody(request: Request): Promise<string> {
+  const declared = Number(request.headers.get("content-length") ?? "0");
+  if (declared > MAX_BODY_BYTES) throw new GameRequestError(413, "Слишком большой запрос");
+  const body = await request.text();
+  if (new TextEncoder().encode(body).length > MAX_BODY_BYTES) {
+    throw new GameRequestError(413, "Слишком большой запрос");
+  }
+  return body;
+}
+
+/**
+ * Checks transport, headers, clock window, the HMAC (constant time, via WebCrypto's verify)
+ * and replay, in that order. Only a correctly signed request may write a nonce row.
+ */
+export async function verifyGameRequest(deps: Deps, request: Request): Promise<VerifiedGameRequest> {
+  const url = new URL(request.url);
+  if (!isSecureTransport(url)) throw new GameRequestError(403, "Требуется HTTPS");
+
+  const serverIdHeader = request.headers.get("x-server-id") ?? "";
+  const timestamp = request.headers.get("x-timestamp") ?? "";
+  const signature = (request.headers.get("x-signature") ?? "").toLowerCase();
+  if (
+    !/^[1-9][0-9]{0,9}$/.test(serverIdHeader) ||
+    !/^[0-9]{1,12}$/.test(timestamp) ||
+    !/^[0-9a-f]{64}$/.test(signature)
+  ) {
+    throw new GameRequestError(400, "Нет заголовков подписи X-Server-Id, X-Timestamp, X-Signature");
+  }
+
+  const body = await readBody(request);
+
+  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
+  if (Math.abs(nowSeconds - Number(timestamp)) > SIGNATURE_WINDOW_SECONDS) {
+    throw new GameRequestError(401, "Метка времени вне допустимого окна ±5 минут");
+  }
+
+  const serverId = Number(serverIdHeader);
+  const row = await deps.d1
+    .prepare("SELECT id, name, server_type, key_hash FROM servers WHERE id = ?")
+    .bind(serverId)
+    .first<{ id: number; name: string; server_type: string; key_hash: string | null }>();
+  const key = row?.key_hash ? await importSigningKey(row.key_hash) : null;
+  const signatureBytes = hexToBytes(signature);
+  const canonical = new TextEncoder().encode(canonicalRequest(timestamp, request.method, url.pathname, body));
+  // Unknown servers and wrong keys answer the same, so ids can't be probed.
+  if (!row || !key || !signatureBytes || !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))) {
+    throw new GameRequestError(401, "Неверная подпись запроса");
+  }
+
+  const inserted = await deps.d1
+    .prepare("INSERT INTO game_request_nonces (server_id, signature, seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
+    .bind(serverId, signature, deps.now().getTime())
+    .run();
+  if (inserted.meta.changes !== 1) throw new GameRequestError(409, "Этот запрос уже был принят");
+
+  return { server: { id: row.id, name: row.name, serverType: row.server_type }, body, signature, key };
+}
+
+/** Removes nonces that the clock window already refuses. */
+export async function pruneRequestNonces(deps: Deps): Promise<number> {
+  const result = await deps.d1
+    .prepare("DELETE FROM game_request_nonces WHERE seen_at < ?")
+    .bind(deps.now().getTime() - NONCE_RETENTION_MS)
+    .run();
+  return result.meta.changes;
+}
