@@ -1,18 +1,81 @@
 import { useEffect } from "react";
-import { isRouteErrorResponse, Links, Meta, Outlet, Scripts, ScrollRestoration } from "react-router";
+import {
+  isRouteErrorResponse,
+  Link,
+  Links,
+  Meta,
+  Outlet,
+  Scripts,
+  ScrollRestoration,
+  useRouteLoaderData,
+} from "react-router";
+import { depsContext } from "#worker/router-context.ts";
+import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
+import { NotFoundView } from "./components/not-found-view.tsx";
+import { Preloader } from "./components/preloader.tsx";
+import { SiteFooter } from "./components/site-footer.tsx";
+import { SiteHeader } from "./components/site-header.tsx";
+import { kopecksToRubles } from "./lib/format/money.ts";
+import stylesheet from "./styles/app.css?url";
+
+export const links: Route.LinksFunction = () => [
+  { rel: "stylesheet", href: stylesheet },
+  { rel: "icon", href: "/favicon.svg", type: "image/svg+xml" },
+];
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Свобода — бесплатные серверы Rust" },
+  { name: "description", content: "Бесплатные серверы Rust: живой список серверов, магазин и сообщество в Discord." },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const deps = context.get(depsContext);
+  const user = await getSessionUser(deps, request);
+  return {
+    user: user
+      ? {
+          nickname: user.nickname,
+          avatarUrl: user.avatarUrl,
+          steamId: user.steamId,
+          balance: kopecksToRubles(user.balance),
+        }
+      : null,
+    discordUrl: deps.config.discordUrl,
+    year: deps.now().getFullYear(),
+  };
+}
+
+// Marks <html> as "JavaScript runs" before first paint, so CSS may show the preloader.
+const MARK_JS = 'document.documentElement.classList.add("js")';
 
 export function Layout({ children }: { children: React.ReactNode }) {
+  // Undefined when the root loader itself failed; the shell still renders.
+  const data = useRouteLoaderData<typeof loader>("root");
   return (
-    <html lang="ru">
+    <html lang="ru" suppressHydrationWarning>
       <head>
         <meta charSet="utf-8" />
         <meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no" />
+        <meta name="theme-color" content="#15110f" />
+        {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant one-liner, no user input */}
+        <script dangerouslySetInnerHTML={{ __html: MARK_JS }} />
         <Meta />
         <Links />
       </head>
       <body>
-        {children}
+        <Preloader />
+        <a className="skip-link" href="#content">
+          К содержимому
+        </a>
+        <SiteHeader user={data?.user ?? null} />
+        <div id="content" className="site-main">
+          {children}
+        </div>
+        <SiteFooter
+          discordUrl={data?.discordUrl ?? "https://discord.com"}
+          year={data?.year ?? new Date().getFullYear()}
+        />
         <ScrollRestoration />
         <Scripts />
       </body>
@@ -20,15 +83,28 @@ export function Layout({ children }: { children: React.ReactNode }) {
   );
 }
 
-export default function App() {
+function useHydratedMark() {
   useEffect(() => {
     // Browser tests wait for this before they click.
     document.documentElement.dataset.hydrated = "";
   }, []);
+}
+
+export default function App() {
+  useHydratedMark();
   return <Outlet />;
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
-  const notFound = isRouteErrorResponse(error) && error.status === 404;
-  return <main>{notFound ? <h1>Страница не найдена</h1> : <h1>Неизвестная ошибка сервера</h1>}</main>;
+  useHydratedMark();
+  if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundView />;
+  return (
+    <main className="container page page--center">
+      <h1>Неизвестная ошибка сервера</h1>
+      <p className="muted">Что-то пошло не так. Попробуйте обновить страницу чуть позже.</p>
+      <Link to="/" className="button">
+        На главную
+      </Link>
+    </main>
+  );
 }

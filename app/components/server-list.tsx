@@ -1,0 +1,117 @@
+import { useEffect, useState } from "react";
+import { serverTypeLabel } from "../lib/format/server-type.ts";
+import { isOnline, parseServerStatus, type ServerView, serverIcon } from "../lib/servers.ts";
+import { CopyButton } from "./copy-button.tsx";
+import { Toast, useToast } from "./toast.tsx";
+
+export const REFRESH_MS = 30_000;
+
+export const TEXT = {
+  loading: "Загрузка статуса серверов...",
+  error: "Ошибка при загрузке статуса серверов. Пожалуйста, попробуйте позже.",
+  empty: "Нет доступных серверов",
+  copy: "Скопировать IP/Port",
+  copied: "IP/Port скопирован",
+  copyFailed: "Не удалось скопировать IP/Port",
+} as const;
+
+type ListState = ServerView[] | "loading" | "error";
+
+/**
+ * The live server list. The page renders it on the server from the loader's
+ * KV read (`initial`); in the browser it asks `/api/server-status` every 30 s.
+ * `initial`: the servers, `null` when the server could not read them, or
+ * `undefined` when there is nothing yet (loading).
+ */
+export function ServerList({ initial }: { initial: ServerView[] | null | undefined }) {
+  const [state, setState] = useState<ListState>(() => fromInitial(initial));
+  const [shownInitial, setShownInitial] = useState(initial);
+  if (initial !== shownInitial) {
+    // The loader ran again (a navigation or a form post): its answer is the freshest.
+    setShownInitial(initial);
+    setState(fromInitial(initial));
+  }
+  const toast = useToast();
+
+  useEffect(() => {
+    let active = true;
+    async function refresh() {
+      if (document.hidden) return;
+      try {
+        const response = await fetch("/api/server-status", {
+          headers: { accept: "application/json" },
+          signal: AbortSignal.timeout(10_000),
+        });
+        if (!response.ok) throw new Error(`HTTP ${response.status}`);
+        const servers = parseServerStatus(await response.json());
+        if (active) setState(servers);
+      } catch {
+        if (active) setState("error");
+      }
+    }
+    if (initial === undefined) void refresh();
+    const timer = window.setInterval(refresh, REFRESH_MS);
+    return () => {
+      active = false;
+      window.clearInterval(timer);
+    };
+  }, [initial]);
+
+  function copied(ok: boolean) {
+    toast.show(ok ? TEXT.copied : TEXT.copyFailed, ok ? "info" : "error");
+  }
+
+  let body: React.ReactNode;
+  if (state === "loading") body = <p className="server-list__note">{TEXT.loading}</p>;
+  else if (state === "error") body = <p className="server-list__note server-list__note--error">{TEXT.error}</p>;
+  else if (state.length === 0) body = <p className="server-list__note">{TEXT.empty}</p>;
+  else {
+    body = (
+      <ul className="server-list">
+        {state.map((server) => (
+          <ServerCard key={server.ip_port} server={server} onCopied={copied} />
+        ))}
+      </ul>
+    );
+  }
+
+  return (
+    <>
+      {body}
+      <Toast message={toast.message} />
+    </>
+  );
+}
+
+function fromInitial(initial: ServerView[] | null | undefined): ListState {
+  if (initial === undefined) return "loading";
+  return initial ?? "error";
+}
+
+function ServerCard({ server, onCopied }: { server: ServerView; onCopied: (ok: boolean) => void }) {
+  const online = isOnline(server.status);
+  return (
+    <li className="server-card">
+      <img className="server-card__icon" src={serverIcon(server.server_type)} width={56} height={56} alt="" />
+      <div className="server-card__body">
+        <span className="server-card__type">{serverTypeLabel(server.server_type)}</span>
+        <h3 className="server-card__name">{server.name}</h3>
+        <p className="server-card__meta">
+          <span className={online ? "status status--online" : "status status--offline"}>
+            {online ? "Онлайн" : "Оффлайн"}
+          </span>
+          <span>
+            Игроки:{" "}
+            <strong className="server-card__players">
+              {server.players.current}/{server.players.max}
+            </strong>
+          </span>
+        </p>
+      </div>
+      <div className="server-card__address">
+        <code className="server-card__ip">{server.ip_port}</code>
+        <CopyButton text={server.ip_port} label={TEXT.copy} onResult={onCopied} />
+      </div>
+    </li>
+  );
+}

@@ -1,0 +1,65 @@
+import { Form, Link, NavLink, useLocation } from "react-router";
+import { formatRubles } from "../lib/format/money.ts";
+
+export interface HeaderUser {
+  nickname: string;
+  avatarUrl: string;
+  steamId: string;
+  /** Rubles. */
+  balance: number;
+}
+
+export function SiteHeader({ user }: { user: HeaderUser | null }) {
+  return (
+    <header className="site-header">
+      <div className="container site-header__inner">
+        <Link to="/" className="site-header__logo">
+          <img src="/images/logo.svg" width={200} height={48} alt="Свобода — Rust серверы" />
+        </Link>
+        <nav className="site-nav" aria-label="Основное меню">
+          <NavLink to="/" end>
+            Главная
+          </NavLink>
+          <NavLink to="/shop">Магазин</NavLink>
+        </nav>
+        <div className="account">{user ? <SignedIn user={user} /> : <SignInLink />}</div>
+      </div>
+    </header>
+  );
+}
+
+function SignInLink() {
+  const location = useLocation();
+  const returnTo = encodeURIComponent(`${location.pathname}${location.search}`);
+  // A plain link: Steam sign-in is a full-page navigation, not a client route.
+  return (
+    <a className="button button--steam" href={`/api/auth/steam?return_to=${returnTo}`} rel="nofollow">
+      Войти через Steam
+    </a>
+  );
+}
+
+function SignedIn({ user }: { user: HeaderUser }) {
+  return (
+    <>
+      <Link to="/profile" className="account__profile" title="Профиль">
+        {user.avatarUrl ? (
+          <img className="account__avatar" src={user.avatarUrl} width={36} height={36} alt="" />
+        ) : (
+          <span className="account__avatar account__avatar--empty" aria-hidden="true">
+            {user.nickname.slice(0, 1).toUpperCase()}
+          </span>
+        )}
+        <span className="account__text">
+          <span className="account__nickname">{user.nickname}</span>
+          <span className="account__balance">{formatRubles(user.balance)}</span>
+        </span>
+      </Link>
+      <Form method="post" action="/logout" className="account__logout">
+        <button type="submit" className="button button--ghost button--small">
+          Выйти
+        </button>
+      </Form>
+    </>
+  );
+}

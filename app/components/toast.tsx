@@ -1,0 +1,36 @@
+import { useCallback, useEffect, useRef, useState } from "react";
+
+export const TOAST_MS = 2000;
+
+export interface ToastMessage {
+  text: string;
+  tone: "info" | "error";
+}
+
+/** A short message that removes itself after 2 s (spec §4, §9). */
+export function useToast() {
+  const [message, setMessage] = useState<ToastMessage | null>(null);
+  const timer = useRef<number | undefined>(undefined);
+
+  const show = useCallback((text: string, tone: ToastMessage["tone"] = "info") => {
+    window.clearTimeout(timer.current);
+    setMessage({ text, tone });
+    timer.current = window.setTimeout(() => setMessage(null), TOAST_MS);
+  }, []);
+
+  useEffect(() => () => window.clearTimeout(timer.current), []);
+  return { message, show };
+}
+
+/** A polite live region, always in the page so screen readers announce what appears in it. */
+export function Toast({ message }: { message: ToastMessage | null }) {
+  return (
+    <div className="toast-region" aria-live="polite">
+      {message ? (
+        <div className={`toast toast--${message.tone}`} role="status">
+          {message.text}
+        </div>
+      ) : null}
+    </div>
+  );
+}
