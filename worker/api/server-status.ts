@@ -1,18 +1,36 @@
 import { Hono } from "hono";
 import { SERVER_TYPES } from "#db/schema.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { listPublicServers } from "../services/server-status.ts";
+import { readServerStatus } from "../services/server-status.ts";
 
 export const serverStatusApi = new Hono<AppEnv>();
 
-// KV only, never D1: this is the most-requested endpoint. Edges may keep it briefly.
+// The document changes at most about once a minute; browsers keep it 15 s,
+// shared caches (Cloudflare's edge) 30 s, and may serve it a minute stale while refetching.
+const DOCUMENT_CACHE = "public, max-age=15, s-maxage=30, stale-while-revalidate=60";
+// No document yet (the cron has not run): look again soon.
+const EMPTY_CACHE = "public, max-age=5, s-maxage=5";
+
+// KV only, never D1: this is the most-requested endpoint.
 serverStatusApi.get("/server-status", async (c) => {
-  const servers = await listPublicServers(c.var.deps);
-  c.header("Cache-Control", "public, max-age=15, s-maxage=30, stale-while-revalidate=60");
-  return c.json({ servers });
+  const status = await readServerStatus(c.var.deps);
+  if (status.state === "unavailable") {
+    c.header("Cache-Control", "no-store");
+    return c.json({ servers: [], error: "Ошибка при получении статуса серверов" }, 503);
+  }
+  if (status.state === "empty") {
+    c.header("Cache-Control", EMPTY_CACHE);
+    return c.json({ servers: [] });
+  }
+  const etag = `W/"${status.updatedAt}"`;
+  c.header("Cache-Control", DOCUMENT_CACHE);
+  c.header("ETag", etag);
+  if (status.updatedAt !== null) c.header("Last-Modified", new Date(status.updatedAt).toUTCString());
+  if (c.req.header("If-None-Match") === etag) return c.body(null, 304);
+  return c.json({ servers: status.servers });
 });
 
 serverStatusApi.get("/server-types", (c) => {
-  c.header("Cache-Control", "public, max-age=300");
+  c.header("Cache-Control", "public, max-age=300, s-maxage=3600");
   return c.json({ types: [...SERVER_TYPES] });
 });

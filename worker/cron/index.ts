@@ -1,8 +1,48 @@
-import { buildDeps } from "../deps.ts";
+import { buildDeps, type DepsOverrides } from "../deps.ts";
 import type { Env } from "../env.ts";
-import { refreshServerStatus } from "../services/server-status.ts";
+import { runGameMaintenance } from "../services/game/maintenance.ts";
+import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
 
-export async function runScheduled(_controller: ScheduledController, env: Env): Promise<void> {
-  const deps = buildDeps(env);
-  await refreshServerStatus(deps);
+export interface ScheduledOptions {
+  overrides?: DepsOverrides;
+  serverStatus?: RefreshOptions;
+}
+
+// Every minute (wrangler.jsonc "triggers"). Each job is isolated: one failing job is logged
+// and reported without keeping the others from running.
+export async function runScheduled(
+  controller: ScheduledController,
+  env: Env,
+  options: ScheduledOptions = {},
+): Promise<void> {
+  const deps = buildDeps(env, options.overrides);
+  const jobs: Record<string, () => Promise<unknown>> = {
+    serverStatus: async () => {
+      const { document, written } = await refreshServerStatus(deps, options.serverStatus);
+      const online = document.servers.filter((server) => server.status === "online").length;
+      console.log(
+        JSON.stringify({
+          event: "server_status_refreshed",
+          cron: controller.cron,
+          online,
+          total: document.servers.length,
+          written,
+        }),
+      );
+    },
+    // Queue missing grant/revoke deliveries (revokes fall due at expiry), forget old request nonces.
+    gameDeliveries: async () => {
+      console.log(JSON.stringify({ event: "game_deliveries_maintained", ...(await runGameMaintenance(deps)) }));
+    },
+  };
+  const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));
+  const failed = Object.keys(jobs).filter((_, index) => results[index]?.status === "rejected");
+  for (const [index, name] of Object.keys(jobs).entries()) {
+    const result = results[index];
+    if (result?.status === "rejected") {
+      console.error(JSON.stringify({ event: "cron_job_failed", job: name, error: String(result.reason) }));
+    }
+  }
+  // Let Cloudflare record the run as failed, after every job had its chance.
+  if (failed.length > 0) throw new Error(`cron jobs failed: ${failed.join(", ")}`);
 }

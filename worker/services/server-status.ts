@@ -3,14 +3,20 @@ import { z } from "zod";
 import { asBatch } from "#db/batch.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { findSteamServer } from "../integrations/steam/game-servers.ts";
+import { findSteamServer, type SteamServer } from "../integrations/steam/game-servers.ts";
 
 export const STATUS_KEY = "server-status:v1";
 /** A server seen neither by Steam nor by its own heartbeat for this long is offline. */
 export const OFFLINE_AFTER_MS = 3 * 60 * 1000;
-/** Rewrite an unchanged document this often, so `updated_at` shows the cron is alive. */
-const REWRITE_UNCHANGED_AFTER_MS = 15 * 60 * 1000;
-const STEAM_TIMEOUT_MS = 5000;
+/**
+ * KV budget (docs/decisions/001-kv-write-budget.md): a changed document is written at most
+ * every other minutely run, an unchanged one every 15 minutes so `updated_at` shows the cron is alive.
+ */
+export const MIN_WRITE_INTERVAL_MS = 110 * 1000;
+export const REWRITE_UNCHANGED_AFTER_MS = 15 * 60 * 1000;
+export const STEAM_TIMEOUT_MS = 5000;
+/** Workers allow six simultaneous outgoing connections; more would only queue. */
+const STEAM_CONCURRENCY = 6;
 
 const publicServerSchema = z.object({
   name: z.string(),
@@ -29,100 +35,186 @@ const statusDocumentSchema = z.object({
 export type PublicServer = z.infer<typeof publicServerSchema>;
 export type StatusDocument = z.infer<typeof statusDocumentSchema>;
 
+export interface ServerStatusRead {
+  /** "unavailable": KV itself failed; "empty": no usable document yet (or garbage). */
+  state: "ok" | "empty" | "unavailable";
+  servers: PublicServer[];
+  updatedAt: number | null;
+}
+
+async function readDocument(kv: KVNamespace, cacheTtl?: number): Promise<StatusDocument | null> {
+  const raw = await kv.get(STATUS_KEY, cacheTtl ? { type: "text", cacheTtl } : { type: "text" });
+  if (raw === null) return null;
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch {
+    return null;
+  }
+  const parsed = statusDocumentSchema.safeParse(json);
+  return parsed.success ? parsed.data : null;
+}
+
+/** The status document as the cron last wrote it. KV only: never a D1 query, never throws. */
+export async function readServerStatus(deps: Pick<Deps, "kv">): Promise<ServerStatusRead> {
+  try {
+    // Hot path: let KV keep the value at the edge for 30 s (its minimum).
+    const document = await readDocument(deps.kv, 30);
+    if (!document) return { state: "empty", servers: [], updatedAt: null };
+    return { state: "ok", servers: document.servers, updatedAt: document.updated_at };
+  } catch (error) {
+    console.error(JSON.stringify({ event: "server_status_read_failed", error: String(error) }));
+    return { state: "unavailable", servers: [], updatedAt: null };
+  }
+}
+
+export async function listPublicServers(deps: Pick<Deps, "kv">): Promise<PublicServer[]> {
+  return (await readServerStatus(deps)).servers;
+}
+
+export interface RefreshOptions {
+  /** How long one Steam lookup may take before the server counts as "not seen now". */
+  steamTimeoutMs?: number;
+}
+
+export interface RefreshResult {
+  /** The status as computed now (KV may still hold the previous document, see `written`). */
+  document: StatusDocument;
+  /** Whether this run wrote KV (see MIN_WRITE_INTERVAL_MS and REWRITE_UNCHANGED_AFTER_MS). */
+  written: boolean;
+}
+
 interface Sighting {
   players: number;
   maxPlayers: number;
   seenAt: number;
 }
 
-export async function readStatusDocument(deps: Pick<Deps, "kv">): Promise<StatusDocument | null> {
-  const raw = await deps.kv.get(STATUS_KEY, { type: "json", cacheTtl: 30 });
-  const parsed = statusDocumentSchema.safeParse(raw);
-  return parsed.success ? parsed.data : null;
-}
-
-export async function listPublicServers(deps: Pick<Deps, "kv">): Promise<PublicServer[]> {
-  return (await readStatusDocument(deps))?.servers ?? [];
-}
-
 /**
  * The cron's work: ask Steam about every server, merge the plugins' heartbeats,
  * and write one document to KV. A failing lookup only means "not seen now".
  */
-export async function refreshServerStatus(deps: Deps): Promise<StatusDocument> {
+export async function refreshServerStatus(deps: Deps, options: RefreshOptions = {}): Promise<RefreshResult> {
   const now = deps.now().getTime();
+  const timeoutMs = options.steamTimeoutMs ?? STEAM_TIMEOUT_MS;
   const [rows, heartbeats, previous] = await Promise.all([
     deps.db.select().from(servers).orderBy(servers.sortOrder, servers.id),
-    deps.db.select().from(serverHeartbeats),
-    readStatusDocument(deps),
+    deps.db
+      .select({
+        serverId: serverHeartbeats.serverId,
+        players: serverHeartbeats.players,
+        maxPlayers: serverHeartbeats.maxPlayers,
+        receivedAt: serverHeartbeats.receivedAt,
+      })
+      .from(serverHeartbeats),
+    // The cron needs the current value, not an edge-cached one.
+    readDocument(deps.kv).catch(() => null),
   ]);
   const heartbeatById = new Map(heartbeats.map((beat) => [beat.serverId, beat]));
 
-  const looked = await Promise.all(
-    rows.map(async (server) => ({
-      server,
-      steam: await findSteamServer(
+  const steamById = new Map<number, SteamServer>();
+  await forEachLimited(rows, STEAM_CONCURRENCY, async (server) => {
+    try {
+      const steam = await findSteamServer(
         {
           fetch: deps.fetch,
           webApiBase: deps.config.steamWebApiBase,
           apiKey: deps.config.steamApiKey,
-          timeoutMs: STEAM_TIMEOUT_MS,
+          timeoutMs,
         },
         server.ipPort,
-      ).catch((error: unknown) => {
-        console.warn(JSON.stringify({ event: "steam_lookup_failed", server: server.ipPort, error: String(error) }));
-        return null;
-      }),
-    })),
-  );
+      );
+      if (steam) steamById.set(server.id, steam);
+    } catch (error) {
+      // One server's failure never spoils the others: it just wasn't seen by Steam this minute.
+      console.warn(JSON.stringify({ event: "steam_lookup_failed", server: server.ipPort, error: String(error) }));
+    }
+  });
 
-  const seenBySteam = looked.filter((entry) => entry.steam !== null);
-  if (seenBySteam.length > 0) {
-    await deps.db.batch(
-      asBatch(
-        seenBySteam.map(({ server, steam }) =>
-          deps.db
-            .update(servers)
-            .set({ steamSeenAt: now, steamPlayers: steam?.players, steamMaxPlayers: steam?.max_players })
-            .where(eq(servers.id, server.id)),
+  // Keep Steam's last sighting in D1 (not KV: see decision 001), so a failed lookup
+  // next minute still knows when the server was last seen.
+  if (steamById.size > 0) {
+    try {
+      await deps.db.batch(
+        asBatch(
+          [...steamById].map(([id, steam]) =>
+            deps.db
+              .update(servers)
+              .set({ steamSeenAt: now, steamPlayers: steam.players, steamMaxPlayers: steam.max_players })
+              .where(eq(servers.id, id)),
+          ),
         ),
-      ),
-    );
+      );
+    } catch (error) {
+      console.error(JSON.stringify({ event: "steam_sighting_save_failed", error: String(error) }));
+    }
   }
 
-  const document: StatusDocument = {
-    updated_at: now,
-    servers: looked.map(({ server, steam }) => {
-      const sightings: Sighting[] = [];
-      if (steam) sightings.push({ players: steam.players, maxPlayers: steam.max_players, seenAt: now });
-      else if (server.steamSeenAt != null) {
-        sightings.push({
-          players: server.steamPlayers ?? 0,
-          maxPlayers: server.steamMaxPlayers ?? 0,
-          seenAt: server.steamSeenAt,
-        });
-      }
-      const beat = heartbeatById.get(server.id);
-      if (beat) sightings.push({ players: beat.players, maxPlayers: beat.maxPlayers, seenAt: beat.receivedAt });
+  const current: PublicServer[] = rows.map((server) => {
+    const sightings: Sighting[] = [];
+    const steam = steamById.get(server.id);
+    if (steam) sightings.push({ players: steam.players, maxPlayers: steam.max_players, seenAt: now });
+    else if (server.steamSeenAt != null) {
+      sightings.push({
+        players: server.steamPlayers ?? 0,
+        maxPlayers: server.steamMaxPlayers ?? 0,
+        seenAt: server.steamSeenAt,
+      });
+    }
+    const beat = heartbeatById.get(server.id);
+    if (beat) sightings.push({ players: beat.players, maxPlayers: beat.maxPlayers, seenAt: beat.receivedAt });
 
-      // The freshest sighting wins; a plugin heartbeat is usually fresher than Steam's list.
-      const latest = sightings.sort((a, b) => b.seenAt - a.seenAt)[0];
-      const online = latest !== undefined && now - latest.seenAt < OFFLINE_AFTER_MS;
-      return {
-        name: server.name,
-        server_type: server.serverType,
-        status: online ? "online" : "offline",
-        players: { current: online && latest ? latest.players : 0, max: latest?.maxPlayers ?? 0 },
-        ip_port: server.ipPort,
-      };
-    }),
-  };
+    // The freshest sighting wins, whichever source it came from.
+    const latest = sightings.sort((a, b) => b.seenAt - a.seenAt)[0];
+    const online = latest !== undefined && now - latest.seenAt < OFFLINE_AFTER_MS;
+    return {
+      name: server.name,
+      server_type: server.serverType,
+      status: online ? "online" : "offline",
+      players: { current: online && latest ? latest.players : 0, max: latest?.maxPlayers ?? 0 },
+      ip_port: server.ipPort,
+    };
+  });
 
-  // Free-plan KV allows 1,000 writes a day, fewer than one a minute: write only what changed.
-  const changed = !previous || JSON.stringify(previous.servers) !== JSON.stringify(document.servers);
-  if (changed || now - previous.updated_at >= REWRITE_UNCHANGED_AFTER_MS) {
-    await deps.kv.put(STATUS_KEY, JSON.stringify(document));
-    return document;
-  }
-  return previous;
+  const document: StatusDocument = { updated_at: now, servers: current };
+  if (!shouldWrite(previous, document)) return { document, written: false };
+  await deps.kv.put(STATUS_KEY, JSON.stringify(document));
+  return { document, written: true };
+}
+
+function shouldWrite(previous: StatusDocument | null, next: StatusDocument): boolean {
+  if (!previous) return true;
+  const age = next.updated_at - previous.updated_at;
+  if (age < 0) return true; // a document from the future: the clock moved, don't trust it
+  if (age >= REWRITE_UNCHANGED_AFTER_MS) return true;
+  return age >= MIN_WRITE_INTERVAL_MS && !sameServers(previous.servers, next.servers);
+}
+
+function sameServers(a: PublicServer[], b: PublicServer[]): boolean {
+  return (
+    a.length === b.length &&
+    a.every((server, index) => {
+      const other = b[index];
+      return (
+        other !== undefined &&
+        server.name === other.name &&
+        server.server_type === other.server_type &&
+        server.status === other.status &&
+        server.players.current === other.players.current &&
+        server.players.max === other.players.max &&
+        server.ip_port === other.ip_port
+      );
+    })
+  );
+}
+
+async function forEachLimited<T>(items: T[], limit: number, work: (item: T) => Promise<void>): Promise<void> {
+  let next = 0;
+  const lanes = Array.from({ length: Math.min(limit, items.length) }, async () => {
+    while (next < items.length) {
+      const item = items[next++] as T;
+      await work(item);
+    }
+  });
+  await Promise.all(lanes);
 }

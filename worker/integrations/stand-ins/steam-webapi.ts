@@ -1,12 +1,19 @@
 import { Hono } from "hono";
 import type { Env } from "../../env.ts";
 
-// The Steam Web API methods the site calls, answering in Steam's JSON shapes.
+// Local stand-in of the Steam Web API methods the site calls, answering in
+// Steam's exact JSON shapes. Mounted at /__standins/steam-webapi outside production.
 export const steamWebApiStandIn = new Hono<{ Bindings: Env }>();
 
+// ---------------------------------------------------------------------------
+// IGameServersService/GetServerList/v1/?filter=\gameaddr\<ip:port>[&key=...]
+// Every server in our own D1 is listed as online, with a player count that drifts
+// with the clock so the local list looks alive. Anything else is not listed.
+// ---------------------------------------------------------------------------
+
+const RUST_APP_ID = 252490;
 const MAX_PLAYERS = 200;
 
-// Players change slowly with the clock so the local list looks alive.
 function playersAt(ipPort: string, now: number): number {
   let hash = 0;
   for (const char of ipPort) hash = (hash * 31 + char.charCodeAt(0)) >>> 0;
@@ -15,10 +22,9 @@ function playersAt(ipPort: string, now: number): number {
 }
 
 steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
-  const filter = c.req.query("filter") ?? "";
-  const match = /\\gameaddr\\([^\\]+)/.exec(filter);
-  if (!match?.[1]) return c.json({ response: {} });
-  const ipPort = match[1];
+  const match = /\\gameaddr\\([^\\]+)/.exec(c.req.query("filter") ?? "");
+  const ipPort = match?.[1];
+  if (!ipPort) return c.json({ response: {} });
   const row = await c.env.DB.prepare("SELECT name FROM servers WHERE ip_port = ?")
     .bind(ipPort)
     .first<{ name: string }>();
@@ -28,11 +34,12 @@ steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
     response: {
       servers: [
         {
+          // Steam lists the query address (game port + 1 for Rust) and the game port apart.
           addr: `${ip}:${Number(port) + 1}`,
           gameport: Number(port),
           steamid: "90200000000000000",
           name: row.name,
-          appid: 252490,
+          appid: RUST_APP_ID,
           gamedir: "rust",
           version: "2593",
           product: "rust",
