@@ -1,6 +1,8 @@
+import { catalogSeedSql } from "./catalog.ts";
+import { playersSeedSql } from "./players.ts";
 import { serversSeedSql } from "./servers.ts";
 
 /** Every seed statement, in dependency order. */
 export function seedStatements(): string[] {
-  return [...serversSeedSql()];
+  return [...serversSeedSql(), ...catalogSeedSql(), ...playersSeedSql()];
 }

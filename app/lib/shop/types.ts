@@ -1,0 +1,65 @@
+// The API's shapes (spec section 3), shared by the Worker and the pages.
+
+export interface ShopDuration {
+  days: number;
+  /** Rubles: the duration's own price, else round(days / 30 × price). */
+  price: number;
+  /** Rubles after the item's discount. */
+  discount_price: number;
+}
+
+export interface ShopItem {
+  id: number;
+  name: string;
+  description: string;
+  price: number;
+  discount: number;
+  discount_price: number;
+  img: string;
+  server_type: string;
+  category_id: number;
+  category_name: string;
+  is_one_time: boolean;
+  is_limited: boolean;
+  is_available: boolean;
+  reload_time: number;
+  durations: ShopDuration[];
+  contents: { item: string; img: string }[];
+  start_time: string | null;
+  end_time: string | null;
+  max_quantity: number | null;
+  sold_quantity: number;
+}
+
+export interface ShopCategory {
+  id: number;
+  name: string;
+  description: string;
+}
+
+export interface PurchaseView {
+  id: number;
+  transaction_id: string;
+  paid_at: string | null;
+  server_type: string;
+  duration_text: string;
+  price: number;
+  status: "pending" | "completed" | "failed" | "refunded";
+}
+
+export const DEFAULT_SERVER_TYPE = "SOLO";
+
+/** Spec section 3: NO_LIMIT reads "NO LIMIT x5 Loot", the others as spelled. */
+export function serverTypeLabel(type: string): string {
+  return type === "NO_LIMIT" ? "NO LIMIT x5 Loot" : type;
+}
+
+/**
+ * Server types per spec section 7: the list from /server-types; failing that,
+ * the types found in the items; failing that, SOLO.
+ */
+export function resolveServerTypes(fromApi: string[] | null, items: { server_type: string }[] | null): string[] {
+  if (fromApi && fromApi.length > 0) return fromApi;
+  const derived = [...new Set((items ?? []).map((item) => item.server_type))];
+  return derived.length > 0 ? derived : [DEFAULT_SERVER_TYPE];
+}

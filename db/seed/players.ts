@@ -1,0 +1,29 @@
+// Demo players for local use and browser tests. The Steam stand-in signs in as
+// these SteamIDs. Their balances come from ledger rows, so balance = sum(ledger).
+import { sqlLiteral } from "./sql.ts";
+
+export const seedPlayers = [
+  // "Демо-игрок": the stand-in's default player, with 5 000 ₽ to spend.
+  { steamId: "76561198000000001", nickname: "Демо-игрок", balance: 500_000 },
+  // A second player with an empty balance, for the short-of-funds path.
+  { steamId: "76561198000000002", nickname: "Игрок без денег", balance: 0 },
+] as const;
+
+export function playersSeedSql(): string[] {
+  return seedPlayers.flatMap((player) => {
+    const user = `(SELECT id FROM users WHERE steam_id = ${sqlLiteral(player.steamId)})`;
+    const statements = [
+      `INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES (${sqlLiteral(player.steamId)}, ${sqlLiteral(player.nickname)}, '', 0) ON CONFLICT(steam_id) DO NOTHING;`,
+    ];
+    if (player.balance > 0) {
+      // Credited once: the provider payment id is unique on the ledger.
+      statements.push(
+        `INSERT INTO ledger (user_id, amount, kind, provider_payment_id) VALUES (${user}, ${player.balance}, 'adjustment', ${sqlLiteral(`seed:${player.steamId}`)}) ON CONFLICT(provider_payment_id) DO NOTHING;`,
+      );
+    }
+    statements.push(
+      `UPDATE users SET balance = (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE user_id = users.id) WHERE steam_id = ${sqlLiteral(player.steamId)};`,
+    );
+    return statements;
+  });
+}

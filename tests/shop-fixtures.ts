@@ -1,0 +1,130 @@
+// Rows for the shop and purchase tests. D1 is shared within a run, so every
+// helper makes fresh rows with ids no other test uses.
+import { env } from "cloudflare:test";
+import { createSession } from "../worker/services/auth/sessions.ts";
+import { testDeps } from "./support/deps.ts";
+
+let counter = 0;
+const runTag = Math.floor(Math.random() * 1_000_000);
+export function uniqueId(): number {
+  counter += 1;
+  return 10_000_000 + runTag * 100 + counter;
+}
+
+export async function createCategory(name = "Тестовая категория"): Promise<number> {
+  const id = uniqueId();
+  await env.DB.prepare("INSERT INTO categories (id, name, description, sort_order) VALUES (?, ?, ?, 1000)")
+    .bind(id, `${name} ${id}`, "Для тестов")
+    .run();
+  return id;
+}
+
+export interface ItemOptions {
+  name?: string;
+  description?: string;
+  /** Kopecks. */
+  price?: number;
+  discount?: number;
+  serverType?: string;
+  categoryId?: number;
+  isOneTime?: boolean;
+  isAvailable?: boolean;
+  startTime?: number | null;
+  endTime?: number | null;
+  maxQuantity?: number | null;
+  soldQuantity?: number;
+  /** [days, own price in kopecks or null] */
+  durations?: [number, number | null][];
+  contents?: { item: string; img: string }[];
+}
+
+export async function createItem(options: ItemOptions = {}): Promise<number> {
+  const id = uniqueId();
+  const categoryId = options.categoryId ?? (await createCategory());
+  const statements = [
+    env.DB.prepare(
+      `INSERT INTO items (id, name, description, price, discount, img, server_type, category_id, is_one_time, is_available,
+        reload_time, start_time, end_time, max_quantity, sold_quantity)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+    ).bind(
+      id,
+      options.name ?? `Товар ${id}`,
+      options.description ?? "Описание",
+      options.price ?? 10_000,
+      options.discount ?? 0,
+      "/images/shop/vip.svg",
+      options.serverType ?? "SOLO",
+      categoryId,
+      options.isOneTime ? 1 : 0,
+      options.isAvailable === false ? 0 : 1,
+      options.startTime ?? null,
+      options.endTime ?? null,
+      options.maxQuantity ?? null,
+      options.soldQuantity ?? 0,
+    ),
+    ...(options.durations ?? []).map(([days, price]) =>
+      env.DB.prepare("INSERT INTO item_durations (item_id, days, price) VALUES (?, ?, ?)").bind(id, days, price),
+    ),
+    ...(options.contents ?? []).map((content, index) =>
+      env.DB.prepare("INSERT INTO item_contents (item_id, item, img, sort_order) VALUES (?, ?, ?, ?)").bind(
+        id,
+        content.item,
+        content.img,
+        index,
+      ),
+    ),
+  ];
+  await env.DB.batch(statements);
+  return id;
+}
+
+/** A player with `balance` kopecks credited the way money arrives: a ledger row and the balance in one batch. */
+export async function createPlayer(balance = 0): Promise<{ id: number; token: string; steamId: string }> {
+  const steamId = `7656119${String(uniqueId()).padStart(10, "0")}`;
+  const user = await env.DB.prepare(
+    "INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES (?, ?, '', 0) RETURNING id",
+  )
+    .bind(steamId, `Игрок ${steamId}`)
+    .first<{ id: number }>();
+  if (!user) throw new Error("no user");
+  if (balance > 0) {
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?, ?, 'adjustment')").bind(user.id, balance),
+      env.DB.prepare("UPDATE users SET balance = balance + ? WHERE id = ?").bind(balance, user.id),
+    ]);
+  }
+  const session = await createSession(testDeps(), user.id);
+  return { id: user.id, token: session.token, steamId };
+}
+
+export async function balanceAndLedger(userId: number): Promise<{ balance: number; ledger: number }> {
+  const row = await env.DB.prepare(
+    "SELECT balance, (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE user_id = users.id) AS ledger FROM users WHERE id = ?",
+  )
+    .bind(userId)
+    .first<{ balance: number; ledger: number }>();
+  if (!row) throw new Error("no user");
+  return row;
+}
+
+export function buy(
+  token: string | null,
+  itemId: number | string,
+  body: unknown,
+  headers: Record<string, string> = {},
+) {
+  return fetchApi(`/purchase/items/${itemId}`, {
+    method: "POST",
+    headers: {
+      "content-type": "application/json",
+      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...headers,
+    },
+    body: typeof body === "string" ? body : JSON.stringify(body),
+  });
+}
+
+export async function fetchApi(path: string, init?: RequestInit): Promise<Response> {
+  const { SELF } = await import("cloudflare:test");
+  return SELF.fetch(`http://localhost/api${path}`, init);
+}

@@ -1,0 +1,184 @@
+import { and, asc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
+import { discounted, durationBasePrice, toRubles } from "#app/lib/shop/pricing.ts";
+import type { ShopCategory, ShopItem } from "#app/lib/shop/types.ts";
+import { categories, itemContents, itemDurations, items } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+
+// Catalog reads. Rows come out of D1 in kopecks and ms; the API shapes them in
+// rubles and ISO strings (spec section 3).
+
+export type ItemRow = typeof items.$inferSelect;
+export type DurationRow = typeof itemDurations.$inferSelect;
+
+export interface CatalogFilter {
+  serverType?: string;
+  categoryId?: number;
+}
+
+export function isLimitedRow(row: Pick<ItemRow, "startTime" | "endTime" | "maxQuantity">): boolean {
+  return row.startTime != null || row.endTime != null || row.maxQuantity != null;
+}
+
+/** Whether the item can be bought at `now`: listed, inside its window, in stock. */
+export function isPurchasableRow(row: ItemRow, now: number): boolean {
+  if (!row.isAvailable) return false;
+  if (row.startTime != null && now < row.startTime) return false;
+  if (row.endTime != null && now >= row.endTime) return false;
+  if (row.maxQuantity != null && row.soldQuantity >= row.maxQuantity) return false;
+  return true;
+}
+
+/** The price in kopecks of buying `row` for `days` (null: one-time or permanent), discount applied. */
+export function priceFor(row: ItemRow, durations: DurationRow[], days: number | null): number | null {
+  if (days == null) return durations.length === 0 ? discounted(row.price, row.discount) : null;
+  const duration = durations.find((candidate) => candidate.days === days);
+  if (!duration || row.isOneTime) return null;
+  return discounted(durationBasePrice(days, duration.price, row.price), row.discount);
+}
+
+const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
+
+function toShopItem(
+  row: ItemRow,
+  categoryName: string,
+  durations: DurationRow[],
+  contents: { item: string; img: string }[],
+  now: number,
+): ShopItem {
+  return {
+    id: row.id,
+    name: row.name,
+    description: row.description,
+    price: toRubles(row.price),
+    discount: row.discount,
+    discount_price: toRubles(discounted(row.price, row.discount)),
+    img: row.img,
+    server_type: row.serverType,
+    category_id: row.categoryId,
+    category_name: categoryName,
+    is_one_time: row.isOneTime,
+    is_limited: isLimitedRow(row),
+    is_available: isPurchasableRow(row, now),
+    reload_time: row.reloadTime,
+    durations: durations
+      .toSorted((a, b) => a.days - b.days)
+      .map((duration) => {
+        const base = durationBasePrice(duration.days, duration.price, row.price);
+        return { days: duration.days, price: toRubles(base), discount_price: toRubles(discounted(base, row.discount)) };
+      }),
+    contents,
+    start_time: iso(row.startTime),
+    end_time: iso(row.endTime),
+    max_quantity: row.maxQuantity,
+    sold_quantity: row.soldQuantity,
+  };
+}
+
+async function loadItems(deps: Pick<Deps, "db" | "now">, where: SQL | undefined): Promise<ShopItem[]> {
+  const rows = await deps.db
+    .select({ item: items, categoryName: categories.name })
+    .from(items)
+    .innerJoin(categories, eq(categories.id, items.categoryId))
+    .where(and(eq(items.isAvailable, true), where))
+    .orderBy(asc(categories.sortOrder), asc(items.sortOrder), asc(items.id));
+  if (rows.length === 0) return [];
+  const ids = rows.map((row) => row.item.id);
+  // Two reads for all the items' durations and contents at once; D1 runs them in one round trip.
+  const [durations, contents] = await deps.db.batch([
+    deps.db.select().from(itemDurations).where(inArray(itemDurations.itemId, ids)),
+    deps.db
+      .select({ itemId: itemContents.itemId, item: itemContents.item, img: itemContents.img })
+      .from(itemContents)
+      .where(inArray(itemContents.itemId, ids))
+      .orderBy(asc(itemContents.sortOrder), asc(itemContents.id)),
+  ]);
+  const now = deps.now().getTime();
+  return rows.map(({ item, categoryName }) =>
+    toShopItem(
+      item,
+      categoryName,
+      durations.filter((duration) => duration.itemId === item.id),
+      contents.filter((content) => content.itemId === item.id).map(({ item: name, img }) => ({ item: name, img })),
+      now,
+    ),
+  );
+}
+
+function filterWhere(filter: CatalogFilter): SQL | undefined {
+  return and(
+    filter.serverType ? eq(items.serverType, filter.serverType) : undefined,
+    filter.categoryId ? eq(items.categoryId, filter.categoryId) : undefined,
+  );
+}
+
+export function listItems(deps: Pick<Deps, "db" | "now">, filter: CatalogFilter = {}): Promise<ShopItem[]> {
+  return loadItems(deps, filterWhere(filter));
+}
+
+export async function getItem(deps: Pick<Deps, "db" | "now">, id: number): Promise<ShopItem | null> {
+  const [item] = await loadItems(deps, eq(items.id, id));
+  return item ?? null;
+}
+
+/**
+ * Case-insensitive search in names, descriptions and kit contents. SQLite's
+ * LIKE folds ASCII only, so Cyrillic is matched here after one filtered read
+ * (a server type's catalog is a few dozen rows).
+ */
+export async function searchItems(
+  deps: Pick<Deps, "db" | "now">,
+  query: string,
+  filter: CatalogFilter = {},
+): Promise<ShopItem[]> {
+  const needle = query.trim().toLocaleLowerCase("ru");
+  const all = await listItems(deps, filter);
+  return all.filter((item) =>
+    [item.name, item.description, item.category_name, ...item.contents.map((content) => content.item)].some((text) =>
+      text.toLocaleLowerCase("ru").includes(needle),
+    ),
+  );
+}
+
+export interface LimitedList {
+  items: ShopItem[];
+  upcoming_items: ShopItem[];
+  next_offer_time: string | null;
+}
+
+/** Limited offers: those whose window is open (sold out included), the upcoming ones, and when the next one starts. */
+export async function listLimited(
+  deps: Pick<Deps, "db" | "now">,
+  filter: CatalogFilter & { includeUpcoming?: boolean } = {},
+): Promise<LimitedList> {
+  const limited = await loadItems(
+    deps,
+    and(filterWhere(filter), or(isNotNull(items.startTime), isNotNull(items.endTime), isNotNull(items.maxQuantity))),
+  );
+  const now = deps.now().getTime();
+  const started = (item: ShopItem) => item.start_time == null || Date.parse(item.start_time) <= now;
+  const notEnded = (item: ShopItem) => item.end_time == null || Date.parse(item.end_time) > now;
+  const upcoming = limited.filter((item) => !started(item));
+  const next = upcoming.map((item) => Date.parse(item.start_time ?? "")).toSorted((a, b) => a - b)[0];
+  return {
+    items: limited.filter((item) => started(item) && notEnded(item)),
+    upcoming_items: filter.includeUpcoming ? upcoming : [],
+    next_offer_time: next == null ? null : new Date(next).toISOString(),
+  };
+}
+
+export async function listCategories(deps: Pick<Deps, "db">): Promise<ShopCategory[]> {
+  return deps.db
+    .select({ id: categories.id, name: categories.name, description: categories.description })
+    .from(categories)
+    .orderBy(asc(categories.sortOrder), asc(categories.id));
+}
+
+/** The item row and its durations, for the purchase checks. */
+export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
+  const [row, durations] = await deps.db.batch([
+    deps.db.select().from(items).where(eq(items.id, id)).limit(1),
+    deps.db.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
+  ]);
+  const item = row[0];
+  return item ? { item, durations } : null;
+}

@@ -1,0 +1,209 @@
+import { and, eq, type SQL, sql } from "drizzle-orm";
+import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { durationText } from "#app/lib/shop/plural.ts";
+import { toRubles } from "#app/lib/shop/pricing.ts";
+import type { PurchaseView } from "#app/lib/shop/types.ts";
+import { purchases, users } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { type DurationRow, type ItemRow, loadItemForPurchase, priceFor } from "./catalog.ts";
+
+export const PURCHASE_ERRORS = {
+  itemNotFound: "Товар не найден",
+  wrongServerType: "Этот товар недоступен для выбранного типа сервера",
+  durationRequired: "Выберите срок действия",
+  durationNotOffered: "Такой срок действия для этого товара не предусмотрен",
+  oneTimeNoDuration: "Для разового товара срок действия не указывается",
+  notStarted: "Продажа этого товара еще не началась",
+  ended: "Срок действия предложения истек",
+  soldOut: "Товар распродан",
+  unavailable: "Товар недоступен",
+  insufficientFunds: "Недостаточно средств на балансе",
+  idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
+  conflict: "Не удалось завершить покупку, попробуйте еще раз",
+} as const;
+
+export interface PurchaseInput {
+  itemId: number;
+  serverType: string;
+  durationDays: number | null;
+  idempotencyKey: string;
+}
+
+export type PurchaseResult =
+  | { ok: true; replayed: boolean; purchase: PurchaseView; balance: number }
+  | { ok: false; status: 400 | 402 | 404 | 409 | 410; error: string };
+
+type Failure = Extract<PurchaseResult, { ok: false }>;
+const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
+
+/** Why `input` can't be bought now, or its price in kopecks. */
+export function checkPurchase(
+  item: ItemRow,
+  durations: DurationRow[],
+  input: Pick<PurchaseInput, "serverType" | "durationDays">,
+  now: number,
+): Failure | { ok: true; price: number } {
+  if (item.serverType !== input.serverType) return fail(400, PURCHASE_ERRORS.wrongServerType);
+  if (item.isOneTime || durations.length === 0) {
+    if (input.durationDays != null) {
+      return fail(400, item.isOneTime ? PURCHASE_ERRORS.oneTimeNoDuration : PURCHASE_ERRORS.durationNotOffered);
+    }
+  } else if (input.durationDays == null) {
+    return fail(400, PURCHASE_ERRORS.durationRequired);
+  } else if (!durations.some((duration) => duration.days === input.durationDays)) {
+    return fail(400, PURCHASE_ERRORS.durationNotOffered);
+  }
+  if (!item.isAvailable) return fail(410, PURCHASE_ERRORS.unavailable);
+  if (item.endTime != null && now >= item.endTime) return fail(410, PURCHASE_ERRORS.ended);
+  if (item.maxQuantity != null && item.soldQuantity >= item.maxQuantity) return fail(410, PURCHASE_ERRORS.soldOut);
+  if (item.startTime != null && now < item.startTime) return fail(409, PURCHASE_ERRORS.notStarted);
+  const price = priceFor(item, durations, input.durationDays);
+  if (price == null) return fail(400, PURCHASE_ERRORS.durationNotOffered);
+  return { ok: true, price };
+}
+
+type PurchaseRow = typeof purchases.$inferSelect;
+
+const dialect = new SQLiteAsyncDialect();
+
+export function toPurchaseView(row: PurchaseRow): PurchaseView {
+  return {
+    id: row.id,
+    transaction_id: row.transactionId,
+    paid_at: row.paidAt == null ? null : new Date(row.paidAt).toISOString(),
+    server_type: row.serverType,
+    duration_text: durationText(row.durationDays),
+    price: toRubles(row.price),
+    status: row.status,
+  };
+}
+
+async function findByKey(deps: Pick<Deps, "db">, userId: number, key: string) {
+  const [row] = await deps.db
+    .select()
+    .from(purchases)
+    .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, key)))
+    .limit(1);
+  return row ?? null;
+}
+
+async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number> {
+  const [row] = await deps.db.select({ balance: users.balance }).from(users).where(eq(users.id, userId)).limit(1);
+  return row?.balance ?? 0;
+}
+
+async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: PurchaseRow) {
+  if (row.itemId !== input.itemId) return fail(409, PURCHASE_ERRORS.idempotencyReused);
+  return {
+    ok: true as const,
+    replayed: true,
+    purchase: toPurchaseView(row),
+    balance: toRubles(await balanceOf(deps, userId)),
+  };
+}
+
+/** Every reason a purchase can't happen, checked on a fresh read (before the batch, and again if it aborted). */
+async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
+  const loaded = await loadItemForPurchase(deps, input.itemId);
+  if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
+  const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime());
+  if (!check.ok) return check;
+  if ((await balanceOf(deps, userId)) < check.price) return fail(402, PURCHASE_ERRORS.insufficientFunds);
+  return null;
+}
+
+/**
+ * Buys one item for one player in ONE D1 batch (one transaction):
+ *  1. the purchase row, INSERT … SELECT from the current item and duration rows: the price,
+ *     the server type, the duration, the sale window and the stock are all checked inside SQL;
+ *     the (user, idempotency key) pair is unique, so a double submit can't buy twice;
+ *  2. the stock increment of a limited item (CHECK sold_quantity <= max_quantity aborts an oversell);
+ *  3. the debit (CHECK balance >= 0 aborts an overdraft). It subtracts the price read back from
+ *     the purchase row: when step 1 matched no row that is NULL and the NOT NULL balance column
+ *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
+ *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
+ *  5. the Корзина entry, not used yet.
+ * Reads before the batch only choose the error message; they decide nothing.
+ */
+export async function purchaseItem(
+  deps: Pick<Deps, "db" | "d1" | "now">,
+  userId: number,
+  input: PurchaseInput,
+): Promise<PurchaseResult> {
+  const existing = await findByKey(deps, userId, input.idempotencyKey);
+  if (existing) return replay(deps, userId, input, existing);
+
+  const problem = await diagnose(deps, userId, input);
+  if (problem) return problem;
+
+  const now = deps.now().getTime();
+  const transactionId = crypto.randomUUID();
+  const days = input.durationDays;
+  const purchaseOf = sql`(SELECT id FROM purchases WHERE transaction_id = ${transactionId})`;
+  const priceOf = sql`(SELECT price FROM purchases WHERE transaction_id = ${transactionId})`;
+  const itemOf = sql`(SELECT item_id FROM purchases WHERE transaction_id = ${transactionId})`;
+  const basePrice = sql`CASE WHEN ${days} IS NULL THEN i.price
+    ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
+
+  try {
+    const statement = (query: SQL) => {
+      const built = dialect.sqlToQuery(query);
+      return deps.d1.prepare(built.sql).bind(...built.params);
+    };
+    // drizzle's db.batch() can't bind parameters of raw sql`` statements, so the batch goes to D1 directly.
+    const [inserted] = await deps.d1.batch([
+      statement(sql`
+          INSERT INTO purchases
+            (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
+          SELECT ${userId}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
+            CASE WHEN i.discount <= 0 THEN (${basePrice})
+              ELSE CAST(ROUND((${basePrice}) * (100 - i.discount) / 10000.0) AS INTEGER) * 100 END,
+            'completed', ${now}, ${now}
+          FROM items i
+          LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
+          WHERE i.id = ${input.itemId}
+            AND i.server_type = ${input.serverType}
+            AND i.is_available = 1
+            AND (i.start_time IS NULL OR i.start_time <= ${now})
+            AND (i.end_time IS NULL OR i.end_time > ${now})
+            AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
+            AND (
+              (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
+              OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)
+            )`),
+      statement(sql`
+          UPDATE items SET sold_quantity = sold_quantity + 1
+          WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
+      statement(sql`
+          UPDATE users SET balance = balance - ${priceOf}, updated_at = ${now}
+          WHERE id = ${userId}`),
+      statement(sql`
+          INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
+          VALUES (${userId}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
+      statement(sql`
+          INSERT INTO inventory_entries
+            (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
+          VALUES (${userId}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
+            'not_used', ${now})`),
+    ]);
+    // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
+    if (inserted?.meta.changes !== 1) throw new Error("purchase guard matched no row but the batch committed");
+  } catch (error) {
+    const again = await findByKey(deps, userId, input.idempotencyKey);
+    if (again) return replay(deps, userId, input, again);
+    const reason = await diagnose(deps, userId, input);
+    if (reason) return reason;
+    // The state changed under us and changed back, or D1 failed: nothing was written.
+    console.error(JSON.stringify({ event: "purchase_aborted", error: String(error) }));
+    return fail(409, PURCHASE_ERRORS.conflict);
+  }
+
+  const row = await findByKey(deps, userId, input.idempotencyKey);
+  if (!row) throw new Error("purchase committed but not found");
+  return {
+    ok: true,
+    replayed: false,
+    purchase: toPurchaseView(row),
+    balance: toRubles(await balanceOf(deps, userId)),
+  };
+}
