@@ -1,6 +1,5 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq } from "drizzle-orm";
 import { kopecksToRubles } from "#app/lib/format/money.ts";
-import { asBatch } from "#db/batch.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isWellFormedPromoCode, normalizePromoCode } from "./code.ts";
@@ -24,7 +23,7 @@ type Failure = Extract<RedeemResult, { ok: false }>;
  * or a Корзина entry.
  */
 export async function redeemPromo(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "d1" | "now">,
   input: AttemptSource & { code: string },
 ): Promise<RedeemResult> {
   const now = deps.now().getTime();
@@ -72,46 +71,50 @@ export async function redeemPromo(
   if (promo.redeemedByMe !== null) return fail(409, PROMO_TEXT.alreadyUsed);
   if (promo.usedCount >= promo.maxUses) return fail(429, PROMO_TEXT.exhausted);
 
+  // Plain D1 statements: drizzle's batch can't bind parameters of raw SQL. D1 runs a batch as one transaction.
   const userId = input.userId;
-  const redemption = sql`SELECT 1 FROM promo_redemptions WHERE promo_id = ${promo.id} AND user_id = ${userId}`;
+  const promoId = promo.id;
+  const redemptionExists = "EXISTS (SELECT 1 FROM promo_redemptions WHERE promo_id = ?1 AND user_id = ?2)";
+  // ?1 promo id, ?2 player id, ?3 now; D1 wants exactly as many values as a statement uses.
+  const statement = (query: string) => {
+    const used = Math.max(...[...query.matchAll(/\?(\d)/g)].map((match) => Number(match[1])));
+    return deps.d1.prepare(query).bind(...[promoId, userId, now].slice(0, used));
+  };
   const statements = [
     // Inside the window only; a code that closed since the read above inserts nothing, and
     // every statement below keys off this row, so nothing else happens either.
-    deps.db.run(sql`INSERT INTO promo_redemptions (promo_id, user_id, created_at)
-      SELECT id, ${userId}, ${now} FROM promo_codes
-      WHERE id = ${promo.id}
-        AND (starts_at IS NULL OR starts_at <= ${now})
-        AND (ends_at IS NULL OR ends_at > ${now})`),
-    deps.db.run(sql`UPDATE promo_codes SET used_count = used_count + 1
-      WHERE id = ${promo.id} AND EXISTS (${redemption})`),
+    statement(`INSERT INTO promo_redemptions (promo_id, user_id, created_at)
+      SELECT id, ?2, ?3 FROM promo_codes
+      WHERE id = ?1 AND (starts_at IS NULL OR starts_at <= ?3) AND (ends_at IS NULL OR ends_at > ?3)`),
+    statement(`UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ?1 AND ${redemptionExists}`),
   ];
   if (promo.type === "BALANCE") {
     statements.push(
-      deps.db.run(sql`INSERT INTO ledger (user_id, amount, kind, promo_redemption_id, created_at)
-        SELECT r.user_id, p.value, 'promo', r.id, ${now}
+      statement(`INSERT INTO ledger (user_id, amount, kind, promo_redemption_id, created_at)
+        SELECT r.user_id, p.value, 'promo', r.id, ?3
         FROM promo_redemptions r JOIN promo_codes p ON p.id = r.promo_id
-        WHERE r.promo_id = ${promo.id} AND r.user_id = ${userId}`),
-      deps.db.run(sql`UPDATE users
-        SET balance = balance + (SELECT value FROM promo_codes WHERE id = ${promo.id}), updated_at = ${now}
-        WHERE id = ${userId} AND EXISTS (${redemption})`),
+        WHERE r.promo_id = ?1 AND r.user_id = ?2`),
+      statement(`UPDATE users
+        SET balance = balance + (SELECT value FROM promo_codes WHERE id = ?1), updated_at = ?3
+        WHERE id = ?2 AND ${redemptionExists}`),
     );
   } else {
     statements.push(
-      deps.db.run(sql`INSERT INTO inventory_entries
+      statement(`INSERT INTO inventory_entries
           (user_id, item_id, promo_redemption_id, server_type, duration_days, is_permanent, status, created_at)
         SELECT r.user_id, p.item_id, r.id, COALESCE(p.item_server_type, i.server_type), p.item_duration_days,
-          CASE WHEN p.item_duration_days IS NULL THEN 1 ELSE 0 END, 'not_used', ${now}
+          CASE WHEN p.item_duration_days IS NULL THEN 1 ELSE 0 END, 'not_used', ?3
         FROM promo_redemptions r
           JOIN promo_codes p ON p.id = r.promo_id
           JOIN items i ON i.id = p.item_id
-        WHERE r.promo_id = ${promo.id} AND r.user_id = ${userId}`),
+        WHERE r.promo_id = ?1 AND r.user_id = ?2`),
     );
   }
 
   let inserted: number;
   try {
-    const [insertResult] = await deps.db.batch(asBatch(statements));
-    inserted = insertResult.meta.changes;
+    const [insertResult] = await deps.d1.batch(statements);
+    inserted = insertResult?.meta.changes ?? 0;
   } catch (error) {
     const text = errorText(error);
     if (text.includes("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
