@@ -16,7 +16,8 @@ export function sanitizeCommandValue(value: string, maxLength = 64): string {
   return (
     value
       // biome-ignore lint/suspicious/noControlCharactersInRegex: removing control characters is the point.
-      .replace(/["'`;\\\u0000-\u001f\u007f\u2028\u2029]/g, "")
+      .replace(/[\u0000-\u001f\u007f\u2028\u2029]/g, " ")
+      .replace(/["'`;\\]/g, "")
       .replace(/\s+/g, " ")
       .trim()
       .slice(0, maxLength)

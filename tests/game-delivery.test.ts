@@ -1,0 +1,299 @@
+import { env } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { HANDOFF_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
+import { testClock, testDeps } from "./support/deps.ts";
+import {
+  clockedTransport,
+  createDeliverableItem,
+  createEntry,
+  createGamePlayer,
+  createGameServer,
+  uniqueServerType,
+} from "./support/game-fixtures.ts";
+import { PluginSimulator } from "./support/plugin-simulator.ts";
+
+const MINUTE = 60_000;
+const DAY = 24 * 60 * MINUTE;
+
+async function world({
+  requiresOnline = true,
+  grant,
+  revoke,
+  durations,
+  nickname,
+}: {
+  requiresOnline?: boolean;
+  grant?: string[];
+  revoke?: string[];
+  durations?: number[];
+  nickname?: string;
+} = {}) {
+  const clock = testClock();
+  const deps = testDeps({ now: clock.now });
+  const serverType = uniqueServerType();
+  const server = await createGameServer(deps, { serverType, name: "Свобода #9 | MAX 2" });
+  const player = await createGamePlayer(deps, nickname);
+  const item = await createDeliverableItem(deps, { serverType, requiresOnline, grant, revoke, durations });
+  const transport = clockedTransport(clock.now);
+  const sim = new PluginSimulator({ transport, serverId: server.id, serverKey: server.key, now: clock.now });
+  const simFor = (other: { id: number; key: string }) =>
+    new PluginSimulator({ transport, serverId: other.id, serverKey: other.key, now: clock.now });
+  return { clock, deps, serverType, server, player, item, sim, simFor };
+}
+
+function entryRow(id: number) {
+  return env.DB.prepare("SELECT * FROM inventory_entries WHERE id = ?").bind(id).first<Record<string, unknown>>();
+}
+
+async function deliveryRows(entryId: number) {
+  return (
+    await env.DB.prepare("SELECT * FROM deliveries WHERE inventory_entry_id = ? ORDER BY kind")
+      .bind(entryId)
+      .all<Record<string, unknown>>()
+  ).results;
+}
+
+describe("delivery queue and acknowledgements", () => {
+  it("serves a grant once to an online player and marks the Корзина entry used; repeated polls and acks change nothing", async () => {
+    const { deps, server, player, item, sim, serverType, clock } = await world({
+      grant: ["oxide.usergroup add {steamid} vip", "say {nickname} получил VIP на {server}"],
+    });
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+
+    expect((await sim.poll([])).deliveries).toEqual([]);
+    const first = await sim.poll([player.steamId]);
+    expect(first.status).toBe(200);
+    expect(first.deliveries).toEqual([
+      {
+        delivery_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        kind: "grant",
+        steam_id: player.steamId,
+        requires_online: true,
+        commands: [`oxide.usergroup add ${player.steamId} vip`, "say Игрок получил VIP на Свобода #9 | MAX 2"],
+      },
+    ]);
+    const id = first.deliveries[0]?.delivery_id ?? "";
+    expect((await sim.poll([player.steamId])).deliveries).toEqual([]);
+
+    clock.advance(1000);
+    const ack = await sim.ack([{ delivery_id: id, ok: true }]);
+    expect(ack).toEqual({ status: 200, json: { results: [{ delivery_id: id, status: "done" }] } });
+    const used = await entryRow(entry.id);
+    expect(used).toMatchObject({
+      status: "used",
+      used_at: clock.now().getTime(),
+      used_server_id: server.id,
+      expires_at: null,
+      last_error: null,
+    });
+    const [delivered] = await deliveryRows(entry.id);
+    expect(delivered).toMatchObject({ status: "done", done_server_id: server.id, attempts: 0 });
+
+    clock.advance(1000);
+    const again = await sim.ack([{ delivery_id: id, ok: true }]);
+    expect(again).toEqual({ status: 200, json: { results: [{ delivery_id: id, status: "duplicate" }] } });
+    const lateFailure = await sim.ack([{ delivery_id: id, ok: false, message: "late" }]);
+    expect(lateFailure.status).toBe(200);
+    expect(await entryRow(entry.id)).toEqual(used);
+    expect(await deliveryRows(entry.id)).toEqual([delivered]);
+
+    clock.advance(LEASE_MS + HANDOFF_MS);
+    expect((await sim.poll([player.steamId])).deliveries).toEqual([]);
+  });
+
+  it("never serves a delivery to a server of another type", async () => {
+    const { deps, player, item, sim, serverType } = await world({ requiresOnline: false });
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const otherType = await createGameServer(deps, { serverType: uniqueServerType() });
+    const other = new PluginSimulator({
+      transport: clockedTransport(deps.now),
+      serverId: otherType.id,
+      serverKey: otherType.key,
+      now: deps.now,
+    });
+    expect((await other.poll([player.steamId])).deliveries).toEqual([]);
+    expect((await sim.poll([player.steamId])).deliveries).toHaveLength(1);
+  });
+
+  it("refuses acks for another server's deliveries with 403 and for unknown ids with 404, changing nothing", async () => {
+    const { deps, player, item, sim, simFor, serverType, clock } = await world();
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const twin = simFor(await createGameServer(deps, { serverType }));
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    const id = served?.delivery_id ?? "";
+    // Leased: the other server of the same type doesn't get it.
+    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+    const entryBefore = await entryRow(entry.id);
+    const deliveriesBefore = await deliveryRows(entry.id);
+
+    const stolen = await twin.ack([{ delivery_id: id, ok: true }]);
+    expect(stolen).toEqual({ status: 403, json: { error: "Доставки выданы другому серверу", delivery_ids: [id] } });
+    clock.advance(1000);
+    const stolenFailure = await twin.ack([{ delivery_id: id, ok: false, message: "x" }]);
+    expect(stolenFailure.status).toBe(403);
+
+    const unknown = crypto.randomUUID();
+    const mixed = await sim.ack([
+      { delivery_id: id, ok: true },
+      { delivery_id: unknown, ok: true },
+    ]);
+    expect(mixed).toEqual({ status: 404, json: { error: "Неизвестные доставки", delivery_ids: [unknown] } });
+
+    expect(await entryRow(entry.id)).toEqual(entryBefore);
+    expect(await deliveryRows(entry.id)).toEqual(deliveriesBefore);
+
+    // A done delivery stays refused to the server that didn't do it.
+    expect((await sim.ack([{ delivery_id: id, ok: true }])).status).toBe(200);
+    clock.advance(1000); // a new request, not a replay of the first refused one
+    expect((await twin.ack([{ delivery_id: id, ok: true }])).status).toBe(403);
+  });
+
+  it("gives one delivery to only one of two servers polling at the same moment", async () => {
+    const { deps, player, item, sim, simFor, serverType } = await world({ requiresOnline: false });
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const twin = simFor(await createGameServer(deps, { serverType }));
+    const [a, b] = await Promise.all([sim.poll([]), twin.poll([])]);
+    expect((a?.deliveries.length ?? 0) + (b?.deliveries.length ?? 0)).toBe(1);
+  });
+
+  it("serves an unacknowledged delivery again to the same server after the lease, to others only after the handoff", async () => {
+    const { deps, player, item, sim, simFor, serverType, clock } = await world();
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const twin = simFor(await createGameServer(deps, { serverType }));
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    clock.advance(LEASE_MS);
+    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+    const [again] = (await sim.poll([player.steamId])).deliveries;
+    expect(again?.delivery_id).toBe(served?.delivery_id);
+    clock.advance(LEASE_MS + HANDOFF_MS);
+    const [handedOff] = (await twin.poll([player.steamId])).deliveries;
+    expect(handedOff?.delivery_id).toBe(served?.delivery_id);
+  });
+
+  it("retries a failure with a growing delay and shows the reason in the Корзина after five failures", async () => {
+    const { deps, player, item, sim, serverType, clock } = await world();
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const online = [player.steamId];
+    const delays = [1, 5, 15, 60].map((minutes) => minutes * MINUTE);
+
+    for (const [attempt, delay] of delays.entries()) {
+      const [served] = (await sim.poll(online)).deliveries;
+      expect(served).toBeDefined();
+      const id = served?.delivery_id ?? "";
+      const failed = await sim.ack([{ delivery_id: id, ok: false, message: `Unknown command #${attempt + 1}` }]);
+      expect(failed).toEqual({ status: 200, json: { results: [{ delivery_id: id, status: "retry" }] } });
+      // The same failure reported twice is counted once.
+      const repeated = await sim.ack([{ delivery_id: id, ok: false, message: "again" }]);
+      expect(repeated.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }] });
+      const [row] = await deliveryRows(entry.id);
+      expect(row).toMatchObject({
+        status: "pending",
+        attempts: attempt + 1,
+        not_before: clock.now().getTime() + delay,
+        last_error: `Unknown command #${attempt + 1}`,
+      });
+      expect((await entryRow(entry.id))?.last_error).toBeNull();
+      clock.advance(delay - 1);
+      expect((await sim.poll(online)).deliveries).toEqual([]);
+      clock.advance(1);
+    }
+
+    const [last] = (await sim.poll(online)).deliveries;
+    const id = last?.delivery_id ?? "";
+    const final = await sim.ack([{ delivery_id: id, ok: false, message: "No such group: vip" }]);
+    expect(final.json).toEqual({ results: [{ delivery_id: id, status: "failed" }] });
+    expect(await entryRow(entry.id)).toMatchObject({
+      status: "not_used",
+      last_error: "Не удалось выдать предмет на сервере: No such group: vip",
+    });
+    clock.advance(DAY);
+    expect((await sim.poll(online)).deliveries).toEqual([]);
+    expect((await sim.pending(player.steamId)).json).toEqual({
+      items: [{ name: "VIP", duration_days: null, failed: true }],
+    });
+  });
+
+  it("renders the templates and keeps a player's nickname from injecting console commands", async () => {
+    const { deps, player, item, sim, serverType } = await world({
+      nickname: `Evil"; quit;\nserver.stop 'x' \\ `,
+      grant: ['say "{nickname}" got {days} days', "oxide.usergroup add {steamid} vip"],
+      durations: [30],
+    });
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 30 });
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    expect(served?.commands).toEqual([
+      'say "Evil quit server.stop x" got 30 days',
+      `oxide.usergroup add ${player.steamId} vip`,
+    ]);
+  });
+
+  it("serves a delivery that may run offline without its player online, and lists waiting items without leasing them", async () => {
+    const { deps, player, item, sim, serverType } = await world({ requiresOnline: false });
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 7 });
+    expect((await sim.pending(player.steamId)).json).toEqual({
+      items: [{ name: "VIP", duration_days: 7, failed: false }],
+    });
+    const [served] = (await sim.poll([])).deliveries;
+    expect(served).toMatchObject({ steam_id: player.steamId, requires_online: false });
+  });
+
+  it("sets the expiry on delivery of a timed item and serves its revoke only when the time is up", async () => {
+    const { deps, player, item, sim, serverType, clock } = await world({
+      grant: ["oxide.usergroup add {steamid} vip"],
+      revoke: ["oxide.usergroup remove {steamid} vip"],
+      durations: [30],
+    });
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 30 });
+    const [grant] = (await sim.poll([player.steamId])).deliveries;
+    await sim.ack([{ delivery_id: grant?.delivery_id ?? "", ok: true }]);
+    const deliveredAt = clock.now().getTime();
+    expect(await entryRow(entry.id)).toMatchObject({ status: "used", expires_at: deliveredAt + 30 * DAY });
+
+    clock.advance(30 * DAY - 1);
+    expect((await sim.poll([])).deliveries).toEqual([]);
+    clock.advance(1);
+    const [revoke] = (await sim.poll([])).deliveries;
+    expect(revoke).toMatchObject({
+      kind: "revoke",
+      requires_online: false,
+      commands: [`oxide.usergroup remove ${player.steamId} vip`],
+    });
+    expect((await sim.ack([{ delivery_id: revoke?.delivery_id ?? "", ok: true }])).status).toBe(200);
+    expect(await deliveryRows(entry.id)).toMatchObject([
+      { kind: "grant", status: "done" },
+      { kind: "revoke", status: "done", not_before: deliveredAt + 30 * DAY },
+    ]);
+  });
+
+  it("the cron step queues missing grant and revoke deliveries and forgets old request signatures", async () => {
+    const { deps, server, player, item, sim, serverType, clock } = await world({
+      revoke: ["oxide.usergroup remove {steamid} vip"],
+      durations: [1],
+    });
+    const waiting = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
+    // An entry delivered before its item had revoke commands (or by hand): the cron adds its revoke.
+    const expired = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
+    await deps.d1
+      .prepare("UPDATE inventory_entries SET status = 'used', used_at = ?1, expires_at = ?1 WHERE id = ?2")
+      .bind(clock.now().getTime(), expired.id)
+      .run();
+    await sim.heartbeat([]);
+
+    const report = await runGameMaintenance(deps);
+    expect(report.grantsQueued).toBeGreaterThanOrEqual(1);
+    expect(report.revokesQueued).toBeGreaterThanOrEqual(1);
+    expect(await deliveryRows(waiting.id)).toMatchObject([{ kind: "grant", status: "pending" }]);
+    expect(await deliveryRows(expired.id)).toMatchObject([{ kind: "revoke", status: "pending" }]);
+    expect((await runGameMaintenance(deps)).revokesQueued).toBe(0);
+
+    const nonces = () =>
+      env.DB.prepare("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?")
+        .bind(server.id)
+        .first<{ n: number }>();
+    expect((await nonces())?.n).toBe(1);
+    clock.advance(11 * MINUTE);
+    await runGameMaintenance(deps);
+    expect((await nonces())?.n).toBe(0);
+  });
+});
