@@ -5,8 +5,6 @@ import { testClock, testDeps } from "#tests/support/deps.ts";
 import { api, balanceAndLedger, createPlayer, createPromo, unique, uniqueIp } from "#tests/support/profile-fixtures.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 
-const MINUTE = 60 * 1000;
-
 async function usedCount(promoId: number) {
   const [row] = await testDeps().db.select().from(promoCodes).where(eq(promoCodes.id, promoId));
   return row?.usedCount;
