@@ -125,7 +125,14 @@ export class PluginSimulator {
 
   async post(path: string, payload: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
     const response = await this.send(await this.sign(path, payload));
-    return { status: response.status, json: (await response.json()) as Record<string, unknown> };
+    const text = await response.text();
+    let json: Record<string, unknown> = {};
+    try {
+      json = JSON.parse(text) as Record<string, unknown>;
+    } catch {
+      // A proxy's error page: the plugin treats it as "try again later".
+    }
+    return { status: response.status, json };
   }
 
   heartbeat(online: string[], extra: Partial<Record<string, unknown>> = {}) {
@@ -144,8 +151,8 @@ export class PluginSimulator {
   async poll(online: string[]): Promise<{ status: number; deliveries: QueueDelivery[] }> {
     const signed = await this.sign("/api/game/queue", { online });
     const response = await this.send(signed);
-    const json = (await response.json()) as { deliveries?: QueueDelivery[]; response_signature?: string };
     if (response.status !== 200) return { status: response.status, deliveries: [] };
+    const json = (await response.json()) as { deliveries?: QueueDelivery[]; response_signature?: string };
     const deliveries = json.deliveries ?? [];
     const lines: string[] = [];
     for (const delivery of deliveries) {
