@@ -1,8 +1,10 @@
 import { Hono } from "hono";
 import type { AppEnv } from "../hono-env.ts";
+import { authApi } from "./auth.ts";
 import { gameApi } from "./game.ts";
 import { historyApi } from "./history.ts";
 import { inventoryApi } from "./inventory.ts";
+import { profileApi } from "./profile.ts";
 import { promosApi } from "./promos.ts";
 import { purchaseApi } from "./purchase.ts";
 import { serverStatusApi } from "./server-status.ts";
@@ -12,6 +14,8 @@ import { shopApi } from "./shop.ts";
 export const apiApp = new Hono<AppEnv>();
 
 apiApp.route("/", serverStatusApi);
+apiApp.route("/", authApi);
+apiApp.route("/", profileApi);
 apiApp.route("/game", gameApi);
 apiApp.route("/", shopApi);
 apiApp.route("/", purchaseApi);

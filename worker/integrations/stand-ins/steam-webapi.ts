@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { seedPlayers } from "#db/seed/players.ts";
 import type { Env } from "../../env.ts";
 
 // Local stand-in of the Steam Web API methods the site calls, answering in
@@ -57,3 +58,44 @@ steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
     },
   });
 });
+
+// ISteamUser/GetPlayerSummaries (v2 and its old spelling v0002): public profiles.
+// Seeded demo players get their seeded nicknames; any other SteamID64 a made-up one.
+const STEAMID64 = /^7656119\d{10}$/;
+const demoNicknames = new Map<string, string>(seedPlayers.map((player) => [player.steamId, player.nickname]));
+
+function playerSummary(steamId: string, publicUrl: string) {
+  const avatar = `${publicUrl.replace(/\/+$/, "")}/images/avatar-default.svg`;
+  return {
+    steamid: steamId,
+    communityvisibilitystate: 3,
+    profilestate: 1,
+    personaname: demoNicknames.get(steamId) ?? `Игрок ${steamId.slice(-4)}`,
+    profileurl: `https://steamcommunity.com/profiles/${steamId}/`,
+    avatar,
+    avatarmedium: avatar,
+    avatarfull: avatar,
+    avatarhash: "fef49e7fa7e1997310d705b2a6158ff8dc1cdfeb",
+    personastate: 0,
+    primaryclanid: "103582791429521408",
+    timecreated: 1_500_000_000,
+    personastateflags: 0,
+  };
+}
+
+for (const version of ["v2", "v0002"]) {
+  steamWebApiStandIn.get(`/ISteamUser/GetPlayerSummaries/${version}/`, (c) => {
+    if (!c.req.query("key")) {
+      return c.html(
+        "<html><head><title>Forbidden</title></head><body><h1>Forbidden</h1>Access is denied. Retrying will not help. Please verify your <pre>key=</pre> parameter.</body></html>",
+        403,
+      );
+    }
+    const steamIds = (c.req.query("steamids") ?? "")
+      .split(",")
+      .map((value) => value.trim())
+      .filter((value) => STEAMID64.test(value))
+      .slice(0, 100);
+    return c.json({ response: { players: steamIds.map((steamId) => playerSummary(steamId, c.env.PUBLIC_URL)) } });
+  });
+}

@@ -56,10 +56,20 @@ export function readSessionToken(request: Request): string | null {
   const authorization = request.headers.get("authorization");
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (bearer) return bearer;
+  return readCookie(request, SESSION_COOKIE);
+}
+
+/** A cookie's value from a request, or null (a malformed value counts as absent). */
+export function readCookie(request: Request, cookieName: string): string | null {
   const cookieHeader = request.headers.get("cookie") ?? "";
   for (const part of cookieHeader.split(";")) {
     const [name, ...rest] = part.trim().split("=");
-    if (name === SESSION_COOKIE) return decodeURIComponent(rest.join("="));
+    if (name !== cookieName) continue;
+    try {
+      return decodeURIComponent(rest.join("=")) || null;
+    } catch {
+      return null;
+    }
   }
   return null;
 }

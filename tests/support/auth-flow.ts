@@ -1,0 +1,71 @@
+// Drives a browser's Steam sign-in through the Worker: start, the Steam
+// stand-in's page and its approve form, the callback. Cookies are carried by
+// hand the way a browser would (per path, as Set-Cookie said).
+import { SELF } from "cloudflare:test";
+
+export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
+
+export const selfFetch: Fetcher = (url, init) => SELF.fetch(url, { redirect: "manual", ...init });
+
+/** A unique SteamID64 for a test. */
+export function uniqueSteamId(): string {
+  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+}
+
+/** `name=value` pairs of a response's Set-Cookie headers (a cleared cookie has an empty value). */
+export function setCookies(response: Response): Map<string, { value: string; attributes: string }> {
+  const cookies = new Map<string, { value: string; attributes: string }>();
+  for (const header of response.headers.getSetCookie()) {
+    const [pair = "", ...attributes] = header.split(";");
+    const [name = "", ...value] = pair.trim().split("=");
+    cookies.set(name, { value: decodeURIComponent(value.join("=")), attributes: attributes.join(";").trim() });
+  }
+  return cookies;
+}
+
+export interface SignInResult {
+  /** The callback's answer (302). */
+  callback: Response;
+  /** Where the callback sent the browser. */
+  location: string;
+  /** The session cookie's value (also the bearer token), or null. */
+  cookie: string | null;
+  /** The token handed to /auth-success, or null. */
+  token: string | null;
+}
+
+/**
+ * Signs in through the local stand-in as `steamId` (or cancels), starting at
+ * `startPath` (e.g. `/api/auth/steam?return_to=/terms`).
+ */
+export async function signInThroughStandIn(
+  steamId: string | "cancel",
+  startPath = "/api/auth/steam",
+  fetcher: Fetcher = selfFetch,
+): Promise<SignInResult> {
+  const start = await fetcher(`http://localhost:5173${startPath}`);
+  if (start.status !== 302) throw new Error(`start answered ${start.status}`);
+  const state = setCookies(start).get("__steam_signin")?.value ?? "";
+  const providerPage = new URL(start.headers.get("location") ?? "");
+  const page = await fetcher(providerPage.toString());
+  if (page.status !== 200) throw new Error(`stand-in page answered ${page.status}`);
+  const form = new URLSearchParams({
+    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+    realm: providerPage.searchParams.get("openid.realm") ?? "",
+  });
+  if (steamId === "cancel") form.set("cancel", "1");
+  else form.set("steamid", steamId);
+  const approved = await fetcher(new URL("approve", providerPage).toString(), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+  if (approved.status !== 302) throw new Error(`stand-in approve answered ${approved.status}`);
+  const callback = await fetcher(approved.headers.get("location") ?? "", {
+    headers: { cookie: `__steam_signin=${state}` },
+  });
+  const location = callback.headers.get("location") ?? "";
+  const cookie = setCookies(callback).get("__session")?.value || null;
+  const token = new URL(location, "http://localhost").searchParams.get("token");
+  return { callback, location, cookie, token };
+}

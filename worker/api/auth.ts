@@ -1,0 +1,29 @@
+import { type Context, Hono } from "hono";
+import type { AppEnv } from "../hono-env.ts";
+import { logout } from "../services/auth/logout.ts";
+import { publicProfile } from "../services/auth/profile.ts";
+import { getSessionUser } from "../services/auth/sessions.ts";
+import { completeSteamSignIn, startSteamSignIn } from "../services/auth/steam-sign-in.ts";
+
+// Sign-in with Steam and the session endpoints of spec section 7.
+export const authApi = new Hono<AppEnv>();
+
+// Full-page navigations: both names start the same Steam sign-in.
+authApi.get("/auth/steam", (c) => startSteamSignIn(c.var.deps, c.req.raw));
+authApi.get("/auth/login", (c) => startSteamSignIn(c.var.deps, c.req.raw));
+authApi.get("/auth/steam/callback", (c) => completeSteamSignIn(c.var.deps, c.req.raw));
+
+authApi.get("/auth/check", async (c) => {
+  const user = await getSessionUser(c.var.deps, c.req.raw);
+  c.header("cache-control", "no-store");
+  return c.json({ authenticated: user !== null, user: user ? publicProfile(user) : null });
+});
+
+const signOut = async (c: Context<AppEnv>) => {
+  c.header("set-cookie", await logout(c.var.deps, c.req.raw));
+  c.header("cache-control", "no-store");
+  return c.json({ success: true });
+};
+
+authApi.post("/auth/logout", signOut);
+authApi.post("/logout", signOut);

@@ -1,0 +1,45 @@
+// The cookies of sign-in: the session cookie pages use, and the short-lived
+// state cookie that ties a Steam callback to the browser that started it.
+import type { Config } from "../../config.ts";
+import { SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
+
+export const SIGNIN_STATE_COOKIE = "__steam_signin";
+export const SIGNIN_STATE_TTL_S = 10 * 60;
+export const CALLBACK_PATH = "/api/auth/steam/callback";
+
+/** Secure everywhere but plain-http localhost (local development and the browser tests). */
+export function cookiesSecure(config: Pick<Config, "publicUrl">): boolean {
+  const url = new URL(config.publicUrl);
+  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
+  return !(url.protocol === "http:" && local);
+}
+
+function serialize(config: Pick<Config, "publicUrl">, name: string, value: string, path: string, maxAge: number) {
+  const parts = [
+    `${name}=${encodeURIComponent(value)}`,
+    `Path=${path}`,
+    `Max-Age=${maxAge}`,
+    "HttpOnly",
+    "SameSite=Lax",
+  ];
+  if (cookiesSecure(config)) parts.push("Secure");
+  return parts.join("; ");
+}
+
+/** `Set-Cookie` for a new session; it lives as long as the session row. */
+export function sessionCookie(config: Pick<Config, "publicUrl">, token: string, ttlMs = SESSION_TTL_MS): string {
+  return serialize(config, SESSION_COOKIE, token, "/", Math.max(0, Math.round(ttlMs / 1000)));
+}
+
+/** `Set-Cookie` that removes the session cookie. */
+export function clearSessionCookie(config: Pick<Config, "publicUrl">): string {
+  return serialize(config, SESSION_COOKIE, "", "/", 0);
+}
+
+export function signInStateCookie(config: Pick<Config, "publicUrl">, state: string): string {
+  return serialize(config, SIGNIN_STATE_COOKIE, state, CALLBACK_PATH, SIGNIN_STATE_TTL_S);
+}
+
+export function clearSignInStateCookie(config: Pick<Config, "publicUrl">): string {
+  return serialize(config, SIGNIN_STATE_COOKIE, "", CALLBACK_PATH, 0);
+}

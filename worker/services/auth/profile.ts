@@ -1,0 +1,21 @@
+import { kopecksToRubles } from "#app/lib/format/money.ts";
+import type { SessionUser } from "./sessions.ts";
+
+/** The user profile as the spec's API speaks it (section 3): balance in rubles. */
+export interface PublicProfile {
+  avatar_url: string;
+  nickname: string;
+  steam_id: string;
+  balance: number;
+}
+
+export function publicProfile(
+  user: Pick<SessionUser, "avatarUrl" | "nickname" | "steamId" | "balance">,
+): PublicProfile {
+  return {
+    avatar_url: user.avatarUrl,
+    nickname: user.nickname,
+    steam_id: user.steamId,
+    balance: kopecksToRubles(user.balance),
+  };
+}

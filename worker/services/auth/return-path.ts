@@ -1,0 +1,29 @@
+// Where a player goes after signing in: only a path on this site.
+
+const FORBIDDEN_PREFIXES = ["/api/", "/auth-success", "/logout", "/__standins/"];
+
+/**
+ * `value` when it is a same-site relative path (`/terms`, `/profile?tab=1`),
+ * else `/`. Refuses `//host`, `/\host`, absolute URLs, control characters and
+ * the sign-in machinery itself (no loops through /api/auth or /logout).
+ */
+export function safeReturnPath(value: string | null | undefined): string {
+  if (!value || value.length > 512) return "/";
+  if (!value.startsWith("/") || value.startsWith("//") || value.includes("\\")) return "/";
+  // biome-ignore lint/suspicious/noControlCharactersInRegex: refusing control characters is the point
+  if (/[\u0000-\u001f\u007f]/.test(value)) return "/";
+  let url: URL;
+  try {
+    url = new URL(value, "http://site.invalid");
+  } catch {
+    return "/";
+  }
+  if (url.origin !== "http://site.invalid") return "/";
+  const path = `${url.pathname}${url.search}`;
+  if (
+    FORBIDDEN_PREFIXES.some((prefix) => url.pathname === prefix.replace(/\/$/, "") || url.pathname.startsWith(prefix))
+  ) {
+    return "/";
+  }
+  return path;
+}
