@@ -3,5 +3,6 @@ import { index, type RouteConfig, route } from "@react-router/dev/routes";
 export default [
   index("routes/home.tsx"),
   route("terms", "routes/terms.tsx"),
+  route("balance", "routes/balance.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import type { Env } from "../../env.ts";
+import { paymentsStandIn } from "./payments.ts";
 import { steamOpenIdStandIn } from "./steam-openid.ts";
 import { steamWebApiStandIn } from "./steam-webapi.ts";
 
@@ -8,6 +9,7 @@ import { steamWebApiStandIn } from "./steam-webapi.ts";
 export function createStandInsApp() {
   const app = new Hono<{ Bindings: Env }>().basePath("/__standins");
   app.route("/steam-webapi", steamWebApiStandIn);
+  app.route("/payments", paymentsStandIn);
   app.route("/steam-openid", steamOpenIdStandIn);
   app.notFound((c) => c.json({ error: "stand-in: not found" }, 404));
   return app;

@@ -1,0 +1,196 @@
+import { type FormEvent, useEffect, useState } from "react";
+import { Form, useNavigation, useRevalidator } from "react-router";
+import {
+  checkTopUp,
+  MIN_TOP_UP_RUBLES,
+  parseRublesText,
+  TOP_UP_MESSAGES,
+  type TopUpFieldErrors,
+} from "#worker/services/payments/rules.ts";
+
+export interface TopUpFormProps {
+  signedIn: boolean;
+  /** What the server action answered (no-JavaScript path), if anything. */
+  result?: { values?: { amount: string; email: string }; fieldErrors?: TopUpFieldErrors; formError?: string };
+  defaultEmail: string;
+  signInHref: string;
+}
+
+type Progress =
+  | { kind: "idle" }
+  | { kind: "creating" }
+  | { kind: "created"; paymentUrl: string; opened: boolean }
+  | { kind: "error"; message: string };
+
+class CreateError extends Error {}
+
+// The API's answer → the spec's texts (section 8).
+async function createPayment(amount: number, email: string): Promise<string> {
+  const headers: Record<string, string> = { "content-type": "application/json" };
+  const token = window.localStorage.getItem("jwt_token");
+  if (token) headers.authorization = `Bearer ${token}`;
+  let response: Response;
+  try {
+    response = await fetch("/api/payment/create", {
+      method: "POST",
+      credentials: "same-origin",
+      headers,
+      body: JSON.stringify({ amount, email }),
+    });
+  } catch {
+    throw new CreateError(TOP_UP_MESSAGES.createFailed);
+  }
+  if (response.status === 401) throw new CreateError(TOP_UP_MESSAGES.createUnauthorized);
+  const body = (await response.json().catch(() => null)) as { payment_url?: unknown; error?: unknown } | null;
+  if (response.status === 400 && typeof body?.error === "string") throw new CreateError(body.error);
+  if (!response.ok || typeof body?.payment_url !== "string") throw new CreateError(TOP_UP_MESSAGES.createFailed);
+  return body.payment_url;
+}
+
+/**
+ * Without JavaScript the form posts to the page's action, which redirects to
+ * the payment page. With JavaScript it calls POST /api/payment/create and opens
+ * the payment page in a new tab, keeping a link in case the tab was blocked.
+ */
+export function TopUpForm({ signedIn, result, defaultEmail, signInHref }: TopUpFormProps) {
+  const navigation = useNavigation();
+  const revalidator = useRevalidator();
+  const [progress, setProgress] = useState<Progress>({ kind: "idle" });
+  const [fieldErrors, setFieldErrors] = useState<TopUpFieldErrors>(result?.fieldErrors ?? {});
+
+  useEffect(() => setFieldErrors(result?.fieldErrors ?? {}), [result]);
+
+  // Back from the payment tab: refresh the balance in the header.
+  useEffect(() => {
+    if (progress.kind !== "created") return;
+    const refresh = () => {
+      if (document.visibilityState === "visible") revalidator.revalidate();
+    };
+    window.addEventListener("focus", refresh);
+    document.addEventListener("visibilitychange", refresh);
+    return () => {
+      window.removeEventListener("focus", refresh);
+      document.removeEventListener("visibilitychange", refresh);
+    };
+  }, [progress.kind, revalidator]);
+
+  const creating = progress.kind === "creating" || navigation.state === "submitting";
+  const disabled = !signedIn || creating;
+  const formError = progress.kind === "error" ? progress.message : progress.kind === "idle" ? result?.formError : null;
+
+  async function onSubmit(event: FormEvent<HTMLFormElement>) {
+    event.preventDefault();
+    if (disabled) return;
+    const data = new FormData(event.currentTarget);
+    const amount = parseRublesText(String(data.get("amount") ?? ""));
+    const email = String(data.get("email") ?? "").trim();
+    const errors = checkTopUp(amount, email);
+    setFieldErrors(errors);
+    if (errors.amount || errors.email) return;
+    // Opened now, inside the click, so popup blockers allow it; pointed at the payment page once we have it.
+    const tab = window.open("", "_blank");
+    setProgress({ kind: "creating" });
+    try {
+      const paymentUrl = await createPayment(amount, email);
+      let opened = false;
+      if (tab && !tab.closed) {
+        tab.opener = null;
+        tab.location.href = paymentUrl;
+        opened = true;
+      }
+      setProgress({ kind: "created", paymentUrl, opened });
+    } catch (error) {
+      tab?.close();
+      setProgress({
+        kind: "error",
+        message: error instanceof CreateError ? error.message : TOP_UP_MESSAGES.createFailed,
+      });
+    }
+  }
+
+  return (
+    <Form method="post" className="top-up" noValidate onSubmit={onSubmit} aria-busy={creating}>
+      {!signedIn && (
+        <p className="top-up__notice" role="alert">
+          {TOP_UP_MESSAGES.signInRequired}.{" "}
+          <a href={signInHref} rel="nofollow">
+            Войти через Steam
+          </a>
+        </p>
+      )}
+      <fieldset className="top-up__fields" disabled={disabled}>
+        <label className="top-up__field">
+          <span>Сумма пополнения, ₽</span>
+          <input
+            name="amount"
+            type="number"
+            inputMode="decimal"
+            min={MIN_TOP_UP_RUBLES}
+            step="0.01"
+            placeholder={`от ${MIN_TOP_UP_RUBLES} ₽`}
+            defaultValue={result?.values?.amount ?? ""}
+            aria-invalid={fieldErrors.amount ? true : undefined}
+            aria-describedby={fieldErrors.amount ? "top-up-amount-error" : undefined}
+            required
+          />
+          {fieldErrors.amount && (
+            <span id="top-up-amount-error" className="top-up__error">
+              {fieldErrors.amount}
+            </span>
+          )}
+        </label>
+        <label className="top-up__field">
+          <span>E-mail для чека</span>
+          <input
+            name="email"
+            type="email"
+            autoComplete="email"
+            placeholder="you@example.com"
+            defaultValue={result?.values?.email ?? defaultEmail}
+            aria-invalid={fieldErrors.email ? true : undefined}
+            aria-describedby={fieldErrors.email ? "top-up-email-error" : undefined}
+            required
+          />
+          {fieldErrors.email && (
+            <span id="top-up-email-error" className="top-up__error">
+              {fieldErrors.email}
+            </span>
+          )}
+        </label>
+        <fieldset className="top-up__methods">
+          <legend>Способ оплаты</legend>
+          <label className="top-up__method">
+            <input type="radio" name="method" value="bank_card" defaultChecked />
+            <span>Банковская карта</span>
+          </label>
+        </fieldset>
+        <button type="submit" className="button button--large top-up__submit">
+          {creating ? "Создание платежа..." : "Пополнить"}
+        </button>
+      </fieldset>
+
+      <div className="top-up__messages" aria-live="polite">
+        {creating && (
+          <p className="top-up__loader" role="status">
+            <span className="top-up__spinner" aria-hidden="true" /> Создание платежа...
+          </p>
+        )}
+        {formError && (
+          <p className="top-up__message top-up__message--error" role="alert">
+            {formError}
+          </p>
+        )}
+        {progress.kind === "created" && (
+          <p className="top-up__message top-up__message--success" role="status">
+            {progress.opened
+              ? "Платёж создан. Страница оплаты открыта в новой вкладке."
+              : "Платёж создан. Перейдите на страницу оплаты."}{" "}
+            <a href={progress.paymentUrl} target="_blank" rel="noopener noreferrer">
+              Перейти к оплате
+            </a>
+          </p>
+        )}
+      </div>
+    </Form>
+  );
+}

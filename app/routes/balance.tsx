@@ -1,0 +1,95 @@
+import { data, Link, redirect } from "react-router";
+import { depsContext } from "#worker/router-context.ts";
+import { getSessionUser } from "#worker/services/auth/sessions.ts";
+import {
+  createTopUp,
+  lastTopUpEmail,
+  TopUpUnavailableError,
+  topUpFormSchema,
+} from "#worker/services/payments/payments.ts";
+import { PaymentProviderError } from "#worker/services/payments/provider.ts";
+import { TOP_UP_MESSAGES, type TopUpFieldErrors } from "#worker/services/payments/rules.ts";
+import balanceStylesheet from "../components/balance/balance.css?url";
+import { TopUpForm } from "../components/balance/top-up-form.tsx";
+import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
+import type { Route } from "./+types/balance";
+
+const SIGN_IN_HREF = `/api/auth/steam?return_to=${encodeURIComponent("/balance")}`;
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: balanceStylesheet }];
+
+export const meta: Route.MetaFunction = () => [
+  { title: "Пополнение баланса — Свобода" },
+  { name: "description", content: "Пополните баланс банковской картой, чтобы покупать предметы в магазине серверов." },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const deps = context.get(depsContext);
+  const user = await getSessionUser(deps, request);
+  return {
+    signedIn: user !== null,
+    balance: user ? kopecksToRubles(user.balance) : null,
+    defaultEmail: user ? await lastTopUpEmail(deps, user.id) : "",
+  };
+}
+
+interface ActionResult {
+  values: { amount: string; email: string };
+  fieldErrors?: TopUpFieldErrors;
+  formError?: string;
+}
+
+// The form without JavaScript: validate, create the payment, go to the provider's page.
+export async function action({ context, request }: Route.ActionArgs) {
+  const deps = context.get(depsContext);
+  const form = await request.formData();
+  const values = { amount: String(form.get("amount") ?? ""), email: String(form.get("email") ?? "") };
+  const user = await getSessionUser(deps, request);
+  if (!user) {
+    return data<ActionResult>({ values, formError: TOP_UP_MESSAGES.createUnauthorized }, { status: 401 });
+  }
+  const parsed = topUpFormSchema.safeParse(values);
+  if (!parsed.success) {
+    const fieldErrors: TopUpFieldErrors = {};
+    for (const issue of parsed.error.issues) {
+      const field = issue.path[0];
+      if ((field === "amount" || field === "email") && !fieldErrors[field]) fieldErrors[field] = issue.message;
+    }
+    return data<ActionResult>({ values, fieldErrors }, { status: 400 });
+  }
+  try {
+    const created = await createTopUp(deps, user, parsed.data);
+    return redirect(created.paymentUrl, 303);
+  } catch (error) {
+    if (error instanceof TopUpUnavailableError || error instanceof PaymentProviderError) {
+      return data<ActionResult>({ values, formError: TOP_UP_MESSAGES.createFailed }, { status: 502 });
+    }
+    throw error;
+  }
+}
+
+export default function Balance({ loaderData, actionData }: Route.ComponentProps) {
+  return (
+    <main className="container page balance-page">
+      <nav className="breadcrumbs" aria-label="Навигация">
+        <Link to="/">Главная</Link> <span aria-hidden="true">/</span> <span>Пополнение баланса</span>
+      </nav>
+      <h1>Пополнение баланса</h1>
+      {loaderData.balance !== null && (
+        <p className="balance-page__current">
+          Ваш баланс: <strong>{formatRubles(loaderData.balance)}</strong>
+        </p>
+      )}
+      <TopUpForm
+        signedIn={loaderData.signedIn}
+        result={actionData}
+        defaultEmail={loaderData.defaultEmail}
+        signInHref={SIGN_IN_HREF}
+      />
+      <p className="muted">
+        Минимальная сумма — 10 ₽. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс
+        автоматически после оплаты.
+      </p>
+    </main>
+  );
+}

@@ -1,0 +1,215 @@
+import { Hono } from "hono";
+import { z } from "zod";
+import type { Env } from "../../env.ts";
+import { STANDIN_SECRET_KEY, STANDIN_SHOP_ID } from "../../services/payments/provider.ts";
+
+// A local payment provider speaking YooKassa's API v3 (POST /v3/payments,
+// GET /v3/payments/{id}) plus a checkout page with Оплатить / Отменить. A
+// button changes the payment's status, sends the notification YooKassa would
+// send to our webhook, and returns the player to the shop's return_url.
+// Its state lives in KV under standin-payment:<id>, never in our payments
+// table, so our code learns the outcome only the way it would from YooKassa.
+export const paymentsStandIn = new Hono<{ Bindings: Env }>();
+
+const paymentKey = (id: string) => `standin-payment:${id}`;
+const idempotenceKey = (key: string) => `standin-payment-idempotence:${key}`;
+const TTL_SECONDS = 7 * 24 * 60 * 60;
+
+const createSchema = z.object({
+  amount: z.object({ value: z.string().regex(/^\d+\.\d{2}$/), currency: z.literal("RUB") }),
+  capture: z.boolean().optional(),
+  confirmation: z.object({ type: z.literal("redirect"), return_url: z.string().url() }),
+  description: z.string().max(128).optional(),
+  metadata: z.record(z.string(), z.string()).optional(),
+  receipt: z
+    .object({
+      customer: z.object({ email: z.string().min(3) }),
+      items: z.array(z.object({ description: z.string().min(1), amount: z.object({ value: z.string() }) })).min(1),
+    })
+    .optional(),
+});
+
+interface StandInPayment {
+  id: string;
+  status: "pending" | "succeeded" | "canceled";
+  paid: boolean;
+  amount: { value: string; currency: string };
+  confirmation: { type: "redirect"; return_url: string; confirmation_url: string };
+  created_at: string;
+  captured_at?: string;
+  description?: string;
+  metadata: Record<string, string>;
+  payment_method?: { type: "bank_card"; id: string; saved: false; title: string };
+  cancellation_details?: { party: string; reason: string };
+  recipient: { account_id: string; gateway_id: string };
+  refundable: boolean;
+  test: true;
+}
+
+function apiError(code: string, description: string, parameter?: string) {
+  return { type: "error", id: crypto.randomUUID(), code, description, ...(parameter ? { parameter } : {}) };
+}
+
+function origin(env: Env): string {
+  return env.PUBLIC_URL.replace(/\/+$/, "");
+}
+
+async function load(env: Env, id: string): Promise<StandInPayment | null> {
+  return env.STATUS_KV.get<StandInPayment>(paymentKey(id), "json");
+}
+
+async function save(env: Env, payment: StandInPayment): Promise<void> {
+  await env.STATUS_KV.put(paymentKey(payment.id), JSON.stringify(payment), { expirationTtl: TTL_SECONDS });
+}
+
+paymentsStandIn.use("/v3/*", async (c, next) => {
+  const expected = `Basic ${btoa(`${STANDIN_SHOP_ID}:${STANDIN_SECRET_KEY}`)}`;
+  if (c.req.header("authorization") !== expected) {
+    return c.json(apiError("invalid_credentials", "Login or password is incorrect"), 401);
+  }
+  await next();
+});
+
+paymentsStandIn.post("/v3/payments", async (c) => {
+  const key = c.req.header("idempotence-key");
+  if (!key || key.length > 64) {
+    return c.json(apiError("invalid_request", "Idempotence key is missing or too long", "Idempotence-Key"), 400);
+  }
+  const known = await c.env.STATUS_KV.get(idempotenceKey(key));
+  if (known) {
+    const payment = await load(c.env, known);
+    if (payment) return c.json(payment);
+  }
+  const parsed = createSchema.safeParse(await c.req.json().catch(() => null));
+  if (!parsed.success) return c.json(apiError("invalid_request", z.prettifyError(parsed.error)), 400);
+  const body = parsed.data;
+  const id = `${crypto.randomUUID().slice(0, 8)}-000f-5000-8000-${crypto.randomUUID().slice(-12)}`;
+  const payment: StandInPayment = {
+    id,
+    status: "pending",
+    paid: false,
+    amount: body.amount,
+    confirmation: {
+      type: "redirect",
+      return_url: body.confirmation.return_url,
+      confirmation_url: `${origin(c.env)}/__standins/payments/checkout/${id}`,
+    },
+    created_at: new Date().toISOString(),
+    description: body.description,
+    metadata: body.metadata ?? {},
+    recipient: { account_id: "100500", gateway_id: "100700" },
+    refundable: false,
+    test: true,
+  };
+  await save(c.env, payment);
+  await c.env.STATUS_KV.put(idempotenceKey(key), id, { expirationTtl: TTL_SECONDS });
+  return c.json(payment);
+});
+
+paymentsStandIn.get("/v3/payments/:id", async (c) => {
+  const payment = await load(c.env, c.req.param("id"));
+  if (!payment) return c.json(apiError("not_found", "Payment not found", "payment_id"), 404);
+  return c.json(payment);
+});
+
+const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
+
+function checkoutPage(payment: StandInPayment): string {
+  const rubles = new Intl.NumberFormat("ru-RU", { minimumFractionDigits: 2 }).format(Number(payment.amount.value));
+  const statusText = { pending: "Ожидает оплаты", succeeded: "Оплачен", canceled: "Отменён" }[payment.status];
+  const actions =
+    payment.status === "pending"
+      ? `<form method="post">
+      <button type="submit" name="action" value="pay" class="pay">Оплатить</button>
+      <button type="submit" name="action" value="cancel">Отменить</button>
+    </form>`
+      : `<p><a href="${escapeHtml(payment.confirmation.return_url)}">Вернуться в магазин</a></p>`;
+  return `<!doctype html>
+<html lang="ru">
+<head>
+  <meta charset="utf-8">
+  <meta name="viewport" content="width=device-width, initial-scale=1">
+  <title>Оплата банковской картой — локальный стенд</title>
+  <style>
+    body { font-family: system-ui, sans-serif; background: #f2f3f5; margin: 0; padding: 2rem 1rem; }
+    main { max-width: 26rem; margin: 0 auto; background: #fff; border-radius: 12px; padding: 1.5rem; }
+    .note { color: #7a5b00; background: #fff5d6; padding: .5rem .75rem; border-radius: 8px; font-size: .9rem; }
+    .amount { font-size: 2rem; font-weight: 700; margin: .5rem 0; }
+    form { display: flex; gap: .75rem; margin-top: 1.5rem; }
+    button { flex: 1; font-size: 1rem; padding: .75rem; border-radius: 8px; border: 1px solid #ccc; background: #fff; cursor: pointer; }
+    button.pay { background: #1a73e8; color: #fff; border-color: #1a73e8; }
+  </style>
+</head>
+<body>
+  <main>
+    <p class="note">Локальная замена платёжной системы: деньги не списываются.</p>
+    <h1>Оплата банковской картой</h1>
+    <p>${escapeHtml(payment.description ?? "")}</p>
+    <p class="amount">${rubles} ₽</p>
+    <p>Статус: <span data-status="${payment.status}">${statusText}</span></p>
+    ${actions}
+  </main>
+</body>
+</html>`;
+}
+
+paymentsStandIn.get("/checkout/:id", async (c) => {
+  const payment = await load(c.env, c.req.param("id"));
+  if (!payment) return c.html("<!doctype html><p>Платёж не найден</p>", 404);
+  return c.html(checkoutPage(payment));
+});
+
+// The notification goes through the site's own Worker app in-process (a Worker
+// can't reliably call its own origin over the network), entering at the same
+// route and middleware YooKassa's POST would. Imported lazily: app.ts mounts us.
+async function deliverNotification(env: Env, payment: StandInPayment): Promise<void> {
+  const { createApp } = await import("../../app.ts");
+  const app = createApp({
+    pageHandler: async () => new Response("stand-in: pages are not served here", { status: 501 }),
+  });
+  const executionCtx: ExecutionContext = {
+    waitUntil: () => {},
+    passThroughOnException: () => {},
+    props: {},
+  } as unknown as ExecutionContext;
+  const response = await app.fetch(
+    new Request(`${origin(env)}/api/payment/webhook/standin`, {
+      method: "POST",
+      headers: { "content-type": "application/json" },
+      body: JSON.stringify({ type: "notification", event: `payment.${payment.status}`, object: payment }),
+    }),
+    env,
+    executionCtx,
+  );
+  if (response.status !== 200) {
+    // YooKassa would retry for 24 hours; the return URL asks the API again anyway.
+    console.warn(JSON.stringify({ event: "standin.notification_refused", status: response.status, id: payment.id }));
+  }
+}
+
+paymentsStandIn.post("/checkout/:id", async (c) => {
+  const payment = await load(c.env, c.req.param("id"));
+  if (!payment) return c.html("<!doctype html><p>Платёж не найден</p>", 404);
+  const form = await c.req.parseBody();
+  const action = form.action;
+  if (payment.status === "pending" && (action === "pay" || action === "cancel")) {
+    const now = new Date().toISOString();
+    const settled: StandInPayment =
+      action === "pay"
+        ? {
+            ...payment,
+            status: "succeeded",
+            paid: true,
+            captured_at: now,
+            payment_method: { type: "bank_card", id: payment.id, saved: false, title: "Bank card *4444" },
+          }
+        : {
+            ...payment,
+            status: "canceled",
+            cancellation_details: { party: "yoo_money", reason: "expired_on_confirmation" },
+          };
+    await save(c.env, settled);
+    await deliverNotification(c.env, settled);
+  }
+  return c.redirect(payment.confirmation.return_url, 303);
+});

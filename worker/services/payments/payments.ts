@@ -1,0 +1,285 @@
+import { and, desc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { asBatch } from "#db/batch.ts";
+import { ledger, payments, users } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
+import { MAX_TOP_UP_RUBLES, MIN_TOP_UP_RUBLES, parseRublesText, rublesToKopecks, TOP_UP_MESSAGES } from "./rules.ts";
+
+// Balance top-up: create a payment at the provider, then settle it exactly once
+// from what the provider's API says (never from what a notification says).
+
+const amountRubles = z
+  .number({ error: TOP_UP_MESSAGES.amountMin })
+  .min(MIN_TOP_UP_RUBLES, TOP_UP_MESSAGES.amountMin)
+  .max(MAX_TOP_UP_RUBLES, TOP_UP_MESSAGES.amountMax)
+  .refine((value) => rublesToKopecks(value) !== null, TOP_UP_MESSAGES.amountPrecision);
+
+const email = z
+  .string({ error: TOP_UP_MESSAGES.emailInvalid })
+  .trim()
+  .min(1, TOP_UP_MESSAGES.emailInvalid)
+  .max(254, TOP_UP_MESSAGES.emailInvalid)
+  .includes("@", { error: TOP_UP_MESSAGES.emailInvalid });
+
+/** `POST /api/payment/create` body: amount in rubles. */
+export const topUpRequestSchema = z.object({ amount: amountRubles, email });
+
+/** The /balance form: the amount arrives as text ("150", "150,50"). */
+export const topUpFormSchema = z.object({
+  amount: z.string({ error: TOP_UP_MESSAGES.amountMin }).transform(parseRublesText).pipe(amountRubles),
+  email,
+});
+
+export type TopUpInput = z.infer<typeof topUpRequestSchema>;
+
+/** The provider couldn't create the payment; the player sees the spec's "try later" text. */
+export class TopUpUnavailableError extends Error {}
+
+export interface CreatedTopUp {
+  paymentId: string;
+  paymentUrl: string;
+}
+
+function log(event: string, details: Record<string, unknown>) {
+  console.warn(JSON.stringify({ event, ...details }));
+}
+
+export function paymentReturnUrl(deps: Pick<Deps, "config">, paymentId: string): string {
+  return `${deps.config.publicUrl}/api/payment/return/${paymentId}`;
+}
+
+/** Records a pending payment, creates it at the provider, and returns where the player pays. */
+export async function createTopUp(
+  deps: Deps,
+  user: { id: number },
+  input: TopUpInput,
+  provider: PaymentProvider = paymentProvider(deps),
+): Promise<CreatedTopUp> {
+  const amount = rublesToKopecks(input.amount);
+  if (amount === null) throw new Error("amount was validated to whole kopecks");
+  const paymentId = crypto.randomUUID();
+  const now = deps.now().getTime();
+  await deps.db.insert(payments).values({
+    id: paymentId,
+    userId: user.id,
+    provider: provider.name,
+    amount,
+    email: input.email,
+    status: "pending",
+    createdAt: now,
+  });
+
+  const fail = async (reason: string): Promise<never> => {
+    log("payment.create_failed", { paymentId, provider: provider.name, reason });
+    await deps.db
+      .update(payments)
+      .set({ status: "failed" })
+      .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
+    throw new TopUpUnavailableError(reason);
+  };
+
+  let remote: ProviderPayment;
+  try {
+    remote = await provider.create({
+      paymentId,
+      amount,
+      email: input.email,
+      description: `Пополнение баланса на ${input.amount} ₽`,
+      returnUrl: paymentReturnUrl(deps, paymentId),
+    });
+  } catch (error) {
+    if (error instanceof PaymentProviderError) return fail(error.message);
+    throw error;
+  }
+  if (remote.status !== "pending" || !remote.confirmationUrl) {
+    return fail(`provider answered status ${remote.status} without a confirmation URL`);
+  }
+  if (remote.ourPaymentId !== paymentId || remote.amount !== amount || remote.currency !== "RUB") {
+    return fail(`provider answered another payment: ${JSON.stringify(remote)}`);
+  }
+  await deps.db
+    .update(payments)
+    .set({ providerPaymentId: remote.id, confirmationUrl: remote.confirmationUrl })
+    .where(eq(payments.id, paymentId));
+  return { paymentId, paymentUrl: remote.confirmationUrl };
+}
+
+export type SettleOutcome =
+  | "credited" // this call moved the money
+  | "already_settled" // a previous call did; nothing changed
+  | "cancelled" // the provider says canceled; our row is cancelled
+  | "pending" // the provider hasn't decided yet
+  | "refused"; // the provider's payment doesn't match ours (logged)
+
+function isGuardFailure(error: unknown): boolean {
+  // The guards below abort the batch through constraints; D1 reports them in the message chain.
+  let current: unknown = error;
+  for (let depth = 0; current && depth < 5; depth++) {
+    const message = String((current as { message?: unknown }).message ?? current);
+    if (
+      /NOT NULL constraint failed: ledger\.(user_id|amount)|UNIQUE constraint failed: ledger\.provider_payment_id/.test(
+        message,
+      )
+    ) {
+      return true;
+    }
+    current = (current as { cause?: unknown }).cause;
+  }
+  return false;
+}
+
+/**
+ * Brings our payment in line with the provider's payment as its API reported it:
+ * only a payment the API reports for our row (metadata and provider id both
+ * match), succeeded, in RUB and for the amount we created, is credited.
+ */
+export async function settleFromProvider(
+  deps: Deps,
+  provider: PaymentProvider,
+  remote: ProviderPayment,
+): Promise<SettleOutcome> {
+  const ourId = remote.ourPaymentId;
+  const [row] = ourId ? await deps.db.select().from(payments).where(eq(payments.id, ourId)).limit(1) : [];
+  if (!row || row.provider !== provider.name || row.providerPaymentId !== remote.id) {
+    log("payment.notification_mismatch", {
+      providerPaymentId: remote.id,
+      ourPaymentId: ourId,
+      provider: provider.name,
+    });
+    return "refused";
+  }
+
+  if (remote.status === "canceled") {
+    await deps.db
+      .update(payments)
+      .set({ status: "cancelled" })
+      .where(and(eq(payments.id, row.id), eq(payments.status, "pending"), eq(payments.providerPaymentId, remote.id)));
+    return "cancelled";
+  }
+  if (remote.status !== "succeeded") return "pending";
+
+  if (remote.currency !== "RUB" || remote.amount !== row.amount) {
+    log("payment.amount_mismatch", {
+      paymentId: row.id,
+      providerPaymentId: remote.id,
+      expected: row.amount,
+      reported: remote.amount,
+      currency: remote.currency,
+    });
+    return "refused";
+  }
+  if (row.status === "completed") return "already_settled";
+  if (row.status !== "pending") {
+    log("payment.succeeded_but_closed", { paymentId: row.id, providerPaymentId: remote.id, status: row.status });
+    return "refused";
+  }
+
+  return creditPayment(deps, {
+    paymentId: row.id,
+    provider: provider.name,
+    providerPaymentId: remote.id,
+    amount: remote.amount,
+  });
+}
+
+/**
+ * The one batch that moves a deposit's money, guarded in SQL so it is right
+ * whatever was read before it: the ledger row is inserted only while our
+ * payment is pending with this provider, provider id and amount (else its
+ * user_id is NULL and the NOT NULL constraint aborts the batch), and the
+ * ledger's unique provider_payment_id refuses a second credit.
+ */
+export async function creditPayment(
+  deps: Pick<Deps, "db" | "now">,
+  payment: { paymentId: string; provider: string; providerPaymentId: string; amount: number },
+): Promise<"credited" | "already_settled"> {
+  const now = deps.now().getTime();
+  const guard = and(
+    eq(payments.id, payment.paymentId),
+    eq(payments.status, "pending"),
+    eq(payments.amount, payment.amount),
+    eq(payments.provider, payment.provider),
+    eq(payments.providerPaymentId, payment.providerPaymentId),
+  );
+  const creditedRow = sql`(SELECT ${ledger.userId} FROM ${ledger} WHERE ${ledger.providerPaymentId} = ${payment.providerPaymentId})`;
+  try {
+    await deps.db.batch(
+      asBatch([
+        deps.db.insert(ledger).values({
+          userId: sql`(SELECT ${payments.userId} FROM ${payments} WHERE ${guard})`,
+          amount: sql`(SELECT ${payments.amount} FROM ${payments} WHERE ${guard})`,
+          kind: "deposit",
+          paymentId: payment.paymentId,
+          providerPaymentId: payment.providerPaymentId,
+          createdAt: now,
+        }),
+        deps.db.update(payments).set({ status: "completed", completedAt: now }).where(guard),
+        deps.db
+          .update(users)
+          .set({
+            balance: sql`${users.balance} + (SELECT ${ledger.amount} FROM ${ledger} WHERE ${ledger.providerPaymentId} = ${payment.providerPaymentId})`,
+            updatedAt: now,
+          })
+          .where(eq(users.id, creditedRow)),
+      ]),
+    );
+  } catch (error) {
+    if (!isGuardFailure(error)) throw error;
+    return "already_settled";
+  }
+  return "credited";
+}
+
+export type NotificationOutcome = SettleOutcome | "unknown";
+
+/**
+ * A provider notification names a payment; only the provider's API says what
+ * happened to it. Throws PaymentProviderError when the API can't be asked (the
+ * provider will repeat the notification).
+ */
+export async function handleNotification(
+  deps: Deps,
+  providerPaymentId: string,
+  provider: PaymentProvider = paymentProvider(deps),
+): Promise<NotificationOutcome> {
+  const remote = await provider.get(providerPaymentId);
+  if (!remote) {
+    log("payment.notification_unknown", { providerPaymentId, provider: provider.name });
+    return "unknown";
+  }
+  return settleFromProvider(deps, provider, remote);
+}
+
+/** Where the provider's return URL sends the player: asks the provider if the payment is still pending here. */
+export async function paymentReturnResult(
+  deps: Deps,
+  paymentId: string,
+  provider: PaymentProvider = paymentProvider(deps),
+): Promise<"success" | "failed"> {
+  const read = async () => (await deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1))[0];
+  let row = await read();
+  if (!row) return "failed";
+  if (row.status === "pending" && row.providerPaymentId && row.provider === provider.name) {
+    try {
+      const remote = await provider.get(row.providerPaymentId);
+      if (remote) await settleFromProvider(deps, provider, remote);
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      log("payment.return_refresh_failed", { paymentId, reason: error.message });
+    }
+    row = await read();
+  }
+  return row?.status === "completed" ? "success" : "failed";
+}
+
+/** The e-mail the player gave last time, to prefill the form. */
+export async function lastTopUpEmail(deps: Pick<Deps, "db">, userId: number): Promise<string> {
+  const [row] = await deps.db
+    .select({ email: payments.email })
+    .from(payments)
+    .where(eq(payments.userId, userId))
+    .orderBy(desc(payments.createdAt))
+    .limit(1);
+  return row?.email ?? "";
+}
