@@ -1,0 +1,2 @@
+/** @type {import("@react-router/dev/config").Config} */
+export default { ssr: true };

@@ -1,0 +1,168 @@
+// `npm run bench`: build the site, serve it locally with fresh seeded state, and measure
+// every target of bench/targets.ts (throughput, latency, JS/CSS sizes), the Worker bundle,
+// and a bare React Router page (bench/baseline) built and served in the same run.
+// Exits non-zero when a size budget is exceeded. Usage:
+//   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline]
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { rmSync } from "node:fs";
+import os from "node:os";
+import { resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { buildSite, E2E_ORIGIN, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { type LoadResult, runLoad } from "./load.ts";
+import { measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
+import { type Target, targets, WORKER_BUNDLE_BUDGET } from "./targets.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    duration: { type: "string", default: "10" },
+    connections: { type: "string", default: "10" },
+    "skip-baseline": { type: "boolean", default: false },
+  },
+});
+const durationMs = Number(args.duration) * 1000;
+const connections = Number(args.connections);
+const WARMUP_MS = 2000;
+const BASELINE_PORT = 8789;
+const BASELINE_ORIGIN = `http://localhost:${BASELINE_PORT}`;
+
+const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
+const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
+const fmt = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "–");
+
+interface Row {
+  target: Target;
+  load: LoadResult;
+  sizes?: PageSizes;
+}
+
+async function measureTarget(origin: string, target: Target): Promise<Row> {
+  const request = (await target.prepare?.({ origin })) ?? {};
+  const url = `${origin}${target.path}`;
+  const common = { url, request, connections, expectStatus: target.expectStatus };
+  await runLoad({ ...common, durationMs: WARMUP_MS });
+  const load = await runLoad({ ...common, durationMs });
+  const sizes = target.kind === "page" ? await measurePage(url) : undefined;
+  return { target, load, sizes };
+}
+
+async function serveBaseline(stateDir: string): Promise<ChildProcess> {
+  const server = spawn("../../node_modules/.bin/vite", ["preview", "--port", String(BASELINE_PORT), "--strictPort"], {
+    cwd: "bench/baseline",
+    stdio: ["ignore", "pipe", "pipe"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false", SITE_STATE_DIR: stateDir },
+    detached: true,
+  });
+  let output = "";
+  server.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  server.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  for (let attempt = 0; attempt < 120; attempt++) {
+    if (server.exitCode !== null) throw new Error(`baseline preview exited:\n${output}`);
+    try {
+      if ((await fetch(BASELINE_ORIGIN)).ok) return server;
+    } catch {
+      // not up yet
+    }
+    await new Promise((done) => setTimeout(done, 500));
+  }
+  stopSite(server);
+  throw new Error(`baseline preview did not start:\n${output}`);
+}
+
+console.log("Building the site…");
+buildSite();
+const stateDir = freshState(".bench-state/site");
+const rows: Row[] = [];
+const site = await serveSite(stateDir);
+try {
+  await fireCron();
+  for (const target of targets) {
+    console.log(`Measuring ${target.path} (${connections} connections, ${durationMs / 1000} s)…`);
+    rows.push(await measureTarget(E2E_ORIGIN, target));
+  }
+} finally {
+  stopSite(site);
+}
+const worker = measureWorkerBundle("build/server");
+
+let baseline: { load: LoadResult; sizes: PageSizes; worker: ReturnType<typeof measureWorkerBundle> } | undefined;
+if (!args["skip-baseline"]) {
+  console.log("Building the bare React Router baseline…");
+  execFileSync("../../node_modules/.bin/react-router", ["build"], {
+    cwd: "bench/baseline",
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  const baselineState = resolve(".bench-state/baseline");
+  rmSync(baselineState, { recursive: true, force: true });
+  const server = await serveBaseline(baselineState);
+  try {
+    console.log(`Measuring the baseline page (${connections} connections, ${durationMs / 1000} s)…`);
+    const row = await measureTarget(BASELINE_ORIGIN, { name: "baseline", path: "/", kind: "page" });
+    baseline = {
+      load: row.load,
+      sizes: row.sizes as PageSizes,
+      worker: measureWorkerBundle("bench/baseline/build/server"),
+    };
+  } finally {
+    stopSite(server);
+  }
+}
+
+// ---- Report ---------------------------------------------------------------
+const failures: string[] = [];
+const warnings: string[] = [];
+const cpus = os.cpus();
+console.log(`\n## Results ${new Date().toISOString()}`);
+console.log(
+  `Machine: ${cpus[0]?.model ?? "unknown CPU"} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ` +
+    `${os.type()} ${os.release()}, Node ${process.version}. Load: ${connections} keep-alive connections, ` +
+    `${durationMs / 1000} s after ${WARMUP_MS / 1000} s warm-up, against \`vite preview\` (workerd) on localhost.\n`,
+);
+console.log("| target | path | req/s | p50 ms | p99 ms | errors | JS gzip | CSS gzip | vs baseline |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+const line = (name: string, path: string, load: LoadResult, sizes?: PageSizes, ratio?: string) =>
+  console.log(
+    `| ${name} | \`${path}\` | ${fmt(load.requestsPerSecond)} | ${fmt(load.p50Ms)} | ${fmt(load.p99Ms)} | ${load.errors} | ` +
+      `${sizes ? kb(sizes.js.gzip) : "–"} | ${sizes ? kb(sizes.css.gzip) : "–"} | ${ratio ?? "–"} |`,
+  );
+for (const { target, load, sizes } of rows) {
+  const ratio = baseline ? load.requestsPerSecond / baseline.load.requestsPerSecond : undefined;
+  line(target.name, target.path, load, sizes, ratio === undefined ? undefined : `${ratio.toFixed(2)}×`);
+  if (load.errors > 0) failures.push(`${target.path}: ${load.errors} answers were not ${target.expectStatus ?? 200}`);
+  if (sizes && target.budget?.jsGzip !== undefined && sizes.js.gzip > target.budget.jsGzip) {
+    failures.push(`${target.path}: JS ${kb(sizes.js.gzip)} gzip exceeds its budget of ${kb(target.budget.jsGzip)}`);
+  }
+  if (sizes && target.budget?.cssGzip !== undefined && sizes.css.gzip > target.budget.cssGzip) {
+    failures.push(`${target.path}: CSS ${kb(sizes.css.gzip)} gzip exceeds its budget of ${kb(target.budget.cssGzip)}`);
+  }
+  if (ratio !== undefined && target.minThroughputVsBaseline !== undefined && ratio < target.minThroughputVsBaseline) {
+    warnings.push(
+      `${target.path}: ${ratio.toFixed(2)}× the baseline's requests/s, below ${target.minThroughputVsBaseline}×`,
+    );
+  }
+}
+if (baseline) line("bare React Router (baseline)", "/", baseline.load, baseline.sizes, "1.00×");
+
+console.log(
+  `\nWorker bundle (build/server/**/*.js): ${kib(worker.raw)} raw, **${kib(worker.gzip)} gzip** ` +
+    `(budget ${kib(WORKER_BUNDLE_BUDGET)})${baseline ? `; baseline ${kib(baseline.worker.gzip)} gzip` : ""}.`,
+);
+if (worker.gzip > WORKER_BUNDLE_BUDGET) {
+  failures.push(`Worker bundle ${kib(worker.gzip)} gzip exceeds its budget of ${kib(WORKER_BUNDLE_BUDGET)}`);
+}
+for (const { target, sizes } of rows) {
+  if (!sizes) continue;
+  console.log(`\n${target.path} loads ${sizes.js.files.length} JS files, ${sizes.css.files.length} CSS files:`);
+  for (const file of [...sizes.js.files, ...sizes.css.files]) {
+    console.log(`  ${kb(file.gzip).padStart(9)} gzip  ${new URL(file.url).pathname}`);
+  }
+}
+for (const warning of warnings) console.log(`WARNING ${warning}`);
+for (const failure of failures) console.log(`FAIL ${failure}`);
+if (failures.length > 0) process.exit(1);
+console.log("\nAll size budgets met.");
