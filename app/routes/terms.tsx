@@ -79,7 +79,7 @@ export default function Terms() {
       </section>
 
       <section aria-labelledby="terms-3">
-        <h2 id="terms-3">3. Правила пользования</h2>
+        <h2 id="terms-3">3. Правила пользования: права и обязанности пользователя</h2>
         <h3>Пользователь вправе:</h3>
         <ul>
           <li>бесплатно играть на любом сервере проекта;</li>
