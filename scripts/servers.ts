@@ -1,0 +1,135 @@
+// Operator tool for game servers and their plugin keys, against the local or the remote D1.
+//
+//   npm run servers -- add --name "Свобода #6 | MAX 2" --type MAX2 --ip-port 1.2.3.4:28015 [--sort 6] [--remote]
+//   npm run servers -- rotate-key --id 6 [--remote]
+//   npm run servers -- list [--remote]
+//
+// Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
+// A new key is printed ONCE; only its SHA-256 is stored (docs/decisions/060-…).
+import { execFileSync } from "node:child_process";
+import { createHash, randomBytes } from "node:crypto";
+import { join } from "node:path";
+import { parseArgs } from "node:util";
+
+const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"];
+
+const usage = `Usage:
+  npm run servers -- add --name NAME --type ${SERVER_TYPES.join("|")} --ip-port IP:PORT [--sort N] [--remote]
+  npm run servers -- rotate-key --id N [--remote]
+  npm run servers -- list [--remote]
+Local options: --persist-to DIR, --env NAME`;
+
+function fail(message: string): never {
+  console.error(`${message}\n\n${usage}`);
+  process.exit(1);
+}
+
+const { values, positionals } = parseArgs({
+  allowPositionals: true,
+  options: {
+    name: { type: "string" },
+    type: { type: "string" },
+    "ip-port": { type: "string" },
+    sort: { type: "string" },
+    id: { type: "string" },
+    remote: { type: "boolean", default: false },
+    "persist-to": { type: "string" },
+    env: { type: "string" },
+    help: { type: "boolean", short: "h", default: false },
+  },
+});
+
+function sql(value: string | number | null): string {
+  if (value === null) return "NULL";
+  if (typeof value === "number") return String(value);
+  return `'${value.replaceAll("'", "''")}'`;
+}
+
+function newKey(): { key: string; hash: string } {
+  const key = `rsk_${randomBytes(32).toString("base64url")}`;
+  return { key, hash: createHash("sha256").update(key, "utf8").digest("hex") };
+}
+
+function d1(command: string): Record<string, unknown>[] {
+  const target = values.remote
+    ? ["--remote"]
+    : [
+        "--local",
+        ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : []),
+        ...(values.env ? ["--env", values.env] : []),
+      ];
+  if (values.remote && values.env) target.push("--env", values.env);
+  let output: string;
+  try {
+    output = execFileSync(
+      join("node_modules", ".bin", "wrangler"),
+      ["d1", "execute", "DB", ...target, "--json", "--command", command],
+      {
+        encoding: "utf8",
+        stdio: ["ignore", "pipe", "inherit"],
+        env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+      },
+    );
+  } catch (error) {
+    // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
+    const stdout = (error as { stdout?: string }).stdout;
+    console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
+    process.exit(1);
+  }
+  const parsed = JSON.parse(output) as { results?: Record<string, unknown>[] }[];
+  return parsed.flatMap((statement) => statement.results ?? []);
+}
+
+const where = values.remote ? "the remote database" : "the local database";
+const [command] = positionals;
+if (values.help || !command) fail("Choose a command.");
+
+if (command === "add") {
+  const name = values.name?.trim();
+  const type = values.type?.trim().toUpperCase();
+  const ipPort = values["ip-port"]?.trim();
+  const sort = values.sort === undefined ? null : Number(values.sort);
+  if (!name) fail("--name is required.");
+  if (!type || !SERVER_TYPES.includes(type)) fail(`--type must be one of ${SERVER_TYPES.join(", ")}.`);
+  if (!ipPort || !/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(ipPort)) fail("--ip-port must look like 1.2.3.4:28015.");
+  if (sort !== null && !Number.isInteger(sort)) fail("--sort must be an integer.");
+  const { key, hash } = newKey();
+  const rows = d1(
+    `INSERT INTO servers (name, server_type, ip_port, sort_order, key_hash, key_rotated_at)
+     VALUES (${sql(name)}, ${sql(type)}, ${sql(ipPort)}, ${sort ?? "(SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers)"}, ${sql(hash)}, ${Date.now()})
+     RETURNING id`,
+  );
+  const id = rows[0]?.id;
+  console.log(`Added server #${id} "${name}" (${type}, ${ipPort}) to ${where}.`);
+  console.log("\nPlugin config (oxide/config/RustStoreDelivery.json) — the key is shown only now:");
+  console.log(`  "Server id": ${id},\n  "Server key": "${key}"`);
+} else if (command === "rotate-key") {
+  const id = Number(values.id);
+  if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
+  const { key, hash } = newKey();
+  const rows = d1(
+    `UPDATE servers SET key_hash = ${sql(hash)}, key_rotated_at = ${Date.now()} WHERE id = ${id} RETURNING id, name`,
+  );
+  if (rows.length === 0) fail(`No server #${id} in ${where}.`);
+  console.log(`New key for server #${id} "${rows[0]?.name}" in ${where}; the old key stops working now.`);
+  console.log("\nPut it in the plugin config and run `oxide.reload RustStoreDelivery` — it is shown only now:");
+  console.log(`  "Server key": "${key}"`);
+} else if (command === "list") {
+  const rows = d1(
+    `SELECT s.id, s.name, s.server_type, s.ip_port, s.key_hash IS NOT NULL AS has_key, s.key_rotated_at, h.received_at AS heartbeat_at
+     FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id ORDER BY s.sort_order, s.id`,
+  );
+  const when = (value: unknown) => (typeof value === "number" ? new Date(value).toISOString() : "—");
+  console.table(
+    rows.map((row) => ({
+      id: row.id,
+      name: row.name,
+      type: row.server_type,
+      "ip:port": row.ip_port,
+      key: row.has_key ? `set ${when(row.key_rotated_at)}` : "none",
+      "last heartbeat": when(row.heartbeat_at),
+    })),
+  );
+} else {
+  fail(`Unknown command "${command}".`);
+}
