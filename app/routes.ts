@@ -4,5 +4,7 @@ export default [
   index("routes/home.tsx"),
   route("terms", "routes/terms.tsx"),
   route("balance", "routes/balance.tsx"),
+  route("shop", "routes/shop.tsx"),
+  route("shop/items/:id", "routes/shop.item.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -88,7 +88,7 @@ describe("POST /api/purchase/items/:id", () => {
 
   it("answers 401 Необходима авторизация without a token, or with a forged one", async () => {
     const itemId = await createItem({ isOneTime: true });
-    for (const headers of [{}, { authorization: "Bearer not-a-token" }]) {
+    for (const headers of [{}, { authorization: "Bearer not-a-token" }] as Record<string, string>[]) {
       const response = await buy(null, itemId, { server_type: "SOLO" }, headers);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: "Необходима авторизация" });

@@ -24,10 +24,3 @@ export function discounted(priceKopecks: number, discountPercent: number): numbe
 export function toRubles(kopecks: number): number {
   return kopecks / KOPECKS_PER_RUBLE;
 }
-
-const rubleFormat = new Intl.NumberFormat("ru-RU", { maximumFractionDigits: 2 });
-
-/** "1 299 ₽" */
-export function formatRubles(rubles: number): string {
-  return `${rubleFormat.format(rubles)} ₽`;
-}

@@ -49,11 +49,6 @@ export interface PurchaseView {
 
 export const DEFAULT_SERVER_TYPE = "SOLO";
 
-/** Spec section 3: NO_LIMIT reads "NO LIMIT x5 Loot", the others as spelled. */
-export function serverTypeLabel(type: string): string {
-  return type === "NO_LIMIT" ? "NO LIMIT x5 Loot" : type;
-}
-
 /**
  * Server types per spec section 7: the list from /server-types; failing that,
  * the types found in the items; failing that, SOLO.

@@ -1,0 +1,40 @@
+import { formatRubles } from "../../lib/format/money.ts";
+import { formatDays } from "../../lib/format/plural.ts";
+import type { ShopDuration } from "../../lib/shop/types.ts";
+
+interface DurationPickerProps {
+  durations: ShopDuration[];
+  discount: number;
+  /** Controlled with JavaScript; without it the radios are plain form fields. */
+  value?: number | null;
+  onChange?: (days: number) => void;
+}
+
+/** Radio buttons named `duration` (whole days), each with its price. */
+export function DurationPicker({ durations, discount, value, onChange }: DurationPickerProps) {
+  return (
+    <fieldset className="durations">
+      <legend>Срок действия</legend>
+      {durations.map((duration) => (
+        <label key={duration.days} className="durations__option">
+          <input
+            type="radio"
+            name="duration"
+            value={duration.days}
+            required
+            {...(onChange
+              ? { checked: value === duration.days, onChange: () => onChange(duration.days) }
+              : { defaultChecked: false })}
+          />
+          <span className="durations__days">{formatDays(duration.days)}</span>
+          <span className="durations__price">
+            {formatRubles(duration.discount_price)}
+            {discount > 0 && duration.discount_price < duration.price ? (
+              <s className="price__old">{formatRubles(duration.price)}</s>
+            ) : null}
+          </span>
+        </label>
+      ))}
+    </fieldset>
+  );
+}

@@ -1,0 +1,53 @@
+import { Link } from "react-router";
+import { serverTypeLabel } from "../../lib/format/server-type.ts";
+import { shopUrl } from "../../lib/shop/query.ts";
+import type { ShopCategory } from "../../lib/shop/types.ts";
+
+interface FilterProps {
+  serverType: string;
+  categoryId: number | null;
+  query: string;
+}
+
+/** Server types as links: each is a full address, so the choice survives reloads and works without JavaScript. */
+export function ServerTypeSelector({ types, serverType, categoryId, query }: FilterProps & { types: string[] }) {
+  return (
+    <nav className="pills" aria-label="Тип сервера">
+      {types.map((type) => (
+        <Link
+          key={type}
+          to={shopUrl({ server_type: type, category_id: categoryId, query })}
+          className={`pill${type === serverType ? " pill--active" : ""}`}
+          aria-current={type === serverType ? "page" : undefined}
+          preventScrollReset
+        >
+          {serverTypeLabel(type)}
+        </Link>
+      ))}
+    </nav>
+  );
+}
+
+export function CategoryFilter({
+  categories,
+  serverType,
+  categoryId,
+  query,
+}: FilterProps & { categories: ShopCategory[] }) {
+  const options = [{ id: null, name: "Все" }, ...categories];
+  return (
+    <nav className="pills pills--categories" aria-label="Категории">
+      {options.map((category) => (
+        <Link
+          key={category.id ?? "all"}
+          to={shopUrl({ server_type: serverType, category_id: category.id, query })}
+          className={`pill${category.id === categoryId ? " pill--active" : ""}`}
+          aria-current={category.id === categoryId ? "page" : undefined}
+          preventScrollReset
+        >
+          {category.name}
+        </Link>
+      ))}
+    </nav>
+  );
+}

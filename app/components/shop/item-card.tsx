@@ -1,0 +1,68 @@
+import type { MouseEvent } from "react";
+import { Link } from "react-router";
+import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../../lib/shop/limited.ts";
+import type { ShopItem } from "../../lib/shop/types.ts";
+import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
+import { fromPrice, Price } from "./price.tsx";
+
+export function itemHref(item: Pick<ShopItem, "id" | "server_type">): string {
+  return `/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}`;
+}
+
+interface ItemCardProps {
+  item: ShopItem;
+  serverNow: number;
+  /** Cards past the first row load their pictures lazily. */
+  eager: boolean;
+  /** With JavaScript the buy button opens the dialog; without, it is a link to the item's page. */
+  onBuy: (item: ShopItem) => void;
+}
+
+export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
+  const { now, state } = useLimitedState(item, serverNow);
+  const price = fromPrice(item);
+  const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
+  const tooltip = state === "upcoming" ? UPCOMING_TOOLTIP : UNAVAILABLE_TOOLTIP;
+  const open = (event: MouseEvent) => {
+    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
+    event.preventDefault();
+    onBuy(item);
+  };
+  return (
+    <article className={`shop-card${state ? ` shop-card--${state}` : ""}`} data-item-id={item.id}>
+      <Link to={itemHref(item)} className="shop-card__picture" tabIndex={-1} aria-hidden="true">
+        <img src={item.img} alt="" width={160} height={160} loading={eager ? "eager" : "lazy"} decoding="async" />
+      </Link>
+      <div className="shop-card__badges">
+        {state ? <LimitedBadge state={state} /> : null}
+        {item.is_one_time ? <span className="badge">Разовый</span> : null}
+      </div>
+      <h3 className="shop-card__title">
+        <Link to={itemHref(item)}>{item.name}</Link>
+      </h3>
+      <p className="shop-card__category muted">{item.category_name}</p>
+      {state ? <Countdown item={item} state={state} now={now} /> : null}
+      {item.is_limited ? <QuantityBar item={item} /> : null}
+      <div className="shop-card__footer">
+        <span className="shop-card__price">
+          {price.from ? <span className="muted">от </span> : null}
+          <Price price={price.price} discountPrice={price.discountPrice} discount={item.discount} />
+        </span>
+        {blocked ? (
+          <span className="tooltip" title={tooltip}>
+            <button type="button" className="button button--small" disabled aria-describedby={`tip-${item.id}`}>
+              Купить
+            </button>
+            <span className="tooltip__text" role="tooltip" id={`tip-${item.id}`}>
+              {tooltip}
+            </span>
+          </span>
+        ) : (
+          <Link to={itemHref(item)} className="button button--small" onClick={open}>
+            Купить
+          </Link>
+        )}
+      </div>
+    </article>
+  );
+}

@@ -1,0 +1,180 @@
+import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { z } from "zod";
+import { SERVER_TYPES } from "#db/schema.ts";
+import { depsContext } from "#worker/router-context.ts";
+import { getSessionUser } from "#worker/services/auth/sessions.ts";
+import { getItem } from "#worker/services/shop/catalog.ts";
+import { purchaseItem } from "#worker/services/shop/purchase.ts";
+import { DurationPicker } from "../components/shop/duration-picker.tsx";
+import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
+import { Price } from "../components/shop/price.tsx";
+import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
+import { serverTypeLabel } from "../lib/format/server-type.ts";
+import { AUTH_REQUIRED, INSUFFICIENT_FUNDS, isInsufficientFunds, purchaseErrorText } from "../lib/shop/errors.ts";
+import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../lib/shop/limited.ts";
+import { reloadText } from "../lib/shop/plural.ts";
+import { shopUrl } from "../lib/shop/query.ts";
+import type { PurchaseView } from "../lib/shop/types.ts";
+import type { Route } from "./+types/shop.item";
+
+const itemId = z
+  .string()
+  .regex(/^[1-9]\d{0,9}$/)
+  .transform(Number);
+
+export const meta: Route.MetaFunction = ({ loaderData }) => [
+  { title: loaderData ? `${loaderData.item.name} — Магазин — Свобода` : "Магазин — Свобода" },
+];
+
+export async function loader({ params, request, context }: Route.LoaderArgs) {
+  const id = itemId.safeParse(params.id);
+  if (!id.success) throw data("Страница не найдена", { status: 404 });
+  const deps = context.get(depsContext);
+  const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
+  if (!item) throw data("Страница не найдена", { status: 404 });
+  const url = new URL(request.url);
+  return {
+    item,
+    balance: user ? kopecksToRubles(user.balance) : null,
+    now: deps.now().getTime(),
+    // The form's idempotency key: submitting this page twice buys once.
+    idempotencyKey: crypto.randomUUID(),
+    purchased: user != null && url.searchParams.has("purchased"),
+    returnTo: `${url.pathname}${url.search}`,
+  };
+}
+
+const formSchema = z.object({
+  server_type: z.enum(SERVER_TYPES),
+  duration: z.union([
+    z.literal("").transform(() => null),
+    z
+      .string()
+      .regex(/^\d{1,4}$/)
+      .transform(Number),
+  ]),
+  idempotency_key: z.string().trim().min(8).max(100),
+});
+
+export type PurchaseActionData =
+  | { ok: true; purchase: PurchaseView; balance: number }
+  | { ok: false; status: number; error: string };
+
+export async function action({ params, request, context }: Route.ActionArgs) {
+  const id = itemId.safeParse(params.id);
+  if (!id.success) throw data("Страница не найдена", { status: 404 });
+  const deps = context.get(depsContext);
+  const form = await request.formData();
+  const user = await getSessionUser(deps, request);
+  const fail = (status: number, error: string) =>
+    data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error) }, { status });
+  if (!user) return fail(401, AUTH_REQUIRED);
+  const parsed = formSchema.safeParse({
+    server_type: form.get("server_type"),
+    duration: form.get("duration") ?? "",
+    idempotency_key: form.get("idempotency_key"),
+  });
+  if (!parsed.success) return fail(400, "Некорректные данные покупки");
+  const result = await purchaseItem(deps, user.id, {
+    itemId: id.data,
+    serverType: parsed.data.server_type,
+    durationDays: parsed.data.duration,
+    idempotencyKey: parsed.data.idempotency_key,
+  });
+  if (!result.ok) return fail(result.status, result.error);
+  // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.
+  if (form.get("_js") === "1") {
+    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance });
+  }
+  throw redirect(`/shop/items/${id.data}?purchased=${result.purchase.id}`);
+}
+
+export default function ShopItemPage({ loaderData, actionData }: Route.ComponentProps) {
+  const { item, balance, now: serverNow, idempotencyKey, purchased, returnTo } = loaderData;
+  const { now, state } = useLimitedState(item, serverNow);
+  const navigation = useNavigation();
+  const busy = navigation.state === "submitting";
+  const needsDuration = !item.is_one_time && item.durations.length > 0;
+  const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
+  const error = actionData && !actionData.ok ? actionData : null;
+  const back = shopUrl({ server_type: item.server_type });
+
+  return (
+    <main className="container page shop-item">
+      <nav className="breadcrumbs" aria-label="Навигация">
+        <Link to="/">Главная</Link> / <Link to={back}>Магазин</Link> / <span>{item.name}</span>
+      </nav>
+      <div className="shop-item__layout">
+        <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} />
+        <div className="shop-item__info">
+          <div className="shop-card__badges">
+            {state ? <LimitedBadge state={state} /> : null}
+            {item.is_one_time ? <span className="badge">Разовый</span> : null}
+          </div>
+          <h1>{item.name}</h1>
+          <p className="muted">
+            {item.category_name} · {serverTypeLabel(item.server_type)}
+          </p>
+          <p>{item.description}</p>
+          {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
+          {item.contents.length > 0 ? (
+            <ul className="contents">
+              {item.contents.map((content) => (
+                <li key={content.item}>
+                  <img src={content.img} alt="" width={32} height={32} loading="lazy" />
+                  {content.item}
+                </li>
+              ))}
+            </ul>
+          ) : null}
+          {state ? <Countdown item={item} state={state} now={now} /> : null}
+          {item.is_limited ? <QuantityBar item={item} /> : null}
+
+          {purchased ? (
+            <p className="form-success" role="status">
+              Покупка совершена! Предмет добавлен в <Link to="/profile">Корзину</Link>.
+            </p>
+          ) : null}
+
+          {blocked ? (
+            <p className="form-error">{state === "upcoming" ? UPCOMING_TOOLTIP : UNAVAILABLE_TOOLTIP}</p>
+          ) : balance == null || error?.status === 401 ? (
+            <div className="shop-item__signin">
+              <p className="form-error">{AUTH_REQUIRED}</p>
+              <a className="button button--steam" href={`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`}>
+                Войти через Steam
+              </a>
+            </div>
+          ) : (
+            <Form method="post" className="shop-item__form">
+              <input type="hidden" name="server_type" value={item.server_type} />
+              <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+              {needsDuration ? (
+                <DurationPicker durations={item.durations} discount={item.discount} />
+              ) : (
+                <p className="shop-item__price">
+                  <Price price={item.price} discountPrice={item.discount_price} discount={item.discount} />
+                </p>
+              )}
+              <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
+              {error ? (
+                <p className="form-error" role="alert">
+                  {isInsufficientFunds(error.error) ? (
+                    <>
+                      {INSUFFICIENT_FUNDS}. <Link to="/balance">Пополнить баланс</Link>
+                    </>
+                  ) : (
+                    error.error
+                  )}
+                </p>
+              ) : null}
+              <button type="submit" className="button" disabled={busy}>
+                {busy ? "Покупка…" : "Купить"}
+              </button>
+            </Form>
+          )}
+        </div>
+      </div>
+    </main>
+  );
+}

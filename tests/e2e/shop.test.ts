@@ -1,0 +1,255 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { seedItemId } from "../../db/seed/catalog.ts";
+import { launchBrowser, newContext, waitForHydration } from "./browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+const RICH = "76561198000000001";
+const BROKE = "76561198000000002";
+
+/** Signs in through the local Steam stand-in, the same pages a player clicks through. */
+async function signIn(page: Page, steamId: string, returnTo = "/shop") {
+  await page.goto(`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`);
+  const button = page.locator(`button[data-steamid="${steamId}"]`);
+  if ((await button.count()) > 0) {
+    await button.click();
+  } else {
+    await page.locator('input[name="steamid"]').fill(steamId);
+    await page.getByRole("button", { name: "Войти", exact: true }).click();
+  }
+  await page.waitForURL((url) => !url.pathname.startsWith("/__standins/") && !url.pathname.startsWith("/api/"));
+}
+
+async function headerBalance(page: Page): Promise<number> {
+  const text = await page.locator(".account__balance").innerText();
+  return Number(text.replace(/[^\d,]/g, "").replace(",", "."));
+}
+
+function card(page: Page, name: string) {
+  return page.locator(".shop-card").filter({ has: page.locator(".shop-card__title", { hasText: name }) });
+}
+
+async function contexts(): Promise<{ js: BrowserContext; nojs: BrowserContext }> {
+  return {
+    js: await newContext(browser),
+    nojs: await newContext(browser, { javaScriptEnabled: false }),
+  };
+}
+
+test("the shop renders on the server: breadcrumbs, title, server types, categories, items, limited states", async () => {
+  const { nojs } = await contexts();
+  const page = await nojs.newPage();
+  const response = await page.goto("/shop");
+  assert.equal(response?.status(), 200);
+  assert.equal(await page.locator("h1").innerText(), "Магазин");
+  assert.match(await page.locator(".breadcrumbs").innerText(), /Главная\s*\/\s*Магазин/);
+  assert.match(await page.locator(".shop__subtitle").innerText(), /фармить/);
+  const types = page.locator('nav[aria-label="Тип сервера"] a');
+  assert.deepEqual(await types.allInnerTexts(), ["SOLO", "VANILLA", "MAX2", "MAX3", "NO LIMIT x5 Loot"]);
+  assert.equal(await page.locator('nav[aria-label="Тип сервера"] [aria-current="page"]').innerText(), "SOLO");
+
+  // Limited offers in every state, with their badges, countdowns and quantity bars.
+  assert.equal(await card(page, "Набор «Охотник»").locator(".badge--upcoming").innerText(), "Скоро");
+  assert.equal(await card(page, "Кейс «Оружейник»").locator(".badge--active").innerText(), "Лимитированный");
+  assert.equal(await card(page, "Набор «Ночной рейд»").locator(".badge--urgent").innerText(), "Скоро закончится");
+  assert.equal(await card(page, "Броня «Штурмовик»").locator(".badge--urgent").innerText(), "Скоро закончится");
+  assert.match(await card(page, "Набор «Ночной рейд»").locator(".countdown").innerText(), /До конца: \d+ ч \d+ мин/);
+  assert.match(await card(page, "Набор «Охотник»").locator(".countdown").innerText(), /До начала: \d+ д \d+ ч/);
+  assert.match(await card(page, "Броня «Штурмовик»").locator(".quantity__label").innerText(), /Осталось 8%\s*4\/50/);
+
+  const soldOut = card(page, "Набор «Первый вайп»");
+  assert.equal(await soldOut.getByRole("button", { name: "Купить" }).isDisabled(), true);
+  assert.equal(await soldOut.locator(".tooltip").getAttribute("title"), "Товар недоступен");
+  const upcoming = card(page, "Набор «Охотник»");
+  assert.equal(await upcoming.getByRole("button", { name: "Купить" }).isDisabled(), true);
+  assert.match((await upcoming.locator(".tooltip").getAttribute("title")) ?? "", /будет|станет доступен позже/);
+
+  // Discounted price: SOLO sulfur is 10% off.
+  assert.match(await card(page, "Сера ×5 000").locator(".price").innerText(), /89 ₽\s*99 ₽\s*−10%/);
+
+  // Server type and category are links that work without JavaScript.
+  await page.getByRole("link", { name: "NO LIMIT x5 Loot" }).click();
+  assert.equal(new URL(page.url()).searchParams.get("server_type"), "NO_LIMIT");
+  await page.locator('nav[aria-label="Категории"]').getByRole("link", { name: "Транспорт" }).click();
+  assert.equal(await page.locator(".shop__empty").innerText(), "В данной категории пока нет товаров");
+  await page.locator('nav[aria-label="Категории"]').getByRole("link", { name: "Привилегии" }).click();
+  assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), ["VIP", "Premium"]);
+  assert.equal(new URL(page.url()).searchParams.get("server_type"), "NO_LIMIT");
+  await nojs.close();
+});
+
+test("search without JavaScript: a GET form, the short-query hint and the no-results text", async () => {
+  const { nojs } = await contexts();
+  const page = await nojs.newPage();
+  await page.goto("/shop?server_type=VANILLA");
+  await page.locator("#shop-search").fill("вип");
+  await page.getByRole("button", { name: "Найти" }).click();
+  assert.equal(new URL(page.url()).searchParams.get("query"), "вип");
+  assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), ["VIP"]);
+
+  await page.goto("/shop?server_type=VANILLA&query=%D0%B0%D0%BA");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 1 символ");
+  await page.goto("/shop?server_type=VANILLA&query=%D0%B0");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 2 символа");
+
+  await page.locator("#shop-search").fill("бронетранспортёр");
+  await page.getByRole("button", { name: "Найти" }).click();
+  assert.equal(await page.locator(".shop__empty").innerText(), "По вашему запросу ничего не найдено");
+  await nojs.close();
+});
+
+test("search with JavaScript: hint under 3 characters, runs after typing stops, on Enter, and clears", async () => {
+  const { js } = await contexts();
+  const page = await js.newPage();
+  await page.goto("/shop?server_type=MAX2");
+  await waitForHydration(page);
+  const all = await page.locator(".shop-card").count();
+  const search = page.locator("#shop-search");
+
+  await search.pressSequentially("вв");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 1 символ");
+  await search.fill("");
+  await search.pressSequentially("Набор");
+  await page.waitForURL((url) => url.searchParams.get("query") === "Набор");
+  await page.locator(".shop-card").first().waitFor();
+  for (const title of await page.locator(".shop-card__title").allInnerTexts()) assert.match(title, /Набор/);
+
+  await search.fill("");
+  await page.waitForURL((url) => !url.searchParams.has("query"));
+  await page.waitForFunction((count) => document.querySelectorAll(".shop-card").length === count, all);
+
+  await search.fill("сера");
+  await search.press("Enter");
+  await page.waitForURL((url) => url.searchParams.get("query") === "сера");
+  await page.waitForFunction(() => document.querySelectorAll(".shop-card").length === 1);
+  assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), ["Сера ×5 000"]);
+  await js.close();
+});
+
+test("client-side filtering shows four loading skeletons, then the category", async () => {
+  const { js } = await contexts();
+  const page = await js.newPage();
+  await page.goto("/shop?server_type=MAX3");
+  await waitForHydration(page);
+  await page.locator('nav[aria-label="Категории"]').getByRole("link", { name: "Ресурсы" }).click();
+  await page.locator('[data-testid="shop-skeleton"]').first().waitFor();
+  assert.equal(await page.locator('[data-testid="shop-skeleton"]').count(), 4);
+  await page.locator(".shop-card__title").first().waitFor();
+  assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), [
+    "Дерево ×10 000",
+    "Металлические фрагменты ×5 000",
+    "Сера ×5 000",
+  ]);
+  await js.close();
+});
+
+test("buying with JavaScript: sign-in dialog when signed out, then confirm, durations, balance and stock refresh", async () => {
+  const { js } = await contexts();
+  const page = await js.newPage();
+  await page.goto("/shop?server_type=MAX2");
+  await waitForHydration(page);
+  await card(page, "VIP").getByRole("link", { name: "Купить" }).click();
+  const dialog = page.locator("dialog.buy-dialog");
+  assert.equal(await dialog.locator("h2").innerText(), "Необходима авторизация");
+  assert.match(
+    (await dialog.getByRole("link", { name: "Войти через Steam" }).getAttribute("href")) ?? "",
+    /^\/api\/auth\/steam/,
+  );
+  await dialog.getByRole("button", { name: "Отмена" }).click();
+  assert.equal(await dialog.count(), 0);
+
+  await signIn(page, RICH, "/shop?server_type=MAX2");
+  await waitForHydration(page);
+  const start = await headerBalance(page);
+
+  // A one-time item: a confirmation.
+  await card(page, "Дерево ×10 000").getByRole("link", { name: "Купить" }).click();
+  assert.equal(await dialog.locator("h2").innerText(), "Подтверждение покупки");
+  await dialog.getByRole("button", { name: "Купить за 49 ₽" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.waitForFunction((expected) => {
+    const text = document.querySelector(".account__balance")?.textContent ?? "";
+    return Number(text.replace(/[^\d,]/g, "").replace(",", ".")) === expected;
+  }, start - 49);
+
+  // A rank: choose a duration first. 7 days of VIP: round(7/30 × 199) = 46 ₽.
+  await card(page, "VIP").getByRole("link", { name: "Купить" }).click();
+  assert.equal(await dialog.locator("h2").innerText(), "Выберите срок");
+  assert.equal(await dialog.locator('button[type="submit"]').isDisabled(), true);
+  await dialog.getByText("7 дней").click();
+  await dialog.getByRole("button", { name: "Купить за 46 ₽" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.waitForFunction(
+    (expected) => {
+      const text = document.querySelector(".account__balance")?.textContent ?? "";
+      return Number(text.replace(/[^\d,]/g, "").replace(",", ".")) === expected;
+    },
+    start - 49 - 46,
+  );
+
+  // A limited item: the stock shown on the card refreshes after the purchase.
+  const armor = card(page, "Броня «Штурмовик»");
+  const before = await armor.locator(".quantity__label").innerText();
+  const left = Number(/(\d+)\/50/.exec(before)?.[1]);
+  await armor.getByRole("link", { name: "Купить" }).click();
+  await dialog.getByRole("button", { name: "Купить за 259 ₽" }).click();
+  await dialog.waitFor({ state: "detached" });
+  await page.waitForFunction((expected) => document.body.innerText.includes(expected), `${left - 1}/50`);
+  assert.match(await page.locator(".toast").innerText(), /Покупка совершена/);
+  await js.close();
+});
+
+test("short of funds with JavaScript: Недостаточно средств на балансе and the way to /balance", async () => {
+  const { js } = await contexts();
+  const page = await js.newPage();
+  await signIn(page, BROKE, "/shop?server_type=SOLO");
+  await waitForHydration(page);
+  await card(page, "Штурмовая винтовка АК").getByRole("link", { name: "Купить" }).click();
+  const dialog = page.locator("dialog.buy-dialog");
+  assert.match(await dialog.locator(".form-error").innerText(), /Недостаточно средств на балансе/);
+  assert.equal(await dialog.getByRole("link", { name: "Пополнить баланс" }).getAttribute("href"), "/balance");
+  assert.equal(await dialog.locator('button[type="submit"]').isDisabled(), true);
+  await js.close();
+});
+
+test("buying without JavaScript: the buy button leads to the item page whose form does the purchase", async () => {
+  const { nojs } = await contexts();
+  const page = await nojs.newPage();
+  // Signed out, the item page asks to sign in.
+  await page.goto(`/shop/items/${seedItemId("MAX3", 1)}?server_type=MAX3`);
+  assert.match(await page.locator(".shop-item__signin").innerText(), /Необходима авторизация/);
+
+  await signIn(page, RICH, "/shop?server_type=MAX3");
+  const start = await headerBalance(page);
+  await card(page, "VIP").getByRole("link", { name: "Купить" }).click();
+  assert.equal(new URL(page.url()).pathname, `/shop/items/${seedItemId("MAX3", 1)}`);
+  assert.equal(new URL(page.url()).searchParams.get("server_type"), "MAX3");
+  await page.getByLabel("14 дней").check();
+  await page.getByRole("button", { name: "Купить" }).click();
+  assert.match(await page.locator(".form-success").innerText(), /Покупка совершена!/);
+  // 14 days of VIP: round(14/30 × 199) = 93 ₽.
+  assert.equal(await headerBalance(page), start - 93);
+
+  // Reloading the result page buys nothing more.
+  await page.reload();
+  assert.equal(await headerBalance(page), start - 93);
+  await nojs.close();
+});
+
+test("short of funds without JavaScript: the item page says so and links to /balance", async () => {
+  const { nojs } = await contexts();
+  const page = await nojs.newPage();
+  await signIn(page, BROKE, `/shop/items/${seedItemId("SOLO", 6)}?server_type=SOLO`);
+  await page.getByRole("button", { name: "Купить" }).click();
+  assert.match(await page.locator(".form-error").innerText(), /Недостаточно средств на балансе/);
+  assert.equal(await page.getByRole("link", { name: "Пополнить баланс" }).getAttribute("href"), "/balance");
+  await nojs.close();
+});
