@@ -12,10 +12,12 @@ import {
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
+import { AuthErrorBanner } from "./components/auth-error-banner.tsx";
 import { NotFoundView } from "./components/not-found-view.tsx";
 import { Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { AuthProvider, authUserFrom } from "./lib/auth-context.tsx";
 import { kopecksToRubles } from "./lib/format/money.ts";
 import stylesheet from "./styles/app.css?url";
 
@@ -90,9 +92,15 @@ function useHydratedMark() {
   }, []);
 }
 
-export default function App() {
+export default function App({ loaderData }: Route.ComponentProps) {
   useHydratedMark();
-  return <Outlet />;
+  // The server already knows who is signed in (session cookie); the browser's auth state starts from that.
+  return (
+    <AuthProvider initialUser={authUserFrom(loaderData.user)}>
+      <AuthErrorBanner />
+      <Outlet />
+    </AuthProvider>
+  );
 }
 
 export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {

@@ -33,7 +33,7 @@ function toBase64(bytes: ArrayBuffer): string {
   return btoa(String.fromCharCode(...new Uint8Array(bytes)));
 }
 
-function fromBase64(text: string): Uint8Array | null {
+function fromBase64(text: string): Uint8Array<ArrayBuffer> | null {
   try {
     return Uint8Array.from(atob(text), (char) => char.charCodeAt(0));
   } catch {
