@@ -7,7 +7,7 @@ import { execFileSync } from "node:child_process";
 import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ZodError, z } from "zod";
-import { promoInsertSql } from "../worker/services/promos/admin.ts";
+import { promoInsertSql } from "../db/seed/promo-sql.ts";
 
 const USAGE = `Использование:
   npm run promo -- create --code КОД --type BALANCE --value РУБЛИ --max-uses N [--starts ДАТА] [--ends ДАТА] [--remote]

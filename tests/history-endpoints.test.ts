@@ -188,9 +188,9 @@ describe("history and inventory endpoints", () => {
     ]);
 
     const notUsed = await api("/inventory?status=not_used", { token: player.token });
-    expect(notUsed.json.items.map((entry: { id: number }) => entry.id)).toEqual([unused.id]);
+    expect((notUsed.json.items as { id: number }[]).map((entry) => entry.id)).toEqual([unused.id]);
     const onlyUsed = await api("/inventory?status=used", { token: player.token });
-    expect(onlyUsed.json.items.map((entry: { id: number }) => entry.id)).toEqual([used.id]);
+    expect((onlyUsed.json.items as { id: number }[]).map((entry) => entry.id)).toEqual([used.id]);
   });
 
   it("answers an empty list to a new player", async () => {

@@ -2,9 +2,9 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { promoCodes } from "#db/schema.ts";
+import { promoInsertSql } from "#db/seed/promo-sql.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { createItem, createPlayer, unique, uniqueIp } from "#tests/support/profile-fixtures.ts";
-import { promoInsertSql } from "#worker/services/promos/admin.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 
 const deps = testDeps();

@@ -1,9 +1,22 @@
 // Operator-side promo code creation: validated input → one SQL statement, run by
 // `npm run promo` through wrangler (local or remote D1) and by the seed.
+// Kept free of the schema and the Worker so the Node scripts' project can type-check it.
 import { z } from "zod";
-import { SERVER_TYPES } from "#db/schema.ts";
-import { sqlLiteral } from "#db/seed/sql.ts";
-import { isWellFormedPromoCode, normalizePromoCode } from "./code.ts";
+import { sqlLiteral } from "./sql.ts";
+
+/** 3–32 characters of A–Z, 0–9, underscore and hyphen, after trimming and upper-casing. */
+export const PROMO_CODE_PATTERN = /^[A-Z0-9_-]{3,32}$/;
+
+/** Codes are trimmed and compared case-insensitively; they are stored upper-case. */
+export function normalizePromoCode(raw: string): string {
+  return raw.trim().toUpperCase();
+}
+
+export function isWellFormedPromoCode(code: string): boolean {
+  return PROMO_CODE_PATTERN.test(code);
+}
+
+const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
 
 /** A calendar day means midnight Moscow time; anything else must be a full ISO 8601 time. */
 export function parseOperatorTime(value: string): number {

@@ -1,7 +1,8 @@
 // Demo promo codes: balance, items (a permanent kit and a 7-day rank) and an expired one.
 // Re-running the seed refreshes their settings and keeps their use counters.
-import { promoInsertSql } from "../../worker/services/promos/admin.ts";
+
 import { seedItemId } from "./catalog.ts";
+import { promoInsertSql } from "./promo-sql.ts";
 
 export const seedPromos = [
   { code: "WELCOME100", type: "BALANCE", value: 100, maxUses: 1000 },
