@@ -41,7 +41,13 @@ describe("GET /api/auth/steam", () => {
   });
 
   it("keeps only same-site relative return paths", async () => {
-    for (const unsafe of ["https://evil.example/", "//evil.example/x", "/\\evil.example", "/api/auth/steam", "javascript:alert(1)"]) {
+    for (const unsafe of [
+      "https://evil.example/",
+      "//evil.example/x",
+      "/\\evil.example",
+      "/api/auth/steam",
+      "javascript:alert(1)",
+    ]) {
       const response = await SELF.fetch(`http://localhost/api/auth/steam?return_to=${encodeURIComponent(unsafe)}`, {
         redirect: "manual",
       });
@@ -77,7 +83,9 @@ describe("sign-in through the Steam stand-in", () => {
       steam_id: steamId,
       balance: 0,
     });
-    const byBearer = await SELF.fetch("http://localhost/api/profile", { headers: { authorization: `Bearer ${token}` } });
+    const byBearer = await SELF.fetch("http://localhost/api/profile", {
+      headers: { authorization: `Bearer ${token}` },
+    });
     expect(await byBearer.json()).toMatchObject({ steam_id: steamId });
     expect((await userRow(steamId))?.balance).toBe(0);
   });
@@ -185,7 +193,9 @@ describe("sign-in with a Steam Web API key", () => {
     });
     const fetcher = appWith(steam, { STEAM_API_KEY: "real-key", STEAM_WEBAPI_BASE: STEAM_WEBAPI });
     const { cookie } = await signInThroughStandIn(steamId, "/api/auth/steam", fetcher);
-    expect(steam.requested.some((url) => url.includes("GetPlayerSummaries") && url.includes("key=real-key"))).toBe(true);
+    expect(steam.requested.some((url) => url.includes("GetPlayerSummaries") && url.includes("key=real-key"))).toBe(
+      true,
+    );
     const profile = await fetcher("http://localhost/api/profile", { headers: { cookie: `__session=${cookie}` } });
     expect(await profile.json()).toMatchObject({
       nickname: "Rustacean",
@@ -194,7 +204,9 @@ describe("sign-in with a Steam Web API key", () => {
 
     const unknown = uniqueSteamId();
     const second = await signInThroughStandIn(unknown, "/api/auth/steam", fetcher);
-    const fallback = await fetcher("http://localhost/api/profile", { headers: { cookie: `__session=${second.cookie}` } });
+    const fallback = await fetcher("http://localhost/api/profile", {
+      headers: { cookie: `__session=${second.cookie}` },
+    });
     expect(await fallback.json()).toMatchObject({ nickname: unknown, avatar_url: "/images/avatar-default.svg" });
   });
 

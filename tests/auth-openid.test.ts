@@ -52,7 +52,10 @@ describe("Steam OpenID validation", () => {
 
   it("reports a cancelled sign-in as cancelled", async () => {
     const { verify } = setup();
-    await refused(verify(new URLSearchParams({ "openid.ns": "http://specs.openid.net/auth/2.0", "openid.mode": "cancel" })), "cancelled");
+    await refused(
+      verify(new URLSearchParams({ "openid.ns": "http://specs.openid.net/auth/2.0", "openid.mode": "cancel" })),
+      "cancelled",
+    );
   });
 
   it("refuses a wrong namespace", async () => {
@@ -67,7 +70,9 @@ describe("Steam OpenID validation", () => {
       "signed",
     );
     await refused(
-      verify(assertion({ "openid.signed": "op_endpoint,signed,claimed_id,identity,return_to,response_nonce,assoc_handle" })),
+      verify(
+        assertion({ "openid.signed": "op_endpoint,signed,claimed_id,identity,return_to,response_nonce,assoc_handle" }),
+      ),
       "signed",
     );
     expect(steam.checks).toHaveLength(0);
@@ -101,7 +106,10 @@ describe("Steam OpenID validation", () => {
 
   it("refuses a return_to on another host", async () => {
     const { verify, assertion } = setup();
-    await refused(verify(assertion({ "openid.return_to": "https://evil.example/api/auth/steam/callback" })), "return_to");
+    await refused(
+      verify(assertion({ "openid.return_to": "https://evil.example/api/auth/steam/callback" })),
+      "return_to",
+    );
     await refused(
       verify(assertion({ "openid.return_to": "http://localhost:5173.evil.example/api/auth/steam/callback" })),
       "return_to",

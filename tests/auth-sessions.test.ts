@@ -1,0 +1,314 @@
+// Sessions as a player meets them: tokens that are tampered with, expired or
+// revoked; profiles that are always the caller's own; logout that kills the
+// cookie and the bearer token together; the pages' /logout and /auth-success.
+import { createExecutionContext, env, SELF } from "cloudflare:test";
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { ledger, users } from "#db/schema.ts";
+import { createApp } from "#worker/app.ts";
+import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
+import { buildDeps, type Deps } from "#worker/deps.ts";
+import { createRouterContext } from "#worker/router-context.ts";
+import { createSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
+import { requireUser as requirePageUser } from "../app/lib/require-user.server.ts";
+import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
+import { action as logoutAction } from "../app/routes/logout.tsx";
+import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, steamAssertion } from "./fakes/steam-openid.ts";
+import { setCookies, signInThroughStandIn, uniqueSteamId } from "./support/auth-flow.ts";
+import { testClock, testDeps } from "./support/deps.ts";
+
+async function createPlayer(deps: Deps, balanceKopecks = 0) {
+  const steamId = uniqueSteamId();
+  const [user] = await deps.db
+    .insert(users)
+    .values({ steamId, nickname: `Игрок ${steamId.slice(-4)}`, avatarUrl: "/images/avatar-default.svg" })
+    .returning();
+  if (!user) throw new Error("no user");
+  if (balanceKopecks > 0) {
+    await deps.db.batch([
+      deps.db.insert(ledger).values({ userId: user.id, amount: balanceKopecks, kind: "adjustment" }),
+      deps.db.update(users).set({ balance: balanceKopecks }).where(eq(users.id, user.id)),
+    ]);
+  }
+  return user;
+}
+
+function profile(token: string, how: "bearer" | "cookie" = "bearer") {
+  const headers = how === "bearer" ? { authorization: `Bearer ${token}` } : { cookie: `__session=${token}` };
+  return SELF.fetch("http://localhost/api/profile", { headers });
+}
+
+function routeArgs<T>(deps: Deps, url: string, init: RequestInit = {}): T {
+  const request = new Request(url, init);
+  return {
+    request,
+    url: new URL(url),
+    params: {},
+    pattern: new URL(url).pathname,
+    context: createRouterContext(deps),
+  } as T;
+}
+
+async function thrownResponse(promise: Promise<unknown>): Promise<Response> {
+  try {
+    await promise;
+  } catch (thrown) {
+    if (thrown instanceof Response) return thrown;
+    throw thrown;
+  }
+  throw new Error("expected a thrown Response");
+}
+
+describe("session tokens", () => {
+  it("answers the caller's profile with the balance in rubles", async () => {
+    const deps = testDeps();
+    const user = await createPlayer(deps, 123_450);
+    const { token } = await createSession(deps, user.id);
+    const response = await profile(token);
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({
+      avatar_url: "/images/avatar-default.svg",
+      nickname: user.nickname,
+      steam_id: user.steamId,
+      balance: 1234.5,
+    });
+  });
+
+  it("refuses no token, a tampered token and a token signed with another secret: 401 Необходима авторизация", async () => {
+    const deps = testDeps();
+    const user = await createPlayer(deps);
+    const { token } = await createSession(deps, user.id);
+    const [header, payload, signature] = token.split(".");
+    const flipped = `${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`;
+    const forgedPayload = btoa(JSON.stringify({ sub: crypto.randomUUID(), iss: "rust-servers-site" })).replace(
+      /=+$/,
+      "",
+    );
+    const otherSecret = buildDeps({ ...env, SESSION_SECRET: "another-secret-another-secret-another-secret" });
+    const { token: foreign } = await createSession(otherSecret, user.id);
+    for (const bad of [
+      `${header}.${payload}.${flipped}`,
+      `${header}.${forgedPayload}.${signature}`,
+      foreign,
+      "garbage",
+    ]) {
+      for (const how of ["bearer", "cookie"] as const) {
+        const response = await profile(bad, how);
+        expect(response.status).toBe(401);
+        expect(await response.json()).toEqual({ error: "Необходима авторизация" });
+      }
+    }
+    const none = await SELF.fetch("http://localhost/api/profile");
+    expect(none.status).toBe(401);
+  });
+
+  it("a session expires after 30 days", async () => {
+    const clock = testClock(Date.now());
+    const deps = testDeps({ now: clock.now });
+    const user = await createPlayer(deps);
+    const { token } = await createSession(deps, user.id);
+    const app = createApp({
+      pageHandler: async () => new Response("page", { status: 501 }),
+      overrides: () => ({ now: clock.now }),
+    });
+    const ask = () =>
+      app.request(
+        "http://localhost/api/profile",
+        { headers: { authorization: `Bearer ${token}` } },
+        env,
+        createExecutionContext(),
+      );
+    clock.advance(SESSION_TTL_MS - 60_000);
+    expect((await ask()).status).toBe(200);
+    clock.advance(120_000);
+    expect((await ask()).status).toBe(401);
+  });
+
+  it("player A's token reads A's profile only, however B is named", async () => {
+    const deps = testDeps();
+    const a = await createPlayer(deps);
+    const b = await createPlayer(deps, 50_000);
+    const { token } = await createSession(deps, a.id);
+    for (const path of [`/api/profile?steam_id=${b.steamId}`, `/api/profile?user_id=${b.id}`]) {
+      const response = await SELF.fetch(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } });
+      expect(await response.json()).toMatchObject({ steam_id: a.steamId, balance: 0 });
+    }
+    const byPath = await SELF.fetch(`http://localhost/api/profile/${b.steamId}`, {
+      headers: { authorization: `Bearer ${token}` },
+    });
+    expect(byPath.status).toBe(404);
+    expect(JSON.stringify(await byPath.json())).not.toContain(b.nickname);
+  });
+});
+
+describe("logout", () => {
+  for (const path of ["/api/logout", "/api/auth/logout"]) {
+    it(`POST ${path} with the bearer token kills the cookie too, and clears it`, async () => {
+      const { token, cookie } = await signInThroughStandIn(uniqueSteamId());
+      if (!token || !cookie) throw new Error("sign-in failed");
+      expect((await profile(cookie, "cookie")).status).toBe(200);
+      const response = await SELF.fetch(`http://localhost${path}`, {
+        method: "POST",
+        headers: { authorization: `Bearer ${token}` },
+      });
+      expect(response.status).toBe(200);
+      const cleared = setCookies(response).get("__session");
+      expect(cleared?.value).toBe("");
+      expect(cleared?.attributes).toContain("Max-Age=0");
+      expect((await profile(token, "bearer")).status).toBe(401);
+      expect((await profile(cookie, "cookie")).status).toBe(401);
+    });
+  }
+
+  it("POST /api/logout with the cookie kills the bearer token", async () => {
+    const { token, cookie } = await signInThroughStandIn(uniqueSteamId());
+    if (!token || !cookie) throw new Error("sign-in failed");
+    await SELF.fetch("http://localhost/api/logout", { method: "POST", headers: { cookie: `__session=${cookie}` } });
+    expect((await profile(token, "bearer")).status).toBe(401);
+  });
+
+  it("signing out twice, or without a session, is fine", async () => {
+    const response = await SELF.fetch("http://localhost/api/auth/logout", { method: "POST" });
+    expect(response.status).toBe(200);
+    expect(setCookies(response).get("__session")?.value).toBe("");
+  });
+
+  it("the /logout form action revokes the session, clears the cookie and goes home", async () => {
+    const deps = testDeps();
+    const user = await createPlayer(deps);
+    const { token } = await createSession(deps, user.id);
+    const response = await thrownResponse(
+      logoutAction(
+        routeArgs<Parameters<typeof logoutAction>[0]>(deps, "http://localhost/logout", {
+          method: "POST",
+          headers: { cookie: `__session=${token}` },
+        }),
+      ),
+    );
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe("/");
+    expect(response.headers.get("set-cookie")).toMatch(/^__session=; Path=\/; Max-Age=0; HttpOnly; SameSite=Lax/);
+    expect((await profile(token)).status).toBe(401);
+  });
+});
+
+describe("GET /api/auth/check", () => {
+  it("answers signed out without a session", async () => {
+    const response = await SELF.fetch("http://localhost/api/auth/check");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ authenticated: false, user: null });
+  });
+
+  it("answers who is signed in, by cookie or bearer, and signed out once revoked", async () => {
+    const deps = testDeps();
+    const user = await createPlayer(deps, 1000);
+    const { token } = await createSession(deps, user.id);
+    for (const headers of [{ cookie: `__session=${token}` }, { authorization: `Bearer ${token}` }]) {
+      const response = await SELF.fetch("http://localhost/api/auth/check", { headers });
+      expect(await response.json()).toEqual({
+        authenticated: true,
+        user: {
+          avatar_url: "/images/avatar-default.svg",
+          nickname: user.nickname,
+          steam_id: user.steamId,
+          balance: 10,
+        },
+      });
+    }
+    await SELF.fetch("http://localhost/api/logout", { method: "POST", headers: { authorization: `Bearer ${token}` } });
+    const after = await SELF.fetch("http://localhost/api/auth/check", { headers: { cookie: `__session=${token}` } });
+    expect(await after.json()).toEqual({ authenticated: false, user: null });
+  });
+});
+
+describe("pages", () => {
+  it("requireUser sends a signed-out visitor to Steam sign-in, coming back to the same page", async () => {
+    const deps = testDeps();
+    const response = await thrownResponse(requirePageUser(routeArgs(deps, "http://localhost/purchases?page=2")));
+    expect(response.status).toBe(302);
+    expect(response.headers.get("location")).toBe(
+      `/api/auth/steam?return_to=${encodeURIComponent("/purchases?page=2")}`,
+    );
+  });
+
+  it("/auth-success without a token goes home", async () => {
+    const response = await thrownResponse(
+      authSuccessLoader(
+        routeArgs<Parameters<typeof authSuccessLoader>[0]>(testDeps(), "http://localhost/auth-success"),
+      ),
+    );
+    expect(response.headers.get("location")).toBe("/");
+  });
+
+  it("/auth-success hands over only the token of this browser's own new session", async () => {
+    const deps = testDeps();
+    const mine = await createSession(deps, (await createPlayer(deps)).id);
+    const theirs = await createSession(deps, (await createPlayer(deps)).id);
+    const args = (token: string, cookie: string) =>
+      routeArgs<Parameters<typeof authSuccessLoader>[0]>(
+        deps,
+        `http://localhost/auth-success?token=${token}&next=%2Fterms`,
+        {
+          headers: { cookie: `__session=${cookie}` },
+        },
+      );
+    const ok = await authSuccessLoader(args(mine.token, mine.token));
+    expect(ok.data).toEqual({ token: mine.token, next: "/terms" });
+    expect(ok.init?.headers).toMatchObject({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
+    // A link carrying someone else's token must not sign this browser into their account.
+    const pushed = await thrownResponse(authSuccessLoader(args(theirs.token, mine.token)));
+    expect(pushed.headers.get("location")).toBe("/terms");
+  });
+});
+
+describe("configuration", () => {
+  it("refuses the stand-ins in production, and accepts Steam's real endpoints", () => {
+    const production = { ...env, APP_ENV: "production", SESSION_SECRET: "production-secret-production-secret-0001" };
+    expect(() => loadConfig(production)).toThrow(ConfigError);
+    expect(() =>
+      loadConfig({ ...production, STEAM_WEBAPI_BASE: "https://api.steampowered.com", PAYMENT_PROVIDER: "yookassa" }),
+    ).toThrow(/Stand-ins are refused/);
+    const config = loadConfig({
+      ...production,
+      PUBLIC_URL: "https://rust.example",
+      STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+      STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT,
+      PAYMENT_PROVIDER: "yookassa",
+    });
+    expect(standInsEnabled(config)).toBe(false);
+  });
+
+  it("production without SESSION_SECRET is refused", () => {
+    expect(() =>
+      loadConfig({
+        ...env,
+        APP_ENV: "production",
+        SESSION_SECRET: undefined,
+        STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+        STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT,
+        PAYMENT_PROVIDER: "yookassa",
+      }),
+    ).toThrow(ConfigError);
+  });
+
+  it("on https the session cookie is Secure, and return_to follows PUBLIC_URL", async () => {
+    const steam = new FakeSteamOpenId();
+    const app = createApp({
+      pageHandler: async () => new Response("page", { status: 501 }),
+      overrides: () => ({ fetch: steam.fetch }),
+    });
+    const siteEnv = { ...env, PUBLIC_URL: "https://rust.example", STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT };
+    const call = (url: string, init: RequestInit = {}) =>
+      app.request(url, { redirect: "manual", ...init }, siteEnv, createExecutionContext());
+    const start = await call("http://internal.host/api/auth/steam");
+    expect(setCookies(start).get("__steam_signin")?.attributes).toContain("Secure");
+    const returnTo = new URL(start.headers.get("location") ?? "").searchParams.get("openid.return_to") ?? "";
+    expect(returnTo.startsWith("https://rust.example/api/auth/steam/callback?")).toBe(true);
+    const params = steamAssertion({ returnTo, steamId: uniqueSteamId(), at: new Date() });
+    const callback = await call(`${returnTo}&${params.toString()}`, {
+      headers: { cookie: `__steam_signin=${setCookies(start).get("__steam_signin")?.value}` },
+    });
+    expect(callback.headers.get("location")).toMatch(/^\/auth-success\?token=/);
+    expect(setCookies(callback).get("__session")?.attributes).toContain("Secure");
+  });
+});
