@@ -181,6 +181,20 @@ describe("POST /api/payment/create", () => {
   });
 });
 
+describe("POST /api/payment/create, many times", () => {
+  it("refuses an eleventh payment within ten minutes with the spec's try-later text", async () => {
+    const deps = testDeps();
+    const player = await createPlayer(deps);
+    for (let i = 0; i < 10; i++) {
+      expect((await createViaApi(player.token, { amount: 10, email: "a@b.ru" })).status).toBe(200);
+    }
+    const refused = await createViaApi(player.token, { amount: 10, email: "a@b.ru" });
+    expect(refused.status).toBe(429);
+    expect(await refused.json()).toEqual({ error: "Произошла ошибка при создании платежа. Попробуйте позже." });
+    expect(await deps.db.select().from(payments).where(eq(payments.userId, player.id))).toHaveLength(10);
+  });
+});
+
 describe("the /balance page", () => {
   const pageRequest = (init: { token?: string; form?: Record<string, string> } = {}) =>
     new Request(`${ORIGIN}/balance`, {

@@ -6,6 +6,7 @@ import {
   createTopUp,
   handleNotification,
   paymentReturnResult,
+  TopUpTooFrequentError,
   TopUpUnavailableError,
   topUpRequestSchema,
 } from "../services/payments/payments.ts";
@@ -29,6 +30,7 @@ paymentApi.post("/payment/create", async (c) => {
     const created = await createTopUp(deps, user, parsed.data);
     return c.json({ payment_url: created.paymentUrl, payment_id: created.paymentId });
   } catch (error) {
+    if (error instanceof TopUpTooFrequentError) return c.json({ error: TOP_UP_MESSAGES.createFailed }, 429);
     if (error instanceof TopUpUnavailableError || error instanceof PaymentProviderError) {
       return c.json({ error: TOP_UP_MESSAGES.createFailed }, 502);
     }
@@ -69,6 +71,11 @@ paymentApi.post("/payment/webhook/:provider", async (c) => {
 
 paymentApi.get("/payment/return/:id", async (c) => {
   const id = z.uuid().safeParse(c.req.param("id"));
-  const result = id.success ? await paymentReturnResult(c.var.deps, id.data) : "failed";
+  let result: "success" | "failed" = "failed";
+  try {
+    if (id.success) result = await paymentReturnResult(c.var.deps, id.data);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+  }
   return c.redirect(`/profile?payment=${result}`, 303);
 });

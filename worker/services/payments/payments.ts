@@ -1,4 +1,4 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
 import { asBatch } from "#db/batch.ts";
 import { ledger, payments, users } from "#db/schema.ts";
@@ -35,6 +35,11 @@ export type TopUpInput = z.infer<typeof topUpRequestSchema>;
 
 /** The provider couldn't create the payment; the player sees the spec's "try later" text. */
 export class TopUpUnavailableError extends Error {}
+/** Too many payments started in a short time (each one is a call to the provider). */
+export class TopUpTooFrequentError extends TopUpUnavailableError {}
+
+export const TOP_UP_WINDOW_MS = 10 * 60 * 1000;
+export const TOP_UP_MAX_PER_WINDOW = 10;
 
 export interface CreatedTopUp {
   paymentId: string;
@@ -60,6 +65,13 @@ export async function createTopUp(
   if (amount === null) throw new Error("amount was validated to whole kopecks");
   const paymentId = crypto.randomUUID();
   const now = deps.now().getTime();
+  const [recent] = await deps.db
+    .select({ count: count() })
+    .from(payments)
+    .where(and(eq(payments.userId, user.id), gt(payments.createdAt, now - TOP_UP_WINDOW_MS)));
+  if ((recent?.count ?? 0) >= TOP_UP_MAX_PER_WINDOW) {
+    throw new TopUpTooFrequentError(`user ${user.id} started ${recent?.count} payments in 10 minutes`);
+  }
   await deps.db.insert(payments).values({
     id: paymentId,
     userId: user.id,
