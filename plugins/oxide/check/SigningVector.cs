@@ -1,0 +1,61 @@
+// Runs the plugin's own signing code (through reflection, the methods are private) on a fixed
+// vector and compares with the values the site computes. The same vector is asserted on the
+// TypeScript side in tests/game-keys.test.ts. Run by build.sh when mono is available.
+using System;
+using System.Collections;
+using System.Collections.Generic;
+using System.Reflection;
+using System.Security.Cryptography;
+using System.Text;
+using Oxide.Plugins;
+
+public static class SigningVector
+{
+    const string Key = "local-dev-key-3";
+    const string RequestCanonical = "1795000000\nPOST\n/api/game/queue\n{\"online\":[\"76561198000000001\"]}";
+    const string RequestSignature = "487b64eafd21d141ede51e3c41cd2ad3c5c024a8cbb06c2c635d362bed82d0eb";
+    const string ResponseSignature = "815c2e80c4fc7328b40b2c330bf0f9fd6da39e07b97f5b645c46674a2e878434";
+    const string EmptyResponseSignature = "b8ccedfc1f2e26dbba128d112a4b10e676cbbfab0191ef05ac11ef2945f917c0";
+
+    static int failures;
+
+    static void Expect(string what, string actual, string expected)
+    {
+        if (actual == expected) { Console.WriteLine("ok   " + what); return; }
+        failures++;
+        Console.WriteLine("FAIL " + what + ": " + actual + " != " + expected);
+    }
+
+    public static int Main()
+    {
+        const BindingFlags any = BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
+        var plugin = new RustStoreDelivery();
+        var type = typeof(RustStoreDelivery);
+        using (var sha = SHA256.Create())
+        {
+            type.GetField("signingKey", any).SetValue(plugin, sha.ComputeHash(Encoding.UTF8.GetBytes(Key)));
+        }
+        var hmac = type.GetMethod("Hmac", any);
+        var canonical = type.GetMethod("Canonical", any);
+        var deliveryType = type.GetNestedType("Delivery", any);
+        var listType = typeof(List<>).MakeGenericType(deliveryType);
+
+        Expect("request signature", (string)hmac.Invoke(plugin, new object[] { RequestCanonical }), RequestSignature);
+
+        var delivery = Activator.CreateInstance(deliveryType);
+        deliveryType.GetField("DeliveryId").SetValue(delivery, "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11");
+        deliveryType.GetField("Kind").SetValue(delivery, "grant");
+        deliveryType.GetField("SteamId").SetValue(delivery, "76561198000000001");
+        deliveryType.GetField("RequiresOnline").SetValue(delivery, true);
+        deliveryType.GetField("Commands").SetValue(delivery, new List<string> {
+            "oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP" });
+        var list = (IList)Activator.CreateInstance(listType);
+        list.Add(delivery);
+        var lines = (string)canonical.Invoke(null, new object[] { list });
+        Expect("queue answer signature", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + lines }), ResponseSignature);
+
+        var empty = (string)canonical.Invoke(null, new object[] { Activator.CreateInstance(listType) });
+        Expect("empty queue answer signature", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + empty }), EmptyResponseSignature);
+        return failures == 0 ? 0 : 1;
+    }
+}
