@@ -1,4 +1,4 @@
-import { index, type RouteConfig, route } from "@react-router/dev/routes";
+import { index, layout, type RouteConfig, route } from "@react-router/dev/routes";
 
 export default [
   index("routes/home.tsx"),
@@ -8,5 +8,13 @@ export default [
   route("logout", "routes/logout.tsx"),
   route("shop", "routes/shop.tsx"),
   route("shop/items/:id", "routes/shop.item.tsx"),
+  // The player's corner: one layout (info panel + tabs), each tab its own address.
+  layout("routes/profile.tsx", [
+    route("profile", "routes/profile.inventory.tsx"),
+    route("promocodes", "routes/profile.promocodes.tsx"),
+    route("purchases", "routes/profile.purchases.tsx"),
+    route("history", "routes/profile.history.tsx"),
+    route("deposits", "routes/profile.deposits.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

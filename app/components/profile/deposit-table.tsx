@@ -1,0 +1,38 @@
+import type { DepositView } from "#worker/services/profile/deposits.ts";
+import { formatDate } from "../../lib/format/dates.ts";
+import { formatRubles } from "../../lib/format/money.ts";
+import { depositStatusLabel, statusTone } from "./labels.ts";
+
+export function DepositTable({ deposits }: { deposits: DepositView[] }) {
+  if (deposits.length === 0) return <p className="profile-empty">История пополнений пуста</p>;
+  return (
+    <table className="history-table">
+      <thead>
+        <tr>
+          <th scope="col">Дата</th>
+          <th scope="col">Сумма</th>
+          <th scope="col">Статус</th>
+          <th scope="col">Зачислено</th>
+          <th scope="col">Платёж</th>
+        </tr>
+      </thead>
+      <tbody>
+        {deposits.map((deposit) => (
+          <tr key={deposit.ID} data-testid="deposit-row">
+            <td data-label="Дата">{formatDate(deposit.CreatedAt)}</td>
+            <td data-label="Сумма">{formatRubles(deposit.amount)}</td>
+            <td data-label="Статус">
+              <span className={`profile-badge profile-badge--${statusTone(deposit.status)}`}>
+                {depositStatusLabel(deposit.status)}
+              </span>
+            </td>
+            <td data-label="Зачислено">{formatDate(deposit.completed_at)}</td>
+            <td data-label="Платёж" className="history-table__id">
+              {deposit.payment_id ?? deposit.ID}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

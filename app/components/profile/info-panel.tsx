@@ -1,0 +1,41 @@
+import { Link } from "react-router";
+import { formatRubles } from "../../lib/format/money.ts";
+
+export interface ProfileUser {
+  nickname: string;
+  avatarUrl: string;
+  steamId: string;
+  /** Rubles. */
+  balance: number;
+}
+
+/** Avatar, nickname, Steam ID, balance and the (fixed) discount. */
+export function InfoPanel({ user }: { user: ProfileUser }) {
+  return (
+    <aside className="profile-info" aria-label="Информация об игроке">
+      <img
+        className="profile-info__avatar"
+        src={user.avatarUrl || "/images/avatar-default.svg"}
+        width={96}
+        height={96}
+        alt={`Аватар ${user.nickname}`}
+      />
+      <p className="profile-info__nickname">{user.nickname}</p>
+      <ul className="profile-info__facts">
+        <li>
+          Steam ID: <span className="profile-info__steam-id">{user.steamId}</span>
+        </li>
+        <li>
+          Баланс:{" "}
+          <strong className="profile-info__balance" data-testid="profile-balance">
+            {formatRubles(user.balance)}
+          </strong>
+        </li>
+        <li>Скидка: 0%</li>
+      </ul>
+      <Link to="/balance" className="button profile-info__top-up">
+        Пополнить баланс
+      </Link>
+    </aside>
+  );
+}

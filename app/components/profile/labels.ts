@@ -1,0 +1,44 @@
+// Status labels exactly as the spec names them (section 4).
+
+export const INVENTORY_STATUS_LABEL: Record<string, string> = {
+  not_used: "Не использован",
+  used: "Использован",
+};
+
+export const PURCHASE_STATUS_LABEL: Record<string, string> = {
+  pending: "В обработке",
+  completed: "Завершено",
+  failed: "Ошибка",
+  refunded: "Возврат",
+};
+
+const DEPOSIT_STATUS_LABEL: Record<string, string> = {
+  completed: "Успешно",
+  pending: "В обработке",
+  failed: "Ошибка",
+  cancelled: "Отменено",
+};
+
+export function depositStatusLabel(status: string): string {
+  return DEPOSIT_STATUS_LABEL[status] ?? "Неизвестно";
+}
+
+/** A status badge's colour: good, waiting or bad. */
+export function statusTone(status: string): "good" | "wait" | "bad" | "neutral" {
+  if (status === "completed" || status === "not_used") return "good";
+  if (status === "pending") return "wait";
+  if (status === "failed" || status === "cancelled" || status === "refunded") return "bad";
+  return "neutral";
+}
+
+export const PAYMENT_RETURN_TEXT = {
+  success: "Оплата успешно выполнена! Баланс пополнен.",
+  failure: "К сожалению, платеж не был завершен.",
+} as const;
+
+export const PROFILE_TABS = [
+  { to: "/profile", label: "Корзина", paths: ["/profile"] },
+  { to: "/promocodes", label: "Промокод", paths: ["/promocodes"] },
+  { to: "/purchases", label: "История покупок", paths: ["/purchases", "/history"] },
+  { to: "/deposits", label: "Пополнения", paths: ["/deposits"] },
+] as const;

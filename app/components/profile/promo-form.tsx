@@ -1,0 +1,82 @@
+import { useEffect, useRef, useState } from "react";
+import { Form, useNavigation, useRouteLoaderData } from "react-router";
+import { PROMO_TEXT } from "#worker/services/promos/texts.ts";
+
+export type PromoActionResult =
+  | { success: string; error?: undefined }
+  | { error: string; code: string; success?: undefined };
+
+/**
+ * «Активация промокода». A plain POST form (works without JavaScript); with JavaScript it checks
+ * for a blank code and a signed-out player before sending, and shows a spinner while it sends.
+ */
+export function PromoForm({ result }: { result: PromoActionResult | undefined }) {
+  const navigation = useNavigation();
+  const root = useRouteLoaderData("root") as { user: unknown } | undefined;
+  const formRef = useRef<HTMLFormElement>(null);
+  const [localError, setLocalError] = useState<string | null>(null);
+  const submitting = navigation.state === "submitting" && navigation.formAction === "/promocodes";
+
+  // A new answer replaces any local message; a success clears the field.
+  useEffect(() => {
+    setLocalError(null);
+    if (result?.success) formRef.current?.reset();
+  }, [result]);
+
+  const error = localError ?? (submitting ? null : (result?.error ?? null));
+  const success = localError || submitting ? null : (result?.success ?? null);
+
+  return (
+    <Form
+      method="post"
+      action="/promocodes"
+      className="promo-form"
+      ref={formRef}
+      aria-labelledby="promo-title"
+      noValidate
+      onSubmit={(event) => {
+        const code = String(new FormData(event.currentTarget).get("code") ?? "");
+        if (code.trim() === "") {
+          event.preventDefault();
+          setLocalError(PROMO_TEXT.empty);
+        } else if (root && !root.user) {
+          event.preventDefault();
+          setLocalError(PROMO_TEXT.unauthorized);
+        } else {
+          setLocalError(null);
+        }
+      }}
+    >
+      <h2 id="promo-title">Активация промокода</h2>
+      <div className="promo-form__row">
+        <input
+          className="promo-form__input"
+          type="text"
+          name="code"
+          placeholder="Введите промокод"
+          aria-label="Промокод"
+          autoComplete="off"
+          autoCapitalize="characters"
+          spellCheck={false}
+          maxLength={64}
+          defaultValue={result?.error ? result.code : ""}
+          disabled={submitting}
+          aria-invalid={error ? true : undefined}
+          aria-describedby="promo-message"
+        />
+        <button type="submit" className="button promo-form__submit" disabled={submitting} aria-busy={submitting}>
+          {submitting && <span className="profile-spinner" aria-hidden="true" />}
+          Активировать
+        </button>
+      </div>
+      <div id="promo-message" aria-live="polite">
+        {error && (
+          <p className="promo-form__message promo-form__message--error" role="alert">
+            {error}
+          </p>
+        )}
+        {success && <p className="promo-form__message promo-form__message--success">{success}</p>}
+      </div>
+    </Form>
+  );
+}

@@ -1,0 +1,43 @@
+import type { PurchaseView } from "#worker/services/profile/purchases.ts";
+import { formatDate } from "../../lib/format/dates.ts";
+import { formatRubles } from "../../lib/format/money.ts";
+import { serverTypeLabel } from "../../lib/format/server-type.ts";
+import { PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
+
+export function PurchaseTable({ purchases }: { purchases: PurchaseView[] }) {
+  if (purchases.length === 0) return <p className="profile-empty">История покупок пуста</p>;
+  return (
+    <table className="history-table">
+      <thead>
+        <tr>
+          <th scope="col">Дата</th>
+          <th scope="col">Предмет</th>
+          <th scope="col">Сервер</th>
+          <th scope="col">Срок</th>
+          <th scope="col">Цена</th>
+          <th scope="col">Статус</th>
+          <th scope="col">Транзакция</th>
+        </tr>
+      </thead>
+      <tbody>
+        {purchases.map((purchase) => (
+          <tr key={purchase.id} data-testid="purchase-row">
+            <td data-label="Дата">{formatDate(purchase.paid_at ?? purchase.created_at)}</td>
+            <td data-label="Предмет">{purchase.item_name}</td>
+            <td data-label="Сервер">{serverTypeLabel(purchase.server_type)}</td>
+            <td data-label="Срок">{purchase.duration_text}</td>
+            <td data-label="Цена">{formatRubles(purchase.price)}</td>
+            <td data-label="Статус">
+              <span className={`profile-badge profile-badge--${statusTone(purchase.status)}`}>
+                {PURCHASE_STATUS_LABEL[purchase.status] ?? purchase.status}
+              </span>
+            </td>
+            <td data-label="Транзакция" className="history-table__id">
+              {purchase.transaction_id}
+            </td>
+          </tr>
+        ))}
+      </tbody>
+    </table>
+  );
+}

@@ -1,0 +1,34 @@
+import type { ShouldRevalidateFunction } from "react-router";
+import { z } from "zod";
+import { depsContext } from "#worker/router-context.ts";
+import { INVENTORY_FILTERS, listInventory } from "#worker/services/profile/inventory.ts";
+import { profileUserContext } from "#worker/services/profile/page-user.ts";
+import { InventoryFilters, InventoryList } from "../components/profile/inventory-list.tsx";
+import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
+import type { Route } from "./+types/profile.inventory";
+
+// /profile: the Корзина, filtered by ?status=not_used|used.
+
+const filterSchema = z.enum(INVENTORY_FILTERS).catch("all");
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = context.get(profileUserContext);
+  const filter = filterSchema.parse(new URL(request.url).searchParams.get("status") ?? "all");
+  return { filter, items: user ? await listInventory(context.get(depsContext), user.id, filter) : [] };
+}
+
+export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
+
+export default function Inventory({ loaderData }: Route.ComponentProps) {
+  return (
+    <section className="profile-section" aria-labelledby="inventory-title">
+      <h2 id="inventory-title">Корзина</h2>
+      <InventoryFilters current={loaderData.filter} />
+      <InventoryList items={loaderData.items} />
+    </section>
+  );
+}
+
+export function ErrorBoundary() {
+  return <p className="profile-empty profile-empty--error">Ошибка при получении инвентаря</p>;
+}

@@ -1,0 +1,30 @@
+import { data } from "react-router";
+import { depsContext } from "#worker/router-context.ts";
+import { profileUserContext } from "#worker/services/profile/page-user.ts";
+import { clientAddress } from "#worker/services/promos/client-address.ts";
+import { redeemPromo } from "#worker/services/promos/redeem.ts";
+import { PROMO_TEXT, promoSuccessText } from "#worker/services/promos/texts.ts";
+import { type PromoActionResult, PromoForm } from "../components/profile/promo-form.tsx";
+import type { Route } from "./+types/profile.promocodes";
+
+// /promocodes: the activation form. The action calls the same service as POST /api/promos/validate;
+// after a success React Router reloads the root loader, so the header balance follows.
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const form = await request.formData();
+  const code = String(form.get("code") ?? "").slice(0, 1000);
+  const user = context.get(profileUserContext);
+  if (!user) return data<PromoActionResult>({ error: PROMO_TEXT.unauthorized, code }, { status: 401 });
+  const result = await redeemPromo(context.get(depsContext), { userId: user.id, ip: clientAddress(request), code });
+  if (result.ok) return data<PromoActionResult>({ success: promoSuccessText(result.promo) });
+  const headers: HeadersInit = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : {};
+  return data<PromoActionResult>({ error: result.error, code }, { status: result.status, headers });
+}
+
+export default function Promocodes({ actionData }: Route.ComponentProps) {
+  return (
+    <section className="profile-section">
+      <PromoForm result={actionData} />
+    </section>
+  );
+}

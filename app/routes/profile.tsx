@@ -1,0 +1,103 @@
+import { useEffect } from "react";
+import { Link, Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { depsContext } from "#worker/router-context.ts";
+import { loadProfileUser, profileUserContext } from "#worker/services/profile/page-user.ts";
+import { InfoPanel } from "../components/profile/info-panel.tsx";
+import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
+import profileStylesheet from "../components/profile/profile.css?url";
+import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
+import { signInHref } from "../components/profile/sign-in.ts";
+import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";
+import { kopecksToRubles } from "../lib/format/money.ts";
+import type { Route } from "./+types/profile";
+
+// The layout of /profile, /promocodes, /purchases, /history and /deposits:
+// intro with breadcrumbs, the player's info panel, the tabs, and the tab's page.
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: profileStylesheet }];
+
+export const meta: Route.MetaFunction = () => [{ title: "Профиль — Свобода" }, { name: "robots", content: "noindex" }];
+
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ context, request }, next) => {
+    context.set(profileUserContext, await loadProfileUser(context.get(depsContext), request));
+    return next();
+  },
+];
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  const user = context.get(profileUserContext);
+  const payment = new URL(request.url).searchParams.get("payment");
+  return {
+    user: user
+      ? {
+          nickname: user.nickname,
+          avatarUrl: user.avatarUrl,
+          steamId: user.steamId,
+          balance: kopecksToRubles(user.balance),
+        }
+      : null,
+    payment: payment === null ? null : payment === "success" ? ("success" as const) : ("failure" as const),
+  };
+}
+
+export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
+
+export default function ProfileLayout({ loaderData }: Route.ComponentProps) {
+  const location = useLocation();
+  const navigate = useNavigate();
+  const { user } = loaderData;
+  // Shown from the loader on the first render, then kept in history state once the parameter is gone.
+  const payment = loaderData.payment ?? (location.state as { payment?: "success" | "failure" } | null)?.payment;
+
+  useEffect(() => {
+    const params = new URLSearchParams(location.search);
+    if (!params.has("payment")) return;
+    params.delete("payment");
+    const search = params.toString();
+    navigate(
+      { pathname: location.pathname, search: search ? `?${search}` : "" },
+      { replace: true, preventScrollReset: true, state: { payment: loaderData.payment } },
+    );
+  }, [location.pathname, location.search, loaderData.payment, navigate]);
+
+  const title = tabTitle(location.pathname);
+  return (
+    <main className="container page profile-page">
+      <section className="profile-intro">
+        <nav className="breadcrumbs" aria-label="Навигация">
+          <Link to="/">Главная</Link> <span aria-hidden="true">/</span> <Link to="/profile">Профиль</Link>{" "}
+          <span aria-hidden="true">/</span> <span aria-current="page">{title}</span>
+        </nav>
+        <h1>Профиль</h1>
+      </section>
+
+      {payment && (
+        <p
+          className={`profile-notice profile-notice--${payment === "success" ? "success" : "error"}`}
+          role="status"
+          data-testid="payment-result"
+        >
+          {payment === "success" ? PAYMENT_RETURN_TEXT.success : PAYMENT_RETURN_TEXT.failure}
+        </p>
+      )}
+
+      {user ? (
+        <div className="profile-layout">
+          <InfoPanel user={user} />
+          <div className="profile-main">
+            <ProfileTabs />
+            <Outlet />
+          </div>
+        </div>
+      ) : (
+        <div className="profile-signed-out">
+          <Outlet />
+          <a className="button button--steam" href={signInHref(location.pathname)} rel="nofollow">
+            Войти через Steam
+          </a>
+        </div>
+      )}
+    </main>
+  );
+}
