@@ -126,7 +126,7 @@ if (command === "add") {
       name: row.name,
       type: row.server_type,
       "ip:port": row.ip_port,
-      key: row.has_key ? `set ${when(row.key_rotated_at)}` : "none",
+      key: row.has_key ? (row.key_rotated_at ? `set ${when(row.key_rotated_at)}` : "set (seed)") : "none",
       "last heartbeat": when(row.heartbeat_at),
     })),
   );
