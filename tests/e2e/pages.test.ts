@@ -114,6 +114,14 @@ test("on a 390 px phone the pages fit the screen: no sideways scroll, one column
     .locator(".gallery img")
     .evaluateAll((elements) => elements.map((element) => element.getBoundingClientRect().width));
   for (const width of shots) assert.ok(width > 300 && width <= 390, `a screenshot is ${width}px wide`);
+  // The narrowest phones still get no sideways scroll.
+  await page.setViewportSize({ width: 320, height: 640 });
+  for (const path of ["/", "/terms"]) {
+    await page.goto(path);
+    await waitForHydration(page);
+    const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
+    assert.ok(overflow <= 0, `${path} at 320 px scrolls sideways by ${overflow}px`);
+  }
   // Header links stay reachable.
   assert.ok(await page.locator("header").getByRole("link", { name: "Магазин" }).isVisible());
   assert.ok(await page.locator("header").getByRole("link", { name: "Войти через Steam" }).isVisible());
