@@ -9,9 +9,8 @@ import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts
 import { loader as rootLoader } from "../app/root.tsx";
 import { loader as homeLoader } from "../app/routes/home.tsx";
 
-type LoaderArgs = Parameters<typeof homeLoader>[0];
-
-function loaderArgs(deps: Deps, url: string, headers: HeadersInit = {}): LoaderArgs {
+/** What React Router hands a loader; the type parameter is inferred from the loader it is passed to. */
+function loaderArgs<Args>(deps: Deps, url: string, headers: HeadersInit = {}): Args {
   const request = new Request(url, { headers });
   return {
     request,
@@ -19,7 +18,7 @@ function loaderArgs(deps: Deps, url: string, headers: HeadersInit = {}): LoaderA
     params: {},
     pattern: new URL(url).pathname,
     context: createRouterContext(deps),
-  } as LoaderArgs;
+  } as unknown as Args;
 }
 
 const seededServers: PublicServer[] = [
