@@ -206,11 +206,11 @@ describe("the /balance page", () => {
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
     });
   const args = (request: Request, deps: Deps) =>
-    ({ request, context: createRouterContext(deps), params: {} }) as Parameters<typeof action>[0];
+    ({ request, context: createRouterContext(deps), params: {} }) as unknown as Parameters<typeof action>[0];
 
   it("shows a signed-out visitor the page with the form disabled", async () => {
     const deps = testDeps();
-    const result = await loader(args(pageRequest(), deps) as Parameters<typeof loader>[0]);
+    const result = await loader(args(pageRequest(), deps) as unknown as Parameters<typeof loader>[0]);
     expect(result).toEqual({ signedIn: false, balance: null, defaultEmail: "" });
   });
 
@@ -227,7 +227,9 @@ describe("the /balance page", () => {
     const [row] = await deps.db.select().from(payments).where(eq(payments.userId, player.id));
     expect(row).toMatchObject({ amount: 12550, email: "nojs@example.com", status: "pending" });
 
-    const after = await loader(args(pageRequest({ token: player.token }), deps) as Parameters<typeof loader>[0]);
+    const after = await loader(
+      args(pageRequest({ token: player.token }), deps) as unknown as Parameters<typeof loader>[0],
+    );
     expect(after).toEqual({ signedIn: true, balance: 0, defaultEmail: "nojs@example.com" });
   });
 

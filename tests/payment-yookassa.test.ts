@@ -101,7 +101,7 @@ describe("creating a YooKassa payment", () => {
       amount: { value: "150.50", currency: "RUB" },
       capture: true,
       confirmation: { type: "redirect", return_url: `http://localhost:5173/api/payment/return/${body.payment_id}` },
-      description: "Пополнение баланса на 150.5 ₽",
+      description: "Пополнение баланса на 150,50 ₽",
       metadata: { payment_id: body.payment_id },
       receipt: {
         customer: { email: "player@example.com" },
@@ -375,9 +375,8 @@ describe("the return URL", () => {
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/profile?payment=success");
     expect(await balanceOf(deps, player.id)).toBe(7500);
-    expect(await request(`/api/payment/return/${paymentId}`).then((r) => r.headers.get("location"))).toBe(
-      "/profile?payment=success",
-    );
+    const again = await request(`/api/payment/return/${paymentId}`);
+    expect(again.headers.get("location")).toBe("/profile?payment=success");
     expect(await deposits(deps, player.id)).toHaveLength(1);
   });
 

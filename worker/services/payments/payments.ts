@@ -3,6 +3,7 @@ import { z } from "zod";
 import { asBatch } from "#db/batch.ts";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
 import { MAX_TOP_UP_RUBLES, MIN_TOP_UP_RUBLES, parseRublesText, rublesToKopecks, TOP_UP_MESSAGES } from "./rules.ts";
 
@@ -97,7 +98,7 @@ export async function createTopUp(
       paymentId,
       amount,
       email: input.email,
-      description: `Пополнение баланса на ${input.amount} ₽`,
+      description: `Пополнение баланса на ${kopecksToYooKassaValue(amount).replace(".", ",")} ₽`,
       returnUrl: paymentReturnUrl(deps, paymentId),
     });
   } catch (error) {
