@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { depsContext } from "#worker/router-context.ts";
+import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { profileUserContext } from "#worker/services/profile/page-user.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
@@ -16,7 +17,11 @@ export async function action({ context, request }: Route.ActionArgs) {
   const user = context.get(profileUserContext);
   if (!user) return data<PromoActionResult>({ error: PROMO_TEXT.unauthorized, code }, { status: 401 });
   const result = await redeemPromo(context.get(depsContext), { userId: user.id, ip: clientAddress(request), code });
-  if (result.ok) return data<PromoActionResult>({ success: promoSuccessText(result.promo) });
+  if (result.ok) {
+    // A page post without JavaScript renders the layout in this same request: show the new balance.
+    context.set(profileUserContext, await getSessionUser(context.get(depsContext), request));
+    return data<PromoActionResult>({ success: promoSuccessText(result.promo) });
+  }
   const headers: HeadersInit = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : {};
   return data<PromoActionResult>({ error: result.error, code }, { status: result.status, headers });
 }

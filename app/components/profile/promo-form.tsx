@@ -1,6 +1,7 @@
 import { useEffect, useRef, useState } from "react";
-import { Form, useNavigation, useRouteLoaderData } from "react-router";
+import { Form, useNavigation } from "react-router";
 import { PROMO_TEXT } from "#worker/services/promos/texts.ts";
+import { useAuth } from "../../lib/auth-context.tsx";
 
 export type PromoActionResult =
   | { success: string; error?: undefined }
@@ -12,7 +13,7 @@ export type PromoActionResult =
  */
 export function PromoForm({ result }: { result: PromoActionResult | undefined }) {
   const navigation = useNavigation();
-  const root = useRouteLoaderData("root") as { user: unknown } | undefined;
+  const auth = useAuth();
   const formRef = useRef<HTMLFormElement>(null);
   const [localError, setLocalError] = useState<string | null>(null);
   const submitting = navigation.state === "submitting" && navigation.formAction === "/promocodes";
@@ -39,7 +40,7 @@ export function PromoForm({ result }: { result: PromoActionResult | undefined })
         if (code.trim() === "") {
           event.preventDefault();
           setLocalError(PROMO_TEXT.empty);
-        } else if (root && !root.user) {
+        } else if (!auth.loading && !auth.isAuthenticated) {
           event.preventDefault();
           setLocalError(PROMO_TEXT.unauthorized);
         } else {

@@ -1,0 +1,251 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+
+// Seeded in db/seed/promos.ts: WELCOME100 (100 ₽), BONUS50 (50 ₽), STARTKIT (Набор «Старт», SOLO, forever),
+// VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player, so codes stay fresh.
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+function randomSteamId(): string {
+  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+}
+
+/** Opens a profile address signed out, signs in through the Steam stand-in, and lands back on it. */
+async function signInAt(page: Page, path: string, steamId: string) {
+  await page.goto(path);
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
+}
+
+const main = (page: Page) => page.locator("main");
+const text = async (page: Page, selector: string) => ((await page.locator(selector).first().innerText()) ?? "").trim();
+const headerBalance = (page: Page) => page.locator("header .account__balance");
+const flat = (value: string) => value.replace(/\s+/g, " ").trim();
+
+async function activate(page: Page, code: string) {
+  await page.getByPlaceholder("Введите промокод").fill(code);
+  await page.getByRole("button", { name: "Активировать" }).click();
+}
+
+async function promoMessage(page: Page, expected: string) {
+  await page.locator(".promo-form__message", { hasText: expected }).waitFor({ timeout: 15_000 });
+  assert.equal(flat(await text(page, ".promo-form__message")), expected);
+}
+
+test("a signed-out visitor is sent to Steam sign-in with the way back", async () => {
+  for (const path of ["/profile", "/promocodes", "/purchases", "/history", "/deposits"]) {
+    const response = await fetch(`${E2E_ORIGIN}${path}`, { redirect: "manual" });
+    assert.equal(response.status, 302, path);
+    assert.equal(response.headers.get("location"), `/api/auth/steam?return_to=${encodeURIComponent(path)}`);
+  }
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: info panel, every tab, the Корзина filter and both history pages`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    const steamId = randomSteamId();
+    await signInAt(page, "/profile", steamId);
+    if (javaScriptEnabled) await waitForHydration(page);
+
+    const panel = page.locator(".profile-info");
+    assert.match(await panel.innerText(), new RegExp(`Steam ID: ${steamId}`));
+    assert.match(flat(await panel.innerText()), /Баланс: 0 ₽/);
+    assert.match(await panel.innerText(), /Скидка: 0%/);
+    assert.equal(await text(page, ".profile-info__nickname"), steamId);
+    assert.match(flat(await text(page, ".breadcrumbs")), /Главная \/ Профиль \/ Корзина/);
+    assert.equal(await text(page, ".profile-empty"), "Нет предметов");
+
+    const tabs = page.locator(".profile-tabs");
+    await tabs.getByRole("link", { name: "История покупок" }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/purchases`);
+    await page.locator(".profile-empty", { hasText: "История покупок пуста" }).waitFor();
+
+    await tabs.getByRole("link", { name: "Пополнения" }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/deposits`);
+    await page.locator(".profile-empty", { hasText: "История пополнений пуста" }).waitFor();
+
+    await tabs.getByRole("link", { name: "Промокод" }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/promocodes`);
+    await page.getByRole("heading", { name: "Активация промокода" }).waitFor();
+
+    // Two items and 100 ₽ through promo codes, then a purchase and a top-up to fill the histories.
+    await activate(page, "STARTKIT");
+    await promoMessage(page, "Промокод успешно активирован! Вы получили предмет: Набор «Старт»");
+    await activate(page, "vipweek ");
+    await promoMessage(page, "Промокод успешно активирован! Вы получили предмет: VIP");
+    await activate(page, "WELCOME100");
+    await promoMessage(page, "Промокод успешно активирован! На ваш баланс начислено 100 ₽");
+
+    const buy = await page.request.post("/api/purchase/items/106", { data: { server_type: "SOLO" } });
+    assert.equal(buy.status(), 201, await buy.text());
+    const topUp = await page.request.post("/api/payment/create", { data: { amount: 250, email: "e2e@example.com" } });
+    assert.ok(topUp.ok(), await topUp.text());
+
+    await tabs.getByRole("link", { name: "Корзина" }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/profile`);
+    const entries = page.getByTestId("inventory-entry");
+    await entries.first().waitFor();
+    const cards = (await entries.allInnerTexts()).map(flat);
+    const kit = cards.find((card) => card.includes("Набор «Старт»"));
+    const vip = cards.find((card) => card.startsWith("VIP"));
+    assert.ok(kit && vip, cards.join(" | "));
+    assert.match(kit, /SOLO · Навсегда Не использован/);
+    assert.match(vip, /SOLO · 7 дней Не использован/);
+
+    const filter = page.locator(".profile-filter");
+    await filter.getByRole("link", { name: "Использованные", exact: true }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/profile?status=used`);
+    await page.locator(".profile-empty", { hasText: "Нет предметов" }).waitFor();
+    await filter.getByRole("link", { name: "Не использованные", exact: true }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/profile?status=not_used`);
+    await entries.first().waitFor();
+    assert.ok((await entries.count()) >= 2);
+    await filter.getByRole("link", { name: "Все", exact: true }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/profile`);
+
+    await tabs.getByRole("link", { name: "История покупок" }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/purchases`);
+    const purchase = page.getByTestId("purchase-row").first();
+    await purchase.waitFor();
+    assert.match(flat(await purchase.innerText()), /\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    assert.match(await purchase.innerText(), /Завершено/);
+
+    // /history is the same page.
+    await page.goto("/history");
+    if (javaScriptEnabled) await waitForHydration(page);
+    assert.equal(await page.getByTestId("purchase-row").count(), 1);
+    assert.equal(
+      await page.locator(".profile-tabs__tab--active").innerText(),
+      "История покупок",
+      "the purchases tab is the current one",
+    );
+
+    await page.locator(".profile-tabs").getByRole("link", { name: "Пополнения" }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/deposits`);
+    const deposit = page.getByTestId("deposit-row").first();
+    await deposit.waitFor();
+    assert.match(flat(await deposit.innerText()), /250 ₽/);
+    assert.match(await deposit.innerText(), /В обработке/);
+    assert.match(await deposit.innerText(), /Нет данных/, "not completed yet");
+
+    // Balance: 100 ₽ from the code minus the purchase, the same in the header and the panel.
+    const balance = flat(await text(page, ".profile-info__balance"));
+    assert.equal(flat((await headerBalance(page).innerText()) ?? ""), balance);
+    assert.notEqual(balance, "0 ₽");
+    await context.close();
+  });
+
+  test(`${mode}: the promo form's answers, and the header balance after a BALANCE code`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signInAt(page, "/promocodes", randomSteamId());
+    if (javaScriptEnabled) await waitForHydration(page);
+    assert.equal(flat(await headerBalance(page).innerText()), "0 ₽");
+
+    const posts: string[] = [];
+    page.on("request", (request) => {
+      if (request.method() === "POST") posts.push(request.url());
+    });
+    await activate(page, "   ");
+    await promoMessage(page, "Введите промокод");
+    if (javaScriptEnabled) assert.deepEqual(posts, [], "a blank code sends nothing");
+
+    await activate(page, "NO-SUCH-CODE");
+    await promoMessage(page, "Промокод не найден");
+    await activate(page, "SUMMER2025");
+    await promoMessage(page, "Срок действия промокода истек");
+    await activate(page, "a!");
+    await promoMessage(page, "Некорректный формат промокода");
+
+    await activate(page, "bonus50");
+    await promoMessage(page, "Промокод успешно активирован! На ваш баланс начислено 50 ₽");
+    assert.equal(await page.getByPlaceholder("Введите промокод").inputValue(), "", "the field is cleared");
+    await page.locator("header .account__balance", { hasText: "50 ₽" }).waitFor({ timeout: 15_000 });
+    assert.equal(flat(await text(page, ".profile-info__balance")), "50 ₽");
+
+    await activate(page, "BONUS50");
+    await promoMessage(page, "Вы уже использовали этот промокод");
+    assert.equal(flat(await headerBalance(page).innerText()), "50 ₽");
+    await context.close();
+  });
+}
+
+test("with JavaScript: the button spins and is disabled while the code is being checked", async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await signInAt(page, "/promocodes", randomSteamId());
+  await waitForHydration(page);
+
+  let release: () => void = () => {};
+  const held = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  await page.route("**/promocodes.data**", async (route) => {
+    await held;
+    await route.continue();
+  });
+  await activate(page, "WELCOME100");
+  const button = page.getByRole("button", { name: "Активировать" });
+  await page.locator(".promo-form__submit .profile-spinner").waitFor();
+  assert.equal(await button.isDisabled(), true);
+  assert.equal(await page.getByPlaceholder("Введите промокод").isDisabled(), true);
+  release();
+  await promoMessage(page, "Промокод успешно активирован! На ваш баланс начислено 100 ₽");
+  assert.equal(await button.isDisabled(), false);
+  await context.close();
+});
+
+async function signedInContext(javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
+  const context = await newContext(browser, { javaScriptEnabled });
+  const page = await context.newPage();
+  await signInAt(page, "/promocodes", randomSteamId());
+  if (javaScriptEnabled) await waitForHydration(page);
+  return { context, page };
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  test(`${javaScriptEnabled ? "with" : "without"} JavaScript: a code sent after the session ended gets Необходима авторизация`, async () => {
+    const { context, page } = await signedInContext(javaScriptEnabled);
+    await context.clearCookies();
+    await activate(page, "WELCOME100");
+    await promoMessage(page, "Необходима авторизация");
+    await context.close();
+  });
+}
+
+test("with JavaScript: the payment result is shown, then removed from the address", async () => {
+  const { context, page } = await signedInContext(true);
+  await page.goto("/profile?payment=success");
+  await page.getByTestId("payment-result").waitFor();
+  assert.equal(await text(page, "[data-testid=payment-result]"), "Оплата успешно выполнена! Баланс пополнен.");
+  await page.waitForURL(`${E2E_ORIGIN}/profile`);
+  assert.equal(await text(page, "[data-testid=payment-result]"), "Оплата успешно выполнена! Баланс пополнен.");
+
+  await page.goto("/deposits?payment=canceled");
+  await page.waitForURL(`${E2E_ORIGIN}/deposits`);
+  assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платеж не был завершен.");
+  await context.close();
+});
+
+test("without JavaScript: the payment result is shown", async () => {
+  const { context, page } = await signedInContext(false);
+  await page.goto("/profile?payment=success");
+  assert.equal(await text(page, "[data-testid=payment-result]"), "Оплата успешно выполнена! Баланс пополнен.");
+  await page.goto("/deposits?payment=failed");
+  assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платеж не был завершен.");
+  assert.ok(await main(page).getByText("История пополнений пуста").isVisible());
+  await context.close();
+});
