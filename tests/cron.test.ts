@@ -292,7 +292,7 @@ describe("KV writes (decision 001)", () => {
     const steam = new FakeSteamWebApi();
     const clock = testClock();
     const server = await addServer();
-    const runs = 120; // two hours of minutely runs
+    const runs = 60; // an hour of minutely runs
     let writes = 0;
     for (let run = 0; run < runs; run++) {
       steam.answer(server.ipPort, { players: run % 50, maxPlayers: 100 });
