@@ -1,0 +1,145 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+function randomSteamId(): string {
+  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+}
+
+const header = (page: Page) => page.locator("header.site-header");
+
+async function signedInAs(page: Page, nickname: string) {
+  await header(page).locator(".account__nickname", { hasText: nickname }).waitFor({ timeout: 15_000 });
+}
+
+async function signedOut(page: Page) {
+  await header(page).getByRole("link", { name: "Войти через Steam" }).waitFor({ timeout: 15_000 });
+}
+
+test("with JavaScript: sign in as the demo player through the Steam stand-in, reload, log out", async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto("/");
+  await waitForHydration(page);
+  await header(page).getByRole("link", { name: "Войти через Steam" }).click();
+
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('button[data-steamid="76561198000000001"]').click();
+
+  await page.waitForURL(`${E2E_ORIGIN}/`);
+  await signedInAs(page, "Демо-игрок");
+  assert.match((await header(page).locator(".account__balance").textContent()) ?? "", /₽/);
+  const token = await page.evaluate(() => window.localStorage.getItem("jwt_token"));
+  assert.ok(token, "the token is stored under jwt_token");
+  assert.equal(new URL(page.url()).search, "", "no token left in the address");
+
+  // The stored token works as a bearer token for the API.
+  const profile = await page.request.get("/api/profile", { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(profile.status(), 200);
+  assert.equal((await profile.json()).nickname, "Демо-игрок");
+
+  await page.reload();
+  await signedInAs(page, "Демо-игрок");
+
+  await waitForHydration(page);
+  await header(page).getByRole("button", { name: "Выйти" }).click();
+  await signedOut(page);
+  await page.waitForFunction(() => window.localStorage.getItem("jwt_token") === null);
+  const afterLogout = await page.request.get("/api/profile", { headers: { authorization: `Bearer ${token}` } });
+  assert.equal(afterLogout.status(), 401, "logout killed the bearer token too");
+  await page.reload();
+  await signedOut(page);
+  await context.close();
+});
+
+test("without JavaScript: sign in with a typed SteamID64, reload, log out", async () => {
+  const steamId = randomSteamId();
+  const context = await newContext(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/");
+  await header(page).getByRole("link", { name: "Войти через Steam" }).click();
+
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.getByRole("textbox", { name: "SteamID64" }).fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+
+  // /auth-success says so, then moves on by itself (meta refresh inside <noscript>).
+  await page.waitForURL(`${E2E_ORIGIN}/`, { timeout: 15_000 });
+  // No Steam Web API key locally: the SteamID is the nickname.
+  await signedInAs(page, steamId);
+  assert.match((await header(page).locator(".account__balance").textContent()) ?? "", /^\s*0\s₽\s*$/);
+
+  await page.reload();
+  await signedInAs(page, steamId);
+
+  await header(page).getByRole("button", { name: "Выйти" }).click();
+  await page.waitForURL(`${E2E_ORIGIN}/`);
+  await signedOut(page);
+  await page.reload();
+  await signedOut(page);
+  await context.close();
+});
+
+test("without JavaScript /auth-success shows the spec's text and a way on", async () => {
+  const context = await newContext(browser, { javaScriptEnabled: false });
+  // Sign in step by step with the context's own cookie jar, stopping before /auth-success.
+  const start = await context.request.get("/api/auth/steam", { maxRedirects: 0 });
+  const providerPage = new URL(start.headers().location ?? "");
+  const approved = await context.request.post(new URL("approve", providerPage).toString(), {
+    form: {
+      return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+      realm: providerPage.searchParams.get("openid.realm") ?? "",
+      steamid: randomSteamId(),
+    },
+    maxRedirects: 0,
+  });
+  const callback = await context.request.get(approved.headers().location ?? "", { maxRedirects: 0 });
+  const authSuccess = callback.headers().location ?? "";
+  assert.match(authSuccess, /^\/auth-success\?token=/);
+
+  const page = await context.newPage();
+  // Hold the automatic move on (meta refresh inside <noscript>) to read the page.
+  await page.route("**/auth-success?**", async (route) => {
+    const response = await route.fetch();
+    const body = (await response.text()).replace(/<noscript>.*?<\/noscript>/s, "");
+    await route.fulfill({ response, body });
+  });
+  await page.goto(authSuccess);
+  assert.match((await page.locator("main").textContent()) ?? "", /Авторизация успешна\. Перенаправление\.\.\./);
+  await page.getByRole("link", { name: "Продолжить" }).click();
+  await page.waitForURL(`${E2E_ORIGIN}/`);
+  await header(page).locator(".account__nickname").waitFor();
+  await context.close();
+});
+
+test("/api/auth/steam?return_to=/terms brings the player back to /terms", async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await page.goto("/api/auth/steam?return_to=/terms");
+  const steamId = randomSteamId();
+  await page.getByRole("textbox", { name: "SteamID64" }).fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}/terms`);
+  await signedInAs(page, steamId);
+  await context.close();
+});
+
+test("a cancelled sign-in comes back home with a Russian message and no session", async () => {
+  const context = await newContext(browser, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/api/auth/steam?return_to=/terms");
+  await page.getByRole("button", { name: "Отмена" }).click();
+  await page.waitForURL(/\/\?auth_error=cancelled$/);
+  assert.equal((await page.locator(".auth-error").textContent())?.trim(), "Вход через Steam отменён.");
+  await signedOut(page);
+  await context.close();
+});
