@@ -34,7 +34,8 @@ async function createPlayer(deps: Deps, balanceKopecks = 0) {
 }
 
 function profile(token: string, how: "bearer" | "cookie" = "bearer") {
-  const headers = how === "bearer" ? { authorization: `Bearer ${token}` } : { cookie: `__session=${token}` };
+  const headers: Record<string, string> =
+    how === "bearer" ? { authorization: `Bearer ${token}` } : { cookie: `__session=${token}` };
   return SELF.fetch("http://localhost/api/profile", { headers });
 }
 
@@ -203,7 +204,8 @@ describe("GET /api/auth/check", () => {
     const deps = testDeps();
     const user = await createPlayer(deps, 1000);
     const { token } = await createSession(deps, user.id);
-    for (const headers of [{ cookie: `__session=${token}` }, { authorization: `Bearer ${token}` }]) {
+    const ways: Record<string, string>[] = [{ cookie: `__session=${token}` }, { authorization: `Bearer ${token}` }];
+    for (const headers of ways) {
       const response = await SELF.fetch("http://localhost/api/auth/check", { headers });
       expect(await response.json()).toEqual({
         authenticated: true,
