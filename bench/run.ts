@@ -42,7 +42,7 @@ async function measureTarget(origin: string, target: Target): Promise<Row> {
   const common = { url, request, connections, expectStatus: target.expectStatus };
   await runLoad({ ...common, durationMs: WARMUP_MS });
   const load = await runLoad({ ...common, durationMs });
-  const sizes = target.kind === "page" ? await measurePage(url) : undefined;
+  const sizes = target.kind === "page" ? await measurePage(url, request.headers) : undefined;
   return { target, load, sizes };
 }
 

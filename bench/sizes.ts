@@ -30,8 +30,9 @@ function staticImports(source: string): string[] {
   return [...source.matchAll(/(?:\bfrom|\bimport)\s*["']([^"']+\.m?js)["']/g)].map((match) => match[1] as string);
 }
 
-export async function measurePage(pageUrl: string): Promise<PageSizes> {
-  const response = await fetch(pageUrl);
+/** `headers`: e.g. a session cookie, for pages only a signed-in player sees. */
+export async function measurePage(pageUrl: string, headers: Record<string, string> = {}): Promise<PageSizes> {
+  const response = await fetch(pageUrl, { headers, redirect: "manual" });
   if (!response.ok) throw new Error(`${pageUrl} answered ${response.status}`);
   const html = await response.text();
 
