@@ -1,4 +1,5 @@
 // What `npm run bench` measures. Add a page or an endpoint here; bench/run.ts does the rest.
+import { seedItemId } from "../db/seed/catalog.ts";
 import type { RequestSpec } from "./load.ts";
 
 /** The locally served build a target is measured against. */
@@ -31,7 +32,64 @@ export const targets: Target[] = [
   { name: "home", path: "/", kind: "page", budget: { jsGzip: 150 * KB }, minThroughputVsBaseline: 0.8 },
   { name: "terms", path: "/terms", kind: "page", minThroughputVsBaseline: 0.8 },
   { name: "server-status", path: "/api/server-status", kind: "api" },
+  { name: "shop", path: "/shop", kind: "page", budget: { jsGzip: 170 * KB }, minThroughputVsBaseline: 0.8 },
+  { name: "shop-item", path: `/shop/items/${seedItemId("SOLO", 1)}?server_type=SOLO`, kind: "page" },
+  {
+    // Purchases per second: each request is a new purchase (no idempotency key) of a 49 ₽ item
+    // by the seeded bench player; every answer must be 201. Overdraft and overselling are
+    // impossible by the schema's CHECKs (see tests/purchase-api.test.ts for the concurrency proofs).
+    name: "purchase",
+    path: `/api/purchase/items/${seedItemId("SOLO", 6)}`,
+    kind: "api",
+    expectStatus: 201,
+    prepare: async (site) => ({
+      method: "POST",
+      headers: { "content-type": "application/json", cookie: await signIn(site, BENCH_PLAYER) },
+      body: JSON.stringify({ server_type: "SOLO" }),
+    }),
+  },
+  {
+    // The Корзина of the seeded demo player; signed out, /profile redirects to Steam sign-in.
+    name: "profile",
+    path: "/profile",
+    kind: "page",
+    budget: { jsGzip: 170 * KB },
+    minThroughputVsBaseline: 0.8,
+    prepare: async (site) => ({ headers: { cookie: await signIn(site, "76561198000000001") } }),
+  },
 ];
+
+/** The seeded player with a balance for thousands of purchases (db/seed/players.ts). */
+const BENCH_PLAYER = "76561198000000009";
+
+/** Signs in through the local Steam stand-in as a player clicking through it would; returns the session cookie. */
+async function signIn(site: Site, steamId: string): Promise<string> {
+  const location = (response: Response) => {
+    const value = response.headers.get("location");
+    if (!value) throw new Error(`sign-in: expected a redirect, got ${response.status}`);
+    return new URL(value, site.origin);
+  };
+  const start = await fetch(`${site.origin}/api/auth/steam?return_to=%2F`, { redirect: "manual" });
+  // The sign-in state cookie must come back with the callback, as a browser would send it.
+  const stateCookie = start.headers
+    .getSetCookie()
+    .map((value) => value.split(";")[0])
+    .join("; ");
+  const login = location(start);
+  const approve = await fetch(new URL("approve", login), {
+    method: "POST",
+    body: new URLSearchParams({
+      return_to: login.searchParams.get("openid.return_to") ?? "",
+      realm: login.searchParams.get("openid.realm") ?? "",
+      steamid: steamId,
+    }),
+    redirect: "manual",
+  });
+  const callback = await fetch(location(approve), { redirect: "manual", headers: { cookie: stateCookie } });
+  const cookie = callback.headers.getSetCookie().find((value) => value.startsWith("__session="));
+  if (!cookie) throw new Error(`sign-in: no session cookie (status ${callback.status})`);
+  return cookie.split(";")[0] ?? cookie;
+}
 
 /** The Worker bundle (build/server/**\/*.js), gzipped. */
 export const WORKER_BUNDLE_BUDGET = 1024 * 1024;

@@ -8,6 +8,7 @@ import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
+import shopStyles from "../components/shop/shop.css?url";
 import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
 import { serverTypeLabel } from "../lib/format/server-type.ts";
 import { AUTH_REQUIRED, INSUFFICIENT_FUNDS, isInsufficientFunds, purchaseErrorText } from "../lib/shop/errors.ts";
@@ -21,6 +22,8 @@ const itemId = z
   .string()
   .regex(/^[1-9]\d{0,9}$/)
   .transform(Number);
+
+export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.item.name} — Магазин — Свобода` : "Магазин — Свобода" },

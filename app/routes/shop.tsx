@@ -4,7 +4,7 @@ import { z } from "zod";
 import { SERVER_TYPES } from "#db/schema.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
-import { listCategories, listItems, searchItems } from "#worker/services/shop/catalog.ts";
+import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";
 import { CategoryFilter, ServerTypeSelector } from "../components/shop/filters.tsx";
 import { ItemCard } from "../components/shop/item-card.tsx";
@@ -14,7 +14,7 @@ import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.t
 import { Toast, useToast } from "../components/toast.tsx";
 import { kopecksToRubles } from "../lib/format/money.ts";
 import { MIN_SEARCH_LENGTH } from "../lib/shop/plural.ts";
-import { resolveServerTypes, type ShopItem } from "../lib/shop/types.ts";
+import { resolveServerTypes, type ShopCardItem } from "../lib/shop/types.ts";
 import type { Route } from "./+types/shop";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
@@ -46,9 +46,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };
-  const [categories, items, user] = await Promise.all([
-    listCategories(deps),
-    searching ? searchItems(deps, query, filter) : listItems(deps, filter),
+  const [{ categories, items }, user] = await Promise.all([
+    shopPageCatalog(deps, filter, searching ? query : null),
     getSessionUser(deps, request),
   ]);
   const categoryId = categories.some((category) => category.id === params.category_id)
@@ -61,7 +60,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     categoryId,
     query,
     searching,
-    items,
+    // The cards and the buy dialog need neither descriptions nor kit contents (the item page shows them).
+    items: items.map(({ description: _description, contents: _contents, ...card }) => card),
     balance: user ? kopecksToRubles(user.balance) : null,
     now: deps.now().getTime(),
   };
@@ -78,12 +78,12 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const navigation = useNavigation();
   const location = useLocation();
   const loading = useMinimumLoading(navigation.state === "loading" && navigation.location?.pathname === "/shop");
-  const [buying, setBuying] = useState<ShopItem | null>(null);
+  const [buying, setBuying] = useState<ShopCardItem | null>(null);
   const toast = useToast();
   const close = useCallback(() => setBuying(null), []);
   const showToast = toast.show;
   const purchased = useCallback(
-    (item: ShopItem) => {
+    (item: ShopCardItem) => {
       showToast(`Покупка совершена: ${item.name}. Предмет в Корзине.`);
       // Spec §4: a purchase of a limited item fires an event that refreshes the limited list
       // (the action already revalidated this page's loader, which holds it).

@@ -69,7 +69,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 1,
       name: "VIP",
-      description: "Ускоренный крафт, 3 домашние точки, телепорт к другу раз в 10 минут, цветной ник в чате.",
+      description: "Ранг ВИП: ускоренный крафт, 3 домашние точки, телепорт к другу раз в 10 минут, цветной ник в чате.",
       price: 199,
       discount: typeIndex === 1 ? 15 : 0,
       img: "/images/shop/vip.svg",
@@ -81,7 +81,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 2,
       name: "Premium",
-      description: "Всё из VIP, плюс мгновенный крафт, 5 домашних точек, личный рециклер и /kit premium раз в сутки.",
+      description: "Ранг Премиум: всё из VIP, плюс мгновенный крафт, 5 домашних точек, личный рециклер и /kit premium раз в сутки.",
       price: x5 ? 449 : 399,
       discount: x5 ? 20 : 0,
       img: "/images/shop/premium.svg",

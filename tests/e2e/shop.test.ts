@@ -77,10 +77,12 @@ test("the shop renders on the server: breadcrumbs, title, server types, categori
 
   // Server type and category are links that work without JavaScript.
   await page.getByRole("link", { name: "NO LIMIT x5 Loot" }).click();
-  assert.equal(new URL(page.url()).searchParams.get("server_type"), "NO_LIMIT");
+  await page.waitForURL((url) => url.searchParams.get("server_type") === "NO_LIMIT", { waitUntil: "load" });
   await page.locator('nav[aria-label="Категории"]').getByRole("link", { name: "Транспорт" }).click();
+  await page.waitForURL((url) => url.searchParams.has("category_id"), { waitUntil: "load" });
   assert.equal(await page.locator(".shop__empty").innerText(), "В данной категории пока нет товаров");
   await page.locator('nav[aria-label="Категории"]').getByRole("link", { name: "Привилегии" }).click();
+  await page.waitForURL((url) => url.searchParams.get("category_id") === "1", { waitUntil: "load" });
   assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), ["VIP", "Premium"]);
   assert.equal(new URL(page.url()).searchParams.get("server_type"), "NO_LIMIT");
   await nojs.close();
@@ -92,7 +94,7 @@ test("search without JavaScript: a GET form, the short-query hint and the no-res
   await page.goto("/shop?server_type=VANILLA");
   await page.locator("#shop-search").fill("вип");
   await page.getByRole("button", { name: "Найти" }).click();
-  assert.equal(new URL(page.url()).searchParams.get("query"), "вип");
+  await page.waitForURL((url) => url.searchParams.get("query") === "вип", { waitUntil: "load" });
   assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), ["VIP"]);
 
   await page.goto("/shop?server_type=VANILLA&query=%D0%B0%D0%BA");
@@ -102,6 +104,7 @@ test("search without JavaScript: a GET form, the short-query hint and the no-res
 
   await page.locator("#shop-search").fill("бронетранспортёр");
   await page.getByRole("button", { name: "Найти" }).click();
+  await page.waitForURL((url) => url.searchParams.get("query") === "бронетранспортёр", { waitUntil: "load" });
   assert.equal(await page.locator(".shop__empty").innerText(), "По вашему запросу ничего не найдено");
   await nojs.close();
 });

@@ -2,18 +2,18 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { formatRubles } from "../../lib/format/money.ts";
 import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "../../lib/shop/errors.ts";
-import type { ShopItem } from "../../lib/shop/types.ts";
+import type { ShopCardItem } from "../../lib/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 
 interface BuyDialogProps {
-  item: ShopItem;
+  item: ShopCardItem;
   /** Rubles, or null when signed out. */
   balance: number | null;
   /** Where Steam sign-in returns to. */
   returnTo: string;
   onClose: () => void;
-  onPurchased: (item: ShopItem) => void;
+  onPurchased: (item: ShopCardItem) => void;
 }
 
 /**

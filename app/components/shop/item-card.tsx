@@ -1,21 +1,21 @@
 import type { MouseEvent } from "react";
 import { Link } from "react-router";
 import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../../lib/shop/limited.ts";
-import type { ShopItem } from "../../lib/shop/types.ts";
+import type { ShopCardItem } from "../../lib/shop/types.ts";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
 import { fromPrice, Price } from "./price.tsx";
 
-export function itemHref(item: Pick<ShopItem, "id" | "server_type">): string {
+export function itemHref(item: Pick<ShopCardItem, "id" | "server_type">): string {
   return `/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}`;
 }
 
 interface ItemCardProps {
-  item: ShopItem;
+  item: ShopCardItem;
   serverNow: number;
   /** Cards past the first row load their pictures lazily. */
   eager: boolean;
   /** With JavaScript the buy button opens the dialog; without, it is a link to the item's page. */
-  onBuy: (item: ShopItem) => void;
+  onBuy: (item: ShopCardItem) => void;
 }
 
 export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
@@ -30,9 +30,9 @@ export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
   };
   return (
     <article className={`shop-card${state ? ` shop-card--${state}` : ""}`} data-item-id={item.id}>
-      <Link to={itemHref(item)} className="shop-card__picture" tabIndex={-1} aria-hidden="true">
+      <div className="shop-card__picture">
         <img src={item.img} alt="" width={160} height={160} loading={eager ? "eager" : "lazy"} decoding="async" />
-      </Link>
+      </div>
       <div className="shop-card__badges">
         {state ? <LimitedBadge state={state} /> : null}
         {item.is_one_time ? <span className="badge">Разовый</span> : null}
@@ -58,9 +58,10 @@ export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
             </span>
           </span>
         ) : (
-          <Link to={itemHref(item)} className="button button--small" onClick={open}>
+          // A plain link (no client routing needed): with JavaScript the click opens the dialog instead.
+          <a href={itemHref(item)} className="button button--small" onClick={open}>
             Купить
-          </Link>
+          </a>
         )}
       </div>
     </article>

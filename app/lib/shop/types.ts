@@ -58,3 +58,6 @@ export function resolveServerTypes(fromApi: string[] | null, items: { server_typ
   const derived = [...new Set((items ?? []).map((item) => item.server_type))];
   return derived.length > 0 ? derived : [DEFAULT_SERVER_TYPE];
 }
+
+/** What a card and the buy dialog need: the item without its description and kit contents. */
+export type ShopCardItem = Omit<ShopItem, "description" | "contents">;

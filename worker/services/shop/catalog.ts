@@ -74,34 +74,63 @@ function toShopItem(
   };
 }
 
-async function loadItems(deps: Pick<Deps, "db" | "now">, where: SQL | undefined): Promise<ShopItem[]> {
-  const rows = await deps.db
-    .select({ item: items, categoryName: categories.name })
-    .from(items)
-    .innerJoin(categories, eq(categories.id, items.categoryId))
-    .where(and(eq(items.isAvailable, true), where))
-    .orderBy(asc(categories.sortOrder), asc(items.sortOrder), asc(items.id));
-  if (rows.length === 0) return [];
-  const ids = rows.map((row) => row.item.id);
-  // Two reads for all the items' durations and contents at once; D1 runs them in one round trip.
-  const [durations, contents] = await deps.db.batch([
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
+
+const categoryColumns = { id: categories.id, name: categories.name, description: categories.description };
+
+/**
+ * The items matching `where`, their durations and contents, and the category list,
+ * in ONE D1 round trip (a batch of read statements).
+ */
+async function loadCatalog(
+  deps: Pick<Deps, "db" | "now">,
+  where: SQL | undefined,
+): Promise<{ items: ShopItem[]; categories: ShopCategory[] }> {
+  const listed = and(eq(items.isAvailable, true), where);
+  const ids = deps.db.select({ id: items.id }).from(items).where(listed);
+  const [rows, durations, contents, categoryRows] = await deps.db.batch([
+    // No join: in a D1 batch drizzle maps rows by column name, and items and categories share names.
+    deps.db.select().from(items).where(listed).orderBy(asc(items.sortOrder), asc(items.id)),
     deps.db.select().from(itemDurations).where(inArray(itemDurations.itemId, ids)),
     deps.db
       .select({ itemId: itemContents.itemId, item: itemContents.item, img: itemContents.img })
       .from(itemContents)
       .where(inArray(itemContents.itemId, ids))
       .orderBy(asc(itemContents.sortOrder), asc(itemContents.id)),
+    // A handful of rows; read every time so the page needs no second round trip.
+    deps.db.select(categoryColumns).from(categories).orderBy(asc(categories.sortOrder), asc(categories.id)),
   ]);
   const now = deps.now().getTime();
-  return rows.map(({ item, categoryName }) =>
-    toShopItem(
-      item,
-      categoryName,
-      durations.filter((duration) => duration.itemId === item.id),
-      contents.filter((content) => content.itemId === item.id).map(({ item: name, img }) => ({ item: name, img })),
-      now,
-    ),
-  );
+  const durationsOf = groupBy(durations, (duration) => duration.itemId);
+  const contentsOf = groupBy(contents, (content) => content.itemId);
+  const categoryIndex = new Map(categoryRows.map((category, index) => [category.id, index]));
+  const rank = (item: ItemRow) => categoryIndex.get(item.categoryId) ?? Number.MAX_SAFE_INTEGER;
+  return {
+    items: rows
+      .toSorted((a, b) => rank(a) - rank(b))
+      .map((item) =>
+        toShopItem(
+          item,
+          categoryRows[rank(item)]?.name ?? "",
+          durationsOf.get(item.id) ?? [],
+          (contentsOf.get(item.id) ?? []).map(({ item: name, img }) => ({ item: name, img })),
+          now,
+        ),
+      ),
+    categories: categoryRows,
+  };
+}
+
+async function loadItems(deps: Pick<Deps, "db" | "now">, where: SQL | undefined): Promise<ShopItem[]> {
+  return (await loadCatalog(deps, where)).items;
 }
 
 function filterWhere(filter: CatalogFilter): SQL | undefined {
@@ -113,6 +142,25 @@ function filterWhere(filter: CatalogFilter): SQL | undefined {
 
 export function listItems(deps: Pick<Deps, "db" | "now">, filter: CatalogFilter = {}): Promise<ShopItem[]> {
   return loadItems(deps, filterWhere(filter));
+}
+
+/** What the shop page shows: the categories and the items of a server type (and category), searched or not. */
+export async function shopPageCatalog(
+  deps: Pick<Deps, "db" | "now">,
+  filter: CatalogFilter,
+  query: string | null,
+): Promise<{ items: ShopItem[]; categories: ShopCategory[] }> {
+  const catalog = await loadCatalog(deps, filterWhere(filter));
+  return query == null ? catalog : { ...catalog, items: matching(catalog.items, query) };
+}
+
+function matching(all: ShopItem[], query: string): ShopItem[] {
+  const needle = query.trim().toLocaleLowerCase("ru");
+  return all.filter((item) =>
+    [item.name, item.description, item.category_name, ...item.contents.map((content) => content.item)].some((text) =>
+      text.toLocaleLowerCase("ru").includes(needle),
+    ),
+  );
 }
 
 export async function getItem(deps: Pick<Deps, "db" | "now">, id: number): Promise<ShopItem | null> {
@@ -130,13 +178,7 @@ export async function searchItems(
   query: string,
   filter: CatalogFilter = {},
 ): Promise<ShopItem[]> {
-  const needle = query.trim().toLocaleLowerCase("ru");
-  const all = await listItems(deps, filter);
-  return all.filter((item) =>
-    [item.name, item.description, item.category_name, ...item.contents.map((content) => content.item)].some((text) =>
-      text.toLocaleLowerCase("ru").includes(needle),
-    ),
-  );
+  return matching(await listItems(deps, filter), query);
 }
 
 export interface LimitedList {

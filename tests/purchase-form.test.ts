@@ -1,0 +1,136 @@
+// The item page's loader and action: the purchase form that works without JavaScript,
+// and the same action the buy dialog posts to.
+import { describe, expect, it } from "vitest";
+import { action, loader } from "../app/routes/shop.item.tsx";
+import { loader as shopLoader } from "../app/routes/shop.tsx";
+import { createRouterContext } from "../worker/router-context.ts";
+import { balanceAndLedger, createCategory, createItem, createPlayer } from "./shop-fixtures.ts";
+import { testClock, testDeps } from "./support/deps.ts";
+
+type ActionArgs = Parameters<typeof action>[0];
+type LoaderArgs = Parameters<typeof loader>[0];
+
+function args(url: string, init: RequestInit & { token?: string } = {}, id?: number) {
+  const headers = new Headers(init.headers);
+  if (init.token) headers.set("cookie", `__session=${init.token}`);
+  const request = new Request(url, { ...init, headers });
+  return {
+    request,
+    url: new URL(url),
+    params: { id: String(id ?? "") },
+    pattern: "/shop/items/:id",
+    context: createRouterContext(testDeps()),
+  } as unknown as ActionArgs & LoaderArgs;
+}
+
+function post(id: number, fields: Record<string, string>, token?: string) {
+  return action(
+    args(`http://localhost/shop/items/${id}`, { method: "POST", body: new URLSearchParams(fields), token }, id),
+  );
+}
+
+async function unwrap(result: unknown): Promise<{ status: number; body: unknown }> {
+  if (result instanceof Response) return { status: result.status, body: result.headers.get("location") };
+  const value = result as { data: unknown; init: ResponseInit | null };
+  return { status: value.init?.status ?? 200, body: value.data };
+}
+
+async function thrown(promise: Promise<unknown>): Promise<unknown> {
+  try {
+    await promise;
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected a throw");
+}
+
+describe("/shop/items/:id action", () => {
+  it("buys with a plain form post and redirects to the result, once per idempotency key", async () => {
+    const player = await createPlayer(100_000);
+    const id = await createItem({ price: 19_900, serverType: "MAX3", durations: [[14, null]] });
+    const fields = { server_type: "MAX3", duration: "14", idempotency_key: crypto.randomUUID() };
+    const redirect = (await thrown(post(id, fields, player.token))) as Response;
+    expect(redirect.status).toBe(302);
+    expect(redirect.headers.get("location")).toMatch(new RegExp(`^/shop/items/${id}\\?purchased=\\d+$`));
+    // The same form submitted again (back button, double click) buys nothing more.
+    await thrown(post(id, fields, player.token));
+    // round(14/30 × 199) = 93 ₽
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 100_000 - 9_300, ledger: 100_000 - 9_300 });
+  });
+
+  it("answers the dialog (JavaScript) with data instead of a redirect", async () => {
+    const player = await createPlayer(100_000);
+    const id = await createItem({ price: 5_000, isOneTime: true });
+    const result = await unwrap(
+      await post(id, { server_type: "SOLO", idempotency_key: crypto.randomUUID(), _js: "1" }, player.token),
+    );
+    expect(result.status).toBe(200);
+    expect(result.body).toMatchObject({ ok: true, balance: 950, purchase: { price: 50, status: "completed" } });
+  });
+
+  it("maps failures to the spec's texts: signed out, short of funds, missing duration, bad input", async () => {
+    const poor = await createPlayer(100);
+    const rank = await createItem({ price: 19_900, durations: [[30, null]] });
+    const key = () => crypto.randomUUID();
+    expect(await unwrap(await post(rank, { server_type: "SOLO", duration: "30", idempotency_key: key() }))).toEqual({
+      status: 401,
+      body: { ok: false, status: 401, error: "Необходима авторизация" },
+    });
+    expect(
+      await unwrap(await post(rank, { server_type: "SOLO", duration: "30", idempotency_key: key() }, poor.token)),
+    ).toEqual({ status: 402, body: { ok: false, status: 402, error: "Недостаточно средств на балансе" } });
+    expect(await unwrap(await post(rank, { server_type: "SOLO", idempotency_key: key() }, poor.token))).toEqual({
+      status: 400,
+      body: { ok: false, status: 400, error: "Выберите срок действия" },
+    });
+    for (const duration of ["-30", "abc", "30.5"]) {
+      const result = await unwrap(
+        await post(rank, { server_type: "SOLO", duration, idempotency_key: key() }, poor.token),
+      );
+      expect(result.status, duration).toBe(400);
+    }
+    expect((await unwrap(await post(rank, { server_type: "X", idempotency_key: key() }, poor.token))).status).toBe(400);
+    expect(await balanceAndLedger(poor.id)).toEqual({ balance: 100, ledger: 100 });
+  });
+
+  it("answers 404 for an unknown or malformed item id", async () => {
+    for (const id of [987_654_321]) {
+      const response = (await thrown(loader(args(`http://localhost/shop/items/${id}`, {}, id)))) as {
+        init: ResponseInit;
+      };
+      expect(response.init.status).toBe(404);
+    }
+    const bad = args("http://localhost/shop/items/abc");
+    bad.params.id = "abc";
+    expect(((await thrown(loader(bad))) as { init: ResponseInit }).init.status).toBe(404);
+  });
+});
+
+describe("/shop loader", () => {
+  it("keeps server type, category and search in the address, with fallbacks for junk", async () => {
+    const categoryId = await createCategory();
+    const vip = await createItem({ name: `VIP ${categoryId}`, serverType: "MAX2", categoryId });
+    await createItem({ name: `Дерево ${categoryId}`, serverType: "MAX2", categoryId });
+    const deps = testDeps({ now: testClock().now });
+    const load = (search: string) =>
+      shopLoader({
+        request: new Request(`http://localhost/shop${search}`),
+        url: new URL(`http://localhost/shop${search}`),
+        params: {},
+        pattern: "/shop",
+        context: createRouterContext(deps),
+      } as Parameters<typeof shopLoader>[0]);
+
+    const found = await load(`?server_type=MAX2&category_id=${categoryId}&query=vip%20${categoryId}`);
+    expect(found).toMatchObject({ serverType: "MAX2", categoryId, searching: true, balance: null });
+    expect(found.items.map((item) => item.id)).toEqual([vip]);
+
+    const short = await load(`?server_type=MAX2&category_id=${categoryId}&query=%20vi%20`);
+    expect(short).toMatchObject({ query: "vi", searching: false });
+    expect(short.items).toHaveLength(2);
+
+    const junk = await load("?server_type=NOPE&category_id=abc&query=");
+    expect(junk).toMatchObject({ serverType: "SOLO", categoryId: null, query: "" });
+    expect(junk.types).toEqual(["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"]);
+  });
+});
