@@ -81,7 +81,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 2,
       name: "Premium",
-      description: "Ранг Премиум: всё из VIP, плюс мгновенный крафт, 5 домашних точек, личный рециклер и /kit premium раз в сутки.",
+      description:
+        "Ранг Премиум: всё из VIP, плюс мгновенный крафт, 5 домашних точек, личный рециклер и /kit premium раз в сутки.",
       price: x5 ? 449 : 399,
       discount: x5 ? 20 : 0,
       img: "/images/shop/premium.svg",
