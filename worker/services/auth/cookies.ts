@@ -1,5 +1,6 @@
 // The cookies of sign-in: the session cookie pages use, and the short-lived
 // state cookie that ties a Steam callback to the browser that started it.
+import { stringifySetCookie } from "cookie";
 import type { Config } from "../../config.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
 
@@ -15,15 +16,13 @@ export function cookiesSecure(config: Pick<Config, "publicUrl">): boolean {
 }
 
 function serialize(config: Pick<Config, "publicUrl">, name: string, value: string, path: string, maxAge: number) {
-  const parts = [
-    `${name}=${encodeURIComponent(value)}`,
-    `Path=${path}`,
-    `Max-Age=${maxAge}`,
-    "HttpOnly",
-    "SameSite=Lax",
-  ];
-  if (cookiesSecure(config)) parts.push("Secure");
-  return parts.join("; ");
+  return stringifySetCookie(name, value, {
+    path,
+    maxAge,
+    httpOnly: true,
+    sameSite: "lax",
+    secure: cookiesSecure(config),
+  });
 }
 
 /** `Set-Cookie` for a new session; it lives as long as the session row. */

@@ -1,3 +1,4 @@
+import { parseCookie } from "cookie";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { sessions, users } from "#db/schema.ts";
@@ -59,19 +60,9 @@ export function readSessionToken(request: Request): string | null {
   return readCookie(request, SESSION_COOKIE);
 }
 
-/** A cookie's value from a request, or null (a malformed value counts as absent). */
+/** A cookie's value from a request, or null. */
 export function readCookie(request: Request, cookieName: string): string | null {
-  const cookieHeader = request.headers.get("cookie") ?? "";
-  for (const part of cookieHeader.split(";")) {
-    const [name, ...rest] = part.trim().split("=");
-    if (name !== cookieName) continue;
-    try {
-      return decodeURIComponent(rest.join("=")) || null;
-    } catch {
-      return null;
-    }
-  }
-  return null;
+  return parseCookie(request.headers.get("cookie") ?? "")[cookieName] || null;
 }
 
 /** The signed-in player behind a request, or null. Revoked and expired sessions count as signed out. */
