@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { formatDate } from "#app/lib/format/dates.ts";
+import { formatDate, timeLeft } from "#app/lib/format/dates.ts";
 import { formatRubles, kopecksToRubles } from "#app/lib/format/money.ts";
 import { formatDays, formatDuration } from "#app/lib/format/plural.ts";
 import { serverTypeLabel } from "#app/lib/format/server-type.ts";
@@ -25,6 +25,33 @@ describe("formatDate", () => {
 
   it("says Ошибка даты when the value can't be converted at all", () => {
     expect(formatDate(Symbol("x"))).toBe("Ошибка даты");
+  });
+});
+
+describe("timeLeft", () => {
+  const now = "2026-11-22T12:00:00.000Z";
+  const inFuture = (ms: number) => new Date(Date.parse(now) + ms).toISOString();
+  const HOUR = 60 * 60 * 1000;
+  const DAY = 24 * HOUR;
+
+  it("counts whole days, then whole hours, rounding down, with the verb and noun agreeing", () => {
+    expect(timeLeft(inFuture(6 * DAY + 23 * HOUR), now)).toBe("осталось 6 дней");
+    expect(timeLeft(inFuture(21 * DAY), now)).toBe("остался 21 день");
+    expect(timeLeft(inFuture(3 * DAY), now)).toBe("осталось 3 дня");
+    expect(timeLeft(inFuture(DAY), now)).toBe("остался 1 день");
+    expect(timeLeft(inFuture(DAY - 1), now)).toBe("осталось 23 часа");
+    expect(timeLeft(inFuture(21 * HOUR + 59 * 60 * 1000), now)).toBe("остался 21 час");
+    expect(timeLeft(inFuture(5 * HOUR), now)).toBe("осталось 5 часов");
+    expect(timeLeft(inFuture(HOUR - 1), now)).toBe("осталось меньше часа");
+  });
+
+  it("says the term is over once it is", () => {
+    expect(timeLeft(now, now)).toBe("срок истёк");
+    expect(timeLeft(inFuture(-DAY), now)).toBe("срок истёк");
+  });
+
+  it("says Неверная дата for a date it can't read", () => {
+    expect(timeLeft("скоро", now)).toBe("Неверная дата");
   });
 });
 

@@ -14,7 +14,12 @@ const filterSchema = z.enum(INVENTORY_FILTERS).catch("all");
 export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(profileUserContext);
   const filter = filterSchema.parse(new URL(request.url).searchParams.get("status") ?? "all");
-  return { filter, items: user ? await listInventory(context.get(depsContext), user.id, filter) : [] };
+  const deps = context.get(depsContext);
+  return {
+    filter,
+    items: user ? await listInventory(deps, user.id, filter) : [],
+    now: deps.now().toISOString(),
+  };
 }
 
 export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
@@ -24,7 +29,7 @@ export default function Inventory({ loaderData }: Route.ComponentProps) {
     <section className="profile-section" aria-labelledby="inventory-title">
       <h2 id="inventory-title">Корзина</h2>
       <InventoryFilters current={loaderData.filter} />
-      <InventoryList items={loaderData.items} />
+      <InventoryList items={loaderData.items} now={loaderData.now} />
     </section>
   );
 }

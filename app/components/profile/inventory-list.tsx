@@ -1,6 +1,6 @@
 import { Link } from "react-router";
 import type { InventoryFilter, InventoryItem } from "#worker/services/profile/inventory.ts";
-import { formatDate } from "../../lib/format/dates.ts";
+import { formatDate, timeLeft } from "../../lib/format/dates.ts";
 import { formatDuration } from "../../lib/format/plural.ts";
 import { serverTypeLabel } from "../../lib/format/server-type.ts";
 import { INVENTORY_STATUS_LABEL, statusTone } from "./labels.ts";
@@ -30,7 +30,8 @@ export function InventoryFilters({ current }: { current: InventoryFilter }) {
   );
 }
 
-export function InventoryList({ items }: { items: InventoryItem[] }) {
+/** `now` is the loader's clock, so the time left reads the same on the server and after hydration. */
+export function InventoryList({ items, now }: { items: InventoryItem[]; now: string }) {
   if (items.length === 0) return <p className="profile-empty">Нет предметов</p>;
   return (
     <ul className="inventory-grid">
@@ -55,7 +56,11 @@ export function InventoryList({ items }: { items: InventoryItem[] }) {
             <span className={`profile-badge profile-badge--${statusTone(entry.status)}`}>
               {INVENTORY_STATUS_LABEL[entry.status] ?? entry.status}
             </span>
-            {entry.expires_at && <p className="inventory-card__note">Действует до {formatDate(entry.expires_at)}</p>}
+            {entry.expires_at && (
+              <p className="inventory-card__note">
+                Действует до {formatDate(entry.expires_at)} · {timeLeft(entry.expires_at, now)}
+              </p>
+            )}
             {entry.last_error && entry.status === "not_used" && (
               <p className="inventory-card__note inventory-card__note--error">{entry.last_error}</p>
             )}

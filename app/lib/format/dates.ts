@@ -1,6 +1,8 @@
 // Dates as players read them: ru-RU, Moscow time on the server and in the browser alike,
 // so a server-rendered page and its hydrated copy print the same text.
 
+import { formatDays, pluralRu } from "./plural.ts";
+
 export const DATE_MISSING = "Нет данных";
 export const DATE_INVALID = "Неверная дата";
 export const DATE_ERROR = "Ошибка даты";
@@ -30,4 +32,31 @@ export function formatDate(value: unknown): string {
   } catch {
     return DATE_ERROR;
   }
+}
+
+const HOUR_MS = 60 * 60 * 1000;
+const DAY_MS = 24 * HOUR_MS;
+const HOUR_FORMS = { one: "час", few: "часа", many: "часов" };
+// «остался 1 день», «осталось 2 дня»: the verb agrees with the count.
+const LEFT_FORMS = { one: "остался", few: "осталось", many: "осталось" };
+
+/**
+ * What is left of a timed privilege at `now`: «осталось 6 дней», «остался 21 час»,
+ * «осталось меньше часа», or «срок истёк». Whole days and hours, rounded down, so the
+ * page never promises more than there is. `now` comes from the loader, so the server and
+ * the hydrated page print the same text.
+ */
+export function timeLeft(expiresAt: string, now: string): string {
+  const left = Date.parse(expiresAt) - Date.parse(now);
+  if (Number.isNaN(left)) return DATE_INVALID;
+  if (left <= 0) return "срок истёк";
+  if (left >= DAY_MS) {
+    const days = Math.floor(left / DAY_MS);
+    return `${pluralRu(days, LEFT_FORMS)} ${formatDays(days)}`;
+  }
+  if (left >= HOUR_MS) {
+    const hours = Math.floor(left / HOUR_MS);
+    return `${pluralRu(hours, LEFT_FORMS)} ${hours} ${pluralRu(hours, HOUR_FORMS)}`;
+  }
+  return "осталось меньше часа";
 }

@@ -1,0 +1,62 @@
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { InventoryItem } from "#worker/services/profile/inventory.ts";
+import { InventoryList } from "../app/components/profile/inventory-list.tsx";
+
+const now = "2026-11-22T12:00:00.000Z";
+
+function entry(overrides: Partial<InventoryItem>): InventoryItem {
+  return {
+    id: 1,
+    item_name: "VIP",
+    item_image: "/images/items/vip.svg",
+    server_type: "SOLO",
+    duration: 30,
+    is_permanent: false,
+    status: "not_used",
+    created_at: "2026-11-01T10:00:00.000Z",
+    used_at: null,
+    expires_at: null,
+    last_error: null,
+    ...overrides,
+  };
+}
+
+/** The Корзина as the page prints it, reduced to its visible text. */
+function renderedText(items: InventoryItem[]): string {
+  const router = createMemoryRouter([{ path: "/profile", element: createElement(InventoryList, { items, now }) }], {
+    initialEntries: ["/profile"],
+  });
+  return renderToStaticMarkup(createElement(RouterProvider, { router }))
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ");
+}
+
+describe("the Корзина card", () => {
+  it("shows until when a delivered rank lasts and how long is left", () => {
+    const text = renderedText([
+      entry({ status: "used", used_at: "2026-11-15T12:00:00.000Z", expires_at: "2026-12-15T12:00:00.000Z" }),
+    ]);
+    expect(text).toContain("Использован");
+    expect(text).toContain("30 дней");
+    expect(text).toContain("Действует до 15.12.2026, 15:00 · осталось 23 дня");
+  });
+
+  it("says when a rank's term is over", () => {
+    const text = renderedText([entry({ status: "used", expires_at: "2026-11-20T12:00:00.000Z" })]);
+    expect(text).toContain("срок истёк");
+  });
+
+  it("shows why a delivery keeps failing while the entry is still waiting", () => {
+    const text = renderedText([entry({ last_error: "Игрок не найден на сервере" })]);
+    expect(text).toContain("Не использован");
+    expect(text).toContain("Игрок не найден на сервере");
+    expect(text).not.toContain("Действует до");
+  });
+
+  it("says Нет предметов when the Корзина is empty", () => {
+    expect(renderedText([])).toContain("Нет предметов");
+  });
+});
