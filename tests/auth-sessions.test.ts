@@ -10,7 +10,7 @@ import { createApp } from "#worker/app.ts";
 import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
 import { buildDeps, type Deps } from "#worker/deps.ts";
 import { createRouterContext } from "#worker/router-context.ts";
-import { createSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
+import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
 import { requireUser as requirePageUser } from "../app/lib/require-user.server.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
@@ -124,6 +124,36 @@ describe("session tokens", () => {
     expect((await ask()).status).toBe(200);
     clock.advance(120_000);
     expect((await ask()).status).toBe(401);
+  });
+
+  it("one page view looks the player up once; a form post and the next page look again", async () => {
+    const deps = testDeps();
+    const user = await createPlayer(deps);
+    const { id, token } = await createSession(deps, user.id);
+    const page = new Request("http://localhost/shop", { headers: { cookie: `__session=${token}` } });
+    expect((await getSessionUser(deps, page))?.id).toBe(user.id);
+
+    await revokeSession(deps, id);
+    // The root and page loaders of the same GET share the first answer…
+    expect((await getSessionUser(deps, page))?.id).toBe(user.id);
+    // …the next request sees the revoked session.
+    const next = new Request("http://localhost/shop", { headers: { cookie: `__session=${token}` } });
+    expect(await getSessionUser(deps, next)).toBeNull();
+  });
+
+  it("a form post never reuses a lookup, so the page after an action shows the new balance", async () => {
+    const deps = testDeps();
+    const user = await createPlayer(deps);
+    const { token } = await createSession(deps, user.id);
+    const post = new Request("http://localhost/shop/items/101", {
+      method: "POST",
+      headers: { cookie: `__session=${token}` },
+    });
+    const before = await getSessionUser(deps, post);
+    await deps.db.update(users).set({ balance: 4200 }).where(eq(users.id, user.id));
+    const after = await getSessionUser(deps, post);
+    expect(after?.balance).toBe(4200);
+    expect(after?.balance).not.toBe(before?.balance);
   });
 
   it("player A's token reads A's profile only, however B is named", async () => {

@@ -65,8 +65,26 @@ export function readCookie(request: Request, cookieName: string): string | null 
   return parseCookie(request.headers.get("cookie") ?? "")[cookieName] || null;
 }
 
+// The loaders of one page run side by side and most want the player. On a GET nothing changes
+// the player mid-request, so they share one lookup: one D1 round trip per page, not one per
+// loader. A POST looks up afresh, since its action may change the balance its page then shows.
+const lookups = new WeakMap<Request, Promise<SessionUser | null>>();
+
 /** The signed-in player behind a request, or null. Revoked and expired sessions count as signed out. */
-export async function getSessionUser(
+export function getSessionUser(
+  deps: Pick<Deps, "db" | "config" | "now">,
+  request: Request,
+): Promise<SessionUser | null> {
+  if (request.method !== "GET" && request.method !== "HEAD") return lookUpSessionUser(deps, request);
+  let lookup = lookups.get(request);
+  if (!lookup) {
+    lookup = lookUpSessionUser(deps, request);
+    lookups.set(request, lookup);
+  }
+  return lookup;
+}
+
+async function lookUpSessionUser(
   deps: Pick<Deps, "db" | "config" | "now">,
   request: Request,
 ): Promise<SessionUser | null> {
