@@ -9,6 +9,7 @@ import os from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildSite, E2E_ORIGIN, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { workerdCpuMs } from "./cpu.ts";
 import { type LoadResult, runLoad } from "./load.ts";
 import { measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
 import { type Target, targets, WORKER_BUNDLE_BUDGET } from "./targets.ts";
@@ -33,17 +34,23 @@ const fmt = (value: number) => (Number.isFinite(value) ? value.toFixed(1) : "–
 interface Row {
   target: Target;
   load: LoadResult;
+  /** Worker CPU milliseconds per request, when it can be read. */
+  cpuMs: number | null;
   sizes?: PageSizes;
 }
 
-async function measureTarget(origin: string, target: Target): Promise<Row> {
+async function measureTarget(origin: string, target: Target, serverGroup: number | undefined): Promise<Row> {
   const request = (await target.prepare?.({ origin })) ?? {};
   const url = `${origin}${target.path}`;
   const common = { url, request, connections, expectStatus: target.expectStatus };
   await runLoad({ ...common, durationMs: WARMUP_MS });
+  const cpuBefore = workerdCpuMs(serverGroup);
   const load = await runLoad({ ...common, durationMs });
+  const cpuAfter = workerdCpuMs(serverGroup);
+  const cpuMs =
+    cpuBefore === null || cpuAfter === null || load.requests === 0 ? null : (cpuAfter - cpuBefore) / load.requests;
   const sizes = target.kind === "page" ? await measurePage(url, request.headers) : undefined;
-  return { target, load, sizes };
+  return { target, load, cpuMs, sizes };
 }
 
 async function serveBaseline(stateDir: string): Promise<ChildProcess> {
@@ -82,14 +89,16 @@ try {
   await fireCron();
   for (const target of targets) {
     console.log(`Measuring ${target.path} (${connections} connections, ${durationMs / 1000} s)…`);
-    rows.push(await measureTarget(E2E_ORIGIN, target));
+    rows.push(await measureTarget(E2E_ORIGIN, target, site.pid));
   }
 } finally {
   stopSite(site);
 }
 const worker = measureWorkerBundle("build/server");
 
-let baseline: { load: LoadResult; sizes: PageSizes; worker: ReturnType<typeof measureWorkerBundle> } | undefined;
+let baseline:
+  | { load: LoadResult; cpuMs: number | null; sizes: PageSizes; worker: ReturnType<typeof measureWorkerBundle> }
+  | undefined;
 if (!args["skip-baseline"]) {
   console.log("Building the bare React Router baseline…");
   execFileSync("../../node_modules/.bin/react-router", ["build"], {
@@ -102,9 +111,10 @@ if (!args["skip-baseline"]) {
   const server = await serveBaseline(baselineState);
   try {
     console.log(`Measuring the baseline page (${connections} connections, ${durationMs / 1000} s)…`);
-    const row = await measureTarget(BASELINE_ORIGIN, { name: "baseline", path: "/", kind: "page" });
+    const row = await measureTarget(BASELINE_ORIGIN, { name: "baseline", path: "/", kind: "page" }, server.pid);
     baseline = {
       load: row.load,
+      cpuMs: row.cpuMs,
       sizes: row.sizes as PageSizes,
       worker: measureWorkerBundle("bench/baseline/build/server"),
     };
@@ -123,16 +133,31 @@ console.log(
     `${os.type()} ${os.release()}, Node ${process.version}. Load: ${connections} keep-alive connections, ` +
     `${durationMs / 1000} s after ${WARMUP_MS / 1000} s warm-up, against \`vite preview\` (workerd) on localhost.\n`,
 );
-console.log("| target | path | req/s | p50 ms | p99 ms | errors | JS gzip | CSS gzip | vs baseline |");
-console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
-const line = (name: string, path: string, load: LoadResult, sizes?: PageSizes, ratio?: string) =>
+// "CPU vs baseline" is the baseline's CPU per request over the target's: the throughput ratio
+// one core would give, without the load generator's noise.
+console.log(
+  "| target | path | req/s | p50 ms | p99 ms | errors | CPU ms/req | JS gzip | CSS gzip | vs baseline | CPU vs baseline |",
+);
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+const ratioText = (ratio: number | undefined) => (ratio === undefined ? "–" : `${ratio.toFixed(2)}×`);
+const line = (
+  name: string,
+  path: string,
+  row: Pick<Row, "load" | "cpuMs" | "sizes">,
+  ratio?: number,
+  cpuRatio?: number,
+) =>
   console.log(
-    `| ${name} | \`${path}\` | ${fmt(load.requestsPerSecond)} | ${fmt(load.p50Ms)} | ${fmt(load.p99Ms)} | ${load.errors} | ` +
-      `${sizes ? kb(sizes.js.gzip) : "–"} | ${sizes ? kb(sizes.css.gzip) : "–"} | ${ratio ?? "–"} |`,
+    `| ${name} | \`${path}\` | ${fmt(row.load.requestsPerSecond)} | ${fmt(row.load.p50Ms)} | ${fmt(row.load.p99Ms)} | ` +
+      `${row.load.errors} | ${row.cpuMs === null ? "–" : row.cpuMs.toFixed(2)} | ` +
+      `${row.sizes ? kb(row.sizes.js.gzip) : "–"} | ${row.sizes ? kb(row.sizes.css.gzip) : "–"} | ` +
+      `${ratioText(ratio)} | ${ratioText(cpuRatio)} |`,
   );
-for (const { target, load, sizes } of rows) {
+for (const row of rows) {
+  const { target, load, sizes, cpuMs } = row;
   const ratio = baseline ? load.requestsPerSecond / baseline.load.requestsPerSecond : undefined;
-  line(target.name, target.path, load, sizes, ratio === undefined ? undefined : `${ratio.toFixed(2)}×`);
+  const cpuRatio = baseline?.cpuMs && cpuMs ? baseline.cpuMs / cpuMs : undefined;
+  line(target.name, target.path, row, ratio, cpuRatio);
   if (load.errors > 0) failures.push(`${target.path}: ${load.errors} answers were not ${target.expectStatus ?? 200}`);
   if (sizes && target.budget?.jsGzip !== undefined && sizes.js.gzip > target.budget.jsGzip) {
     failures.push(`${target.path}: JS ${kb(sizes.js.gzip)} gzip exceeds its budget of ${kb(target.budget.jsGzip)}`);
@@ -142,11 +167,11 @@ for (const { target, load, sizes } of rows) {
   }
   if (ratio !== undefined && target.minThroughputVsBaseline !== undefined && ratio < target.minThroughputVsBaseline) {
     warnings.push(
-      `${target.path}: ${ratio.toFixed(2)}× the baseline's requests/s, below ${target.minThroughputVsBaseline}×`,
+      `${target.path}: ${ratio.toFixed(2)}× the baseline's requests/s (${ratioText(cpuRatio)} by CPU per request), below ${target.minThroughputVsBaseline}×`,
     );
   }
 }
-if (baseline) line("bare React Router (baseline)", "/", baseline.load, baseline.sizes, "1.00×");
+if (baseline) line("bare React Router (baseline)", "/", baseline, 1, 1);
 
 console.log(
   `\nWorker bundle (build/server/**/*.js): ${kib(worker.raw)} raw, **${kib(worker.gzip)} gzip** ` +
