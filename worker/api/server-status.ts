@@ -5,8 +5,10 @@ import { readServerStatus } from "../services/server-status.ts";
 
 export const serverStatusApi = new Hono<AppEnv>();
 
-// The document changes at most about once a minute; browsers keep it 15 s,
-// shared caches (Cloudflare's edge) 30 s, and may serve it a minute stale while refetching.
+// The document changes at most about once a minute; browsers keep it 15 s, shared caches
+// 30 s, and may serve it a minute stale while refetching. At Cloudflare a Worker's own answers
+// are cached only with Workers Cache turned on (docs/PERFORMANCE.md); the KV read behind it
+// is cached at the edge either way (cacheTtl).
 const DOCUMENT_CACHE = "public, max-age=15, s-maxage=30, stale-while-revalidate=60";
 // No document yet (the cron has not run): look again soon.
 const EMPTY_CACHE = "public, max-age=5, s-maxage=5";
