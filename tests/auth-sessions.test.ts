@@ -11,7 +11,6 @@ import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
 import { buildDeps, type Deps } from "#worker/deps.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
-import { requireUser as requirePageUser } from "../app/lib/require-user.server.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, steamAssertion } from "./fakes/steam-openid.ts";
@@ -262,15 +261,6 @@ describe("GET /api/auth/check", () => {
 });
 
 describe("pages", () => {
-  it("requireUser sends a signed-out visitor to Steam sign-in, coming back to the same page", async () => {
-    const deps = testDeps();
-    const response = await thrownResponse(requirePageUser(routeArgs(deps, "http://localhost/purchases?page=2")));
-    expect(response.status).toBe(302);
-    expect(response.headers.get("location")).toBe(
-      `/api/auth/steam?return_to=${encodeURIComponent("/purchases?page=2")}`,
-    );
-  });
-
   it("/auth-success without a token goes home", async () => {
     const response = await thrownResponse(
       authSuccessLoader(

@@ -1,5 +1,6 @@
 import { Form, Link, NavLink, useLocation } from "react-router";
 import { formatRubles } from "../lib/format/money.ts";
+import { signInHref } from "../lib/sign-in.ts";
 
 export interface HeaderUser {
   nickname: string;
@@ -30,10 +31,8 @@ export function SiteHeader({ user }: { user: HeaderUser | null }) {
 
 function SignInLink() {
   const location = useLocation();
-  const returnTo = encodeURIComponent(`${location.pathname}${location.search}`);
-  // A plain link: Steam sign-in is a full-page navigation, not a client route.
   return (
-    <a className="button button--steam" href={`/api/auth/steam?return_to=${returnTo}`} rel="nofollow">
+    <a className="button button--steam" href={signInHref(`${location.pathname}${location.search}`)} rel="nofollow">
       Войти через Steam
     </a>
   );

@@ -12,9 +12,10 @@ import { TOP_UP_MESSAGES, type TopUpFieldErrors } from "#worker/services/payment
 import balanceStylesheet from "../components/balance/balance.css?url";
 import { TopUpForm } from "../components/balance/top-up-form.tsx";
 import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
+import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/balance";
 
-const SIGN_IN_HREF = `/api/auth/steam?return_to=${encodeURIComponent("/balance")}`;
+const SIGN_IN_HREF = signInHref("/balance");
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: balanceStylesheet }];
 

@@ -6,9 +6,9 @@ import { InfoPanel } from "../components/profile/info-panel.tsx";
 import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
-import { signInHref } from "../components/profile/sign-in.ts";
 import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";
 import { kopecksToRubles } from "../lib/format/money.ts";
+import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/profile";
 
 // The layout of /profile, /promocodes, /purchases, /history and /deposits:

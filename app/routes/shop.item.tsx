@@ -16,6 +16,7 @@ import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../lib/shop/limited.ts";
 import { reloadText } from "../lib/shop/plural.ts";
 import { shopUrl } from "../lib/shop/query.ts";
 import type { PurchaseView } from "../lib/shop/types.ts";
+import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/shop.item";
 
 const itemId = z
@@ -144,7 +145,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           ) : balance == null || error?.status === 401 ? (
             <div className="shop-item__signin">
               <p className="form-error">{AUTH_REQUIRED}</p>
-              <a className="button button--steam" href={`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`}>
+              <a className="button button--steam" href={signInHref(returnTo)}>
                 Войти через Steam
               </a>
             </div>

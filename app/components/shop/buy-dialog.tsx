@@ -3,6 +3,7 @@ import { Link, useFetcher } from "react-router";
 import { formatRubles } from "../../lib/format/money.ts";
 import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "../../lib/shop/errors.ts";
 import type { ShopCardItem } from "../../lib/shop/types.ts";
+import { signInHref } from "../../lib/sign-in.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 
@@ -66,7 +67,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           <h2 id="buy-dialog-title">Необходима авторизация</h2>
           <p>Чтобы купить «{item.name}», войдите через Steam.</p>
           <div className="buy-dialog__actions">
-            <a className="button button--steam" href={`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`}>
+            <a className="button button--steam" href={signInHref(returnTo)}>
               Войти через Steam
             </a>
             <button type="button" className="button button--ghost" onClick={onClose}>

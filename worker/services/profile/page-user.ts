@@ -1,5 +1,5 @@
 import { createContext, redirectDocument } from "react-router";
-import { signInHref } from "#app/components/profile/sign-in.ts";
+import { signInHref } from "#app/lib/sign-in.ts";
 import type { Deps } from "../../deps.ts";
 import { getSessionUser, type SessionUser } from "../auth/sessions.ts";
 
