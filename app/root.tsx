@@ -18,7 +18,7 @@ import { Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { AuthProvider, authUserFrom } from "./lib/auth-context.tsx";
-import { kopecksToRubles } from "./lib/format/money.ts";
+import { pagePlayer } from "./lib/player.ts";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -35,14 +35,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const deps = context.get(depsContext);
   const user = await getSessionUser(deps, request);
   return {
-    user: user
-      ? {
-          nickname: user.nickname,
-          avatarUrl: user.avatarUrl,
-          steamId: user.steamId,
-          balance: kopecksToRubles(user.balance),
-        }
-      : null,
+    user: pagePlayer(user),
     discordUrl: deps.config.discordUrl,
     year: deps.now().getFullYear(),
   };

@@ -7,7 +7,7 @@ import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";
-import { kopecksToRubles } from "../lib/format/money.ts";
+import { pagePlayer } from "../lib/player.ts";
 import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/profile";
 
@@ -29,14 +29,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = context.get(profileUserContext);
   const payment = new URL(request.url).searchParams.get("payment");
   return {
-    user: user
-      ? {
-          nickname: user.nickname,
-          avatarUrl: user.avatarUrl,
-          steamId: user.steamId,
-          balance: kopecksToRubles(user.balance),
-        }
-      : null,
+    user: pagePlayer(user),
     payment: payment === null ? null : payment === "success" ? ("success" as const) : ("failure" as const),
   };
 }

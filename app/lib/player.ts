@@ -1,0 +1,20 @@
+import type { SessionUser } from "#worker/services/auth/sessions.ts";
+import { kopecksToRubles } from "./format/money.ts";
+
+/** What a page shows of the signed-in player (header, profile panel): the balance in rubles. */
+export interface PagePlayer {
+  nickname: string;
+  avatarUrl: string;
+  steamId: string;
+  balance: number;
+}
+
+export function pagePlayer(user: SessionUser | null): PagePlayer | null {
+  if (!user) return null;
+  return {
+    nickname: user.nickname,
+    avatarUrl: user.avatarUrl,
+    steamId: user.steamId,
+    balance: kopecksToRubles(user.balance),
+  };
+}
