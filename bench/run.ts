@@ -3,12 +3,12 @@
 // and a bare React Router page (bench/baseline) built and served in the same run.
 // Exits non-zero when a size budget is exceeded. Usage:
 //   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline]
-import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import os from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { buildSite, E2E_ORIGIN, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { buildSite, E2E_ORIGIN, fireCron, freshState, servePreview, serveSite, stopSite } from "../tests/e2e/site.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { type LoadResult, runLoad } from "./load.ts";
 import { measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
@@ -53,33 +53,6 @@ async function measureTarget(origin: string, target: Target, serverGroup: number
   return { target, load, cpuMs, sizes };
 }
 
-async function serveBaseline(stateDir: string): Promise<ChildProcess> {
-  const server = spawn("../../node_modules/.bin/vite", ["preview", "--port", String(BASELINE_PORT), "--strictPort"], {
-    cwd: "bench/baseline",
-    stdio: ["ignore", "pipe", "pipe"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false", SITE_STATE_DIR: stateDir },
-    detached: true,
-  });
-  let output = "";
-  server.stdout?.on("data", (chunk) => {
-    output += chunk;
-  });
-  server.stderr?.on("data", (chunk) => {
-    output += chunk;
-  });
-  for (let attempt = 0; attempt < 120; attempt++) {
-    if (server.exitCode !== null) throw new Error(`baseline preview exited:\n${output}`);
-    try {
-      if ((await fetch(BASELINE_ORIGIN)).ok) return server;
-    } catch {
-      // not up yet
-    }
-    await new Promise((done) => setTimeout(done, 500));
-  }
-  stopSite(server);
-  throw new Error(`baseline preview did not start:\n${output}`);
-}
-
 console.log("Building the site…");
 buildSite();
 const stateDir = freshState(".bench-state/site");
@@ -108,7 +81,12 @@ if (!args["skip-baseline"]) {
   });
   const baselineState = resolve(".bench-state/baseline");
   rmSync(baselineState, { recursive: true, force: true });
-  const server = await serveBaseline(baselineState);
+  const server = await servePreview({
+    cwd: "bench/baseline",
+    port: BASELINE_PORT,
+    stateDir: baselineState,
+    readyUrl: BASELINE_ORIGIN,
+  });
   try {
     console.log(`Measuring the baseline page (${connections} connections, ${durationMs / 1000} s)…`);
     const row = await measureTarget(BASELINE_ORIGIN, { name: "baseline", path: "/", kind: "page" }, server.pid);

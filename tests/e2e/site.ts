@@ -25,9 +25,27 @@ export function freshState(dir: string): string {
 }
 
 export async function serveSite(stateDir: string): Promise<ChildProcess> {
-  const server = spawn("node_modules/.bin/vite", ["preview", "--port", String(E2E_PORT), "--strictPort"], {
+  return servePreview({ stateDir, port: E2E_PORT, readyUrl: `${E2E_ORIGIN}/api/server-types`, env });
+}
+
+export interface PreviewOptions {
+  /** Where the built project is (its vite config and build/). */
+  cwd?: string;
+  port: number;
+  /** Local D1/KV state (SITE_STATE_DIR). */
+  stateDir: string;
+  /** Answers 200 once the Worker serves. */
+  readyUrl: string;
+  env?: NodeJS.ProcessEnv;
+}
+
+/** Serves a built project with `vite preview` (the Worker in workerd) in its own process group. */
+export async function servePreview(options: PreviewOptions): Promise<ChildProcess> {
+  const cwd = resolve(options.cwd ?? ".");
+  const server = spawn(resolve("node_modules/.bin/vite"), ["preview", "--port", String(options.port), "--strictPort"], {
+    cwd,
     stdio: ["ignore", "pipe", "pipe"],
-    env: { ...env, SITE_STATE_DIR: stateDir },
+    env: { ...(options.env ?? process.env), WRANGLER_SEND_METRICS: "false", SITE_STATE_DIR: options.stateDir },
     detached: true,
   });
   let output = "";
@@ -38,9 +56,9 @@ export async function serveSite(stateDir: string): Promise<ChildProcess> {
     output += chunk;
   });
   for (let attempt = 0; attempt < 120; attempt++) {
-    if (server.exitCode !== null) throw new Error(`vite preview exited:\n${output}`);
+    if (server.exitCode !== null) throw new Error(`vite preview in ${cwd} exited:\n${output}`);
     try {
-      const response = await fetch(`${E2E_ORIGIN}/api/server-types`);
+      const response = await fetch(options.readyUrl);
       if (response.ok) return server;
     } catch {
       // not up yet
@@ -48,7 +66,7 @@ export async function serveSite(stateDir: string): Promise<ChildProcess> {
     await new Promise((done) => setTimeout(done, 500));
   }
   stopSite(server);
-  throw new Error(`vite preview did not start:\n${output}`);
+  throw new Error(`vite preview in ${cwd} did not start:\n${output}`);
 }
 
 export function stopSite(server: ChildProcess): void {
