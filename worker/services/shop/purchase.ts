@@ -66,7 +66,12 @@ type PurchaseRow = typeof purchases.$inferSelect;
 
 const dialect = new SQLiteAsyncDialect();
 
-export function toPurchaseView(row: PurchaseRow): PurchaseView {
+type PurchaseViewRow = Pick<
+  PurchaseRow,
+  "id" | "transactionId" | "paidAt" | "serverType" | "durationDays" | "price" | "status"
+>;
+
+export function toPurchaseView(row: PurchaseViewRow): PurchaseView {
   return {
     id: row.id,
     transaction_id: row.transactionId,
@@ -102,7 +107,7 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
   };
 }
 
-/** Every reason a purchase can't happen, checked on a fresh read (before the batch, and again if it aborted). */
+/** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
   const loaded = await loadItemForPurchase(deps, input.itemId);
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
@@ -123,19 +128,15 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
  *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
  *  5. the Корзина entry, not used yet.
- * Reads before the batch only choose the error message; they decide nothing.
+ *  6. and 7. read back the purchase and the new balance, so a purchase is one D1 round trip.
+ * Nothing is read first: a replayed idempotency key fails step 1's UNIQUE and any failed guard
+ * aborts the batch, and only then is the state read, to choose the answer (decision 030).
  */
 export async function purchaseItem(
   deps: Pick<Deps, "db" | "d1" | "now">,
   userId: number,
   input: PurchaseInput,
 ): Promise<PurchaseResult> {
-  const existing = await findByKey(deps, userId, input.idempotencyKey);
-  if (existing) return replay(deps, userId, input, existing);
-
-  const problem = await diagnose(deps, userId, input);
-  if (problem) return problem;
-
   const now = deps.now().getTime();
   const transactionId = crypto.randomUUID();
   const days = input.durationDays;
@@ -151,7 +152,7 @@ export async function purchaseItem(
       return deps.d1.prepare(built.sql).bind(...built.params);
     };
     // drizzle's db.batch() can't bind parameters of raw sql`` statements, so the batch goes to D1 directly.
-    const [inserted] = await deps.d1.batch([
+    const results = await deps.d1.batch([
       statement(sql`
           INSERT INTO purchases
             (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
@@ -185,9 +186,20 @@ export async function purchaseItem(
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
           VALUES (${userId}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${now})`),
+      statement(sql`
+          SELECT id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
+            duration_days AS durationDays, price, status
+          FROM purchases WHERE transaction_id = ${transactionId}`),
+      statement(sql`SELECT balance FROM users WHERE id = ${userId}`),
     ]);
+    const [inserted] = results;
+    const [purchase] = (results[5]?.results ?? []) as PurchaseViewRow[];
+    const [balance] = (results[6]?.results ?? []) as { balance: number }[];
     // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
-    if (inserted?.meta.changes !== 1) throw new Error("purchase guard matched no row but the batch committed");
+    if (inserted?.meta.changes !== 1 || !purchase || !balance) {
+      throw new Error("purchase guard matched no row but the batch committed");
+    }
+    return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: toRubles(balance.balance) };
   } catch (error) {
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);
@@ -197,13 +209,4 @@ export async function purchaseItem(
     console.error(JSON.stringify({ event: "purchase_aborted", error: String(error) }));
     return fail(409, PURCHASE_ERRORS.conflict);
   }
-
-  const row = await findByKey(deps, userId, input.idempotencyKey);
-  if (!row) throw new Error("purchase committed but not found");
-  return {
-    ok: true,
-    replayed: false,
-    purchase: toPurchaseView(row),
-    balance: toRubles(await balanceOf(deps, userId)),
-  };
 }
