@@ -1,0 +1,278 @@
+// `npm run bench:lighthouse`: build the site as `npm run bench` does, serve it with fresh
+// seeded state, fire the status cron, put a compressing proxy in front (brotli or gzip per
+// Accept-Encoding, as Cloudflare's edge does), and run Lighthouse's mobile preset (default
+// form factor and simulated throttling) with Debian's Chromium against the pages below.
+// Prints per page the four category scores and LCP, TBT, CLS, FCP (median of --runs runs).
+// Exits 1 when a gated page scores below 95 for performance or shifts layout by 0.05 or more
+// (DESIGN.md "Performance targets"). Run it under the shared lock, as bench/run.ts:
+//   flock /tmp/site-build.lock npm run bench:lighthouse -- [--runs 3] [--chrome /usr/bin/chromium]
+import type { ChildProcess } from "node:child_process";
+import { once } from "node:events";
+import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import os from "node:os";
+import { pipeline } from "node:stream/promises";
+import { parseArgs } from "node:util";
+import { createBrotliCompress, createGzip, constants as zlibConstants } from "node:zlib";
+import * as chromeLauncher from "chrome-launcher";
+import lighthouse from "lighthouse";
+import { seedItemId } from "../db/seed/catalog.ts";
+import { buildSite, E2E_ORIGIN, E2E_PORT, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+
+const { values: args } = parseArgs({
+  options: {
+    runs: { type: "string", default: "1" },
+    chrome: { type: "string", default: "/usr/bin/chromium" },
+    "skip-build": { type: "boolean", default: false },
+  },
+});
+const runs = Math.max(1, Number(args.runs) || 1);
+
+const MIN_PERFORMANCE = 95;
+const MAX_CLS = 0.05;
+/** Any free port: 8789 and 8790 are taken by other benches and previews on this machine. */
+const PROXY_PORT = 0;
+
+interface Page {
+  name: string;
+  path: string;
+  /** Held to DESIGN.md's Lighthouse target; others are reported only. */
+  gated: boolean;
+}
+
+const pages: Page[] = [
+  { name: "home", path: "/", gated: true },
+  { name: "shop", path: "/shop", gated: true },
+  { name: "shop-item", path: `/shop/items/${seedItemId("SOLO", 1)}`, gated: false },
+];
+
+// This machine has no outside network; keep Chromium from trying.
+const CHROME_FLAGS = [
+  "--headless",
+  "--no-sandbox",
+  "--disable-gpu",
+  "--disable-quic",
+  "--no-first-run",
+  "--disable-background-networking",
+  "--disable-component-update",
+  "--disable-sync",
+];
+
+// ---- Compressing reverse proxy ------------------------------------------------------------
+// Cloudflare compresses text answers at the edge; `vite preview` in front of workerd may not.
+const COMPRESSIBLE = /^(text\/|application\/(javascript|json|xml|manifest\+json)|image\/svg\+xml)/;
+
+function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip" | undefined {
+  const accepted = (acceptEncoding ?? "").split(",").map((part) => part.trim().split(";")[0]);
+  if (accepted.includes("br")) return "br";
+  if (accepted.includes("gzip")) return "gzip";
+  return undefined;
+}
+
+function startProxy(target: string, port: number): Promise<Server> {
+  const upstream = new URL(target);
+  const server = createServer((req, res) => {
+    const encoding = chooseEncoding(req.headers["accept-encoding"]);
+    const headers = { ...req.headers, host: upstream.host, "accept-encoding": "identity" };
+    const forward = httpRequest(
+      { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
+      (answer: IncomingMessage) => {
+        const outHeaders = { ...answer.headers };
+        const type = String(answer.headers["content-type"] ?? "");
+        const compress =
+          encoding !== undefined &&
+          !answer.headers["content-encoding"] &&
+          req.method !== "HEAD" &&
+          answer.statusCode !== 204 &&
+          answer.statusCode !== 304 &&
+          COMPRESSIBLE.test(type);
+        if (!compress) {
+          res.writeHead(answer.statusCode ?? 502, outHeaders);
+          answer.pipe(res);
+          return;
+        }
+        delete outHeaders["content-length"];
+        outHeaders["content-encoding"] = encoding;
+        outHeaders.vary = answer.headers.vary ? `${answer.headers.vary}, Accept-Encoding` : "Accept-Encoding";
+        res.writeHead(answer.statusCode ?? 502, outHeaders);
+        // Cloudflare's brotli for dynamic answers is a middle level, not 11.
+        const compressor =
+          encoding === "br"
+            ? createBrotliCompress({ params: { [zlibConstants.BROTLI_PARAM_QUALITY]: 5 } })
+            : createGzip({ level: 6 });
+        pipeline(answer, compressor, res).catch(() => res.destroy());
+      },
+    );
+    forward.on("error", () => {
+      if (!res.headersSent) res.writeHead(502);
+      res.end();
+    });
+    req.pipe(forward);
+  });
+  const listening = once(server, "listening");
+  server.listen(port);
+  return listening.then(() => server);
+}
+
+/** Whether `vite preview` already compresses an answer by itself. */
+async function previewCompresses(url: string): Promise<string | null> {
+  const answer = await fetch(url, { headers: { "accept-encoding": "br, gzip" } });
+  await answer.arrayBuffer();
+  return answer.headers.get("content-encoding");
+}
+
+// ---- Lighthouse ----------------------------------------------------------------------------
+interface Measure {
+  performance: number;
+  accessibility: number;
+  bestPractices: number;
+  seo: number;
+  lcpMs: number;
+  tbtMs: number;
+  cls: number;
+  fcpMs: number;
+  /** Failing audits worth reading when a score is short, with their titles. */
+  failing: string[];
+  runtimeError?: string;
+}
+
+type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
+
+function summarize(lhr: Lhr): Measure {
+  const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
+  const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
+  const failing: string[] = [];
+  for (const category of Object.values(lhr.categories)) {
+    for (const ref of category.auditRefs) {
+      const audit = lhr.audits[ref.id];
+      if (!audit || audit.score === null || audit.score >= 0.9) continue;
+      if (audit.scoreDisplayMode === "informative" || audit.scoreDisplayMode === "notApplicable") continue;
+      const value = audit.displayValue ? ` (${audit.displayValue})` : "";
+      failing.push(`${category.id}/${audit.id}: ${audit.title}${value} score ${audit.score}`);
+    }
+  }
+  return {
+    performance: score("performance"),
+    accessibility: score("accessibility"),
+    bestPractices: score("best-practices"),
+    seo: score("seo"),
+    lcpMs: numeric("largest-contentful-paint"),
+    tbtMs: numeric("total-blocking-time"),
+    cls: numeric("cumulative-layout-shift"),
+    fcpMs: numeric("first-contentful-paint"),
+    failing: [...new Set(failing)],
+    runtimeError: lhr.runtimeError?.message,
+  };
+}
+
+async function measure(url: string): Promise<Measure> {
+  // A fresh browser per run: no warm HTTP cache or compiled code carried between runs.
+  const chrome = await chromeLauncher.launch({ chromePath: args.chrome, chromeFlags: CHROME_FLAGS });
+  try {
+    const result = await lighthouse(url, {
+      port: chrome.port,
+      output: "json",
+      logLevel: "error",
+      onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
+    });
+    if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    return summarize(result.lhr);
+  } finally {
+    chrome.kill();
+  }
+}
+
+const median = (values: number[]) => {
+  const sorted = [...values].sort((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+function medianOf(measures: Measure[]): Measure {
+  const pick = (key: keyof Omit<Measure, "failing" | "runtimeError">) => median(measures.map((m) => m[key]));
+  return {
+    performance: pick("performance"),
+    accessibility: pick("accessibility"),
+    bestPractices: pick("bestPractices"),
+    seo: pick("seo"),
+    lcpMs: pick("lcpMs"),
+    tbtMs: pick("tbtMs"),
+    cls: pick("cls"),
+    fcpMs: pick("fcpMs"),
+    failing: [...new Set(measures.flatMap((m) => m.failing))],
+    runtimeError: measures.find((m) => m.runtimeError)?.runtimeError,
+  };
+}
+
+// ---- Run -----------------------------------------------------------------------------------
+if (!args["skip-build"]) {
+  console.log("Building the site…");
+  buildSite();
+}
+const stateDir = freshState(".bench-state/lighthouse");
+let site: ChildProcess | undefined;
+let proxy: Server | undefined;
+const results: { page: Page; measure: Measure; all: Measure[] }[] = [];
+let previewEncoding: string | null = null;
+try {
+  site = await serveSite(stateDir);
+  await fireCron();
+  previewEncoding = await previewCompresses(`${E2E_ORIGIN}/`);
+  proxy = await startProxy(E2E_ORIGIN, PROXY_PORT);
+  const origin = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  console.log(
+    `vite preview on :${E2E_PORT} answers / with content-encoding ${previewEncoding ?? "none"}; ` +
+      `Lighthouse goes through the compressing proxy ${origin}.`,
+  );
+  for (const page of pages) {
+    const all: Measure[] = [];
+    for (let run = 1; run <= runs; run++) {
+      console.log(`Lighthouse ${page.path} (run ${run}/${runs})…`);
+      all.push(await measure(`${origin}${page.path}`));
+    }
+    results.push({ page, measure: medianOf(all), all });
+  }
+} finally {
+  proxy?.close();
+  if (site) stopSite(site);
+}
+
+// ---- Report --------------------------------------------------------------------------------
+const cpus = os.cpus();
+const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : "–");
+console.log(`\n## Lighthouse ${new Date().toISOString()}`);
+console.log(
+  `Machine: ${cpus[0]?.model ?? "unknown CPU"} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ` +
+    `${os.type()} ${os.release()}, Node ${process.version}, Lighthouse mobile preset (simulated slow 4G, 4× CPU), ` +
+    `${runs === 1 ? "one run" : `median of ${runs} runs`} per page, compressed by a local proxy ` +
+    `(vite preview itself: ${previewEncoding ?? "uncompressed"}).\n`,
+);
+console.log("| page | path | perf | a11y | bp | seo | LCP | TBT | CLS | FCP |");
+console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|---:|");
+const failures: string[] = [];
+for (const { page, measure: m, all } of results) {
+  console.log(
+    `| ${page.name} | \`${page.path}\` | ${m.performance} | ${m.accessibility} | ${m.bestPractices} | ${m.seo} | ` +
+      `${ms(m.lcpMs)} | ${ms(m.tbtMs)} | ${m.cls.toFixed(3)} | ${ms(m.fcpMs)} |`,
+  );
+  if (runs > 1) {
+    console.log(`|  | runs: perf ${all.map((x) => x.performance).join(", ")} |  |  |  |  |  |  |  |  |`);
+  }
+  if (m.runtimeError) failures.push(`${page.path}: Lighthouse error ${m.runtimeError}`);
+  if (!page.gated) continue;
+  if (m.performance < MIN_PERFORMANCE) failures.push(`${page.path}: performance ${m.performance} < ${MIN_PERFORMANCE}`);
+  if (!(m.cls < MAX_CLS)) failures.push(`${page.path}: CLS ${m.cls.toFixed(3)} ≥ ${MAX_CLS}`);
+}
+for (const { page, measure: m } of results) {
+  if (m.failing.length === 0) continue;
+  console.log(`\n${page.path} audits below 0.9:`);
+  for (const line of m.failing) console.log(`  ${line}`);
+}
+for (const failure of failures) console.log(`FAIL ${failure}`);
+if (failures.length > 0) process.exit(1);
+console.log(
+  `\nLighthouse targets met on ${pages
+    .filter((p) => p.gated)
+    .map((p) => p.path)
+    .join(" and ")}.`,
+);
