@@ -1,4 +1,5 @@
-import { Hono } from "hono";
+import { type Context, Hono } from "hono";
+import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { RouterContextProvider } from "react-router";
@@ -8,6 +9,27 @@ import { buildDeps, type DepsOverrides } from "./deps.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
 import { createRouterContext } from "./router-context.ts";
+import { readSessionToken } from "./services/auth/sessions.ts";
+
+/** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
+export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
+export const REQUEST_TOO_LARGE = "Слишком большой запрос";
+export const BAD_FORM = "Некорректные данные формы";
+
+const isApi = (c: Context) => c.req.path.startsWith("/api/");
+
+/** A page post's body must be a form the actions can read; anything else would fail inside them as a 500. */
+async function readableForm(request: Request): Promise<boolean> {
+  if (request.method === "GET" || request.method === "HEAD" || request.body === null) return true;
+  const type = request.headers.get("content-type") ?? "";
+  if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return false;
+  try {
+    await request.clone().formData();
+    return true;
+  } catch {
+    return false;
+  }
+}
 
 export type PageHandler = (request: Request, context: RouterContextProvider) => Promise<Response>;
 
@@ -26,6 +48,20 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
       contentSecurityPolicy: undefined,
       crossOriginEmbedderPolicy: false,
       referrerPolicy: "strict-origin-when-cross-origin",
+    }),
+  );
+  // An answer to a request that names a player may show that player's data (every page's header shows
+  // the balance): shared caches must never keep it. API handlers that chose a policy keep theirs.
+  app.use(async (c, next) => {
+    await next();
+    if (readSessionToken(c.req.raw) === null) return;
+    if (isApi(c) && c.res.headers.has("cache-control")) return;
+    c.res.headers.set("cache-control", "private, no-store");
+  });
+  app.use(
+    bodyLimit({
+      maxSize: MAX_REQUEST_BODY_BYTES,
+      onError: (c) => (isApi(c) ? c.json({ error: REQUEST_TOO_LARGE }, 413) : c.text(REQUEST_TOO_LARGE, 413)),
     }),
   );
   app.use(async (c, next) => {
@@ -48,7 +84,10 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
   });
 
   // Every other request, of any method, is a page or a form post.
-  app.all("*", (c) => pageHandler(c.req.raw, createRouterContext(c.var.deps)));
+  app.all("*", async (c) => {
+    if (!(await readableForm(c.req.raw))) return c.text(BAD_FORM, 400);
+    return pageHandler(c.req.raw, createRouterContext(c.var.deps));
+  });
 
   app.onError((error, c) => {
     console.error(JSON.stringify({ requestId: c.var.requestId, error: String(error), stack: error.stack }));

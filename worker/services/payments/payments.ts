@@ -24,7 +24,11 @@ const email = z
   .includes("@", { error: TOP_UP_MESSAGES.emailInvalid });
 
 /** `POST /api/payment/create` body: amount in rubles. */
-export const topUpRequestSchema = z.object({ amount: amountRubles, email });
+export const topUpRequestSchema = z.object(
+  { amount: amountRubles, email },
+  // A body that is no JSON object at all gets the spec's generic text, not zod's English one.
+  { error: TOP_UP_MESSAGES.createFailed },
+);
 
 /** The /balance form: the amount arrives as text ("150", "150,50"). */
 export const topUpFormSchema = z.object({
