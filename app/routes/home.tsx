@@ -60,9 +60,18 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section className="section container" aria-labelledby="screenshots-title">
         <h2 id="screenshots-title">Скриншоты</h2>
         <ul className="gallery">
-          {SCREENSHOTS.map((shot) => (
+          {SCREENSHOTS.map((shot, index) => (
             <li key={shot.src} className="gallery__item">
-              <img src={shot.src} width={640} height={360} alt={shot.alt} loading="lazy" decoding="async" />
+              {/* The first shot is in a phone's first screen and is its largest paint: load it at once. */}
+              <img
+                src={shot.src}
+                width={640}
+                height={360}
+                alt={shot.alt}
+                loading={index === 0 ? "eager" : "lazy"}
+                fetchPriority={index === 0 ? "high" : undefined}
+                decoding="async"
+              />
             </li>
           ))}
         </ul>

@@ -54,7 +54,8 @@ test("the home page shows the cover, five screenshots, the server block and the 
     "/shop",
   );
 
-  // Screenshots: five images with their size set, loaded lazily
+  // Screenshots: five images with their size set; the first is in a phone's first screen (its largest
+  // paint, so it loads at once with high priority), the rest below the fold load lazily.
   assert.equal(await page.getByRole("heading", { level: 2, name: "Скриншоты" }).count(), 1);
   const shots = page.locator(".gallery img");
   assert.equal(await shots.count(), 5);
@@ -62,7 +63,8 @@ test("the home page shows the cover, five screenshots, the server block and the 
     const shot = shots.nth(index);
     assert.equal(await shot.getAttribute("width"), "640");
     assert.equal(await shot.getAttribute("height"), "360");
-    assert.equal(await shot.getAttribute("loading"), "lazy");
+    assert.equal(await shot.getAttribute("loading"), index === 0 ? "eager" : "lazy");
+    assert.equal(await shot.getAttribute("fetchpriority"), index === 0 ? "high" : null);
     assert.ok(((await shot.getAttribute("alt")) ?? "").length > 0);
   }
   // Every screenshot really loads once scrolled to.
