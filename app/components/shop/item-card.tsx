@@ -37,9 +37,9 @@ export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
         {state ? <LimitedBadge state={state} /> : null}
         {item.is_one_time ? <span className="badge">Разовый</span> : null}
       </div>
-      <h3 className="shop-card__title">
+      <h2 className="shop-card__title">
         <Link to={itemHref(item)}>{item.name}</Link>
-      </h3>
+      </h2>
       <p className="shop-card__category muted">{item.category_name}</p>
       {state ? <Countdown item={item} state={state} now={now} /> : null}
       {item.is_limited ? <QuantityBar item={item} /> : null}
