@@ -28,6 +28,11 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shop
 
 export const meta: Route.MetaFunction = ({ loaderData }) => [
   { title: loaderData ? `${loaderData.item.name} — Магазин — Свобода` : "Магазин — Свобода" },
+  // The item's own text for search results; the shop's line when an item has none.
+  {
+    name: "description",
+    content: loaderData?.item.description || "Привилегии, наборы и ресурсы для бесплатных серверов Rust.",
+  },
 ];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
@@ -109,7 +114,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
         <Link to="/">Главная</Link> / <Link to={back}>Магазин</Link> / <span>{item.name}</span>
       </nav>
       <div className="shop-item__layout">
-        <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} />
+        <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} fetchPriority="high" />
         <div className="shop-item__info">
           <div className="shop-card__badges">
             {state ? <LimitedBadge state={state} /> : null}
