@@ -8,9 +8,11 @@
 //   flock /tmp/site-build.lock npm run bench:lighthouse -- [--runs 3] [--chrome /usr/bin/chromium]
 import type { ChildProcess } from "node:child_process";
 import { once } from "node:events";
+import { mkdirSync, rmSync, writeFileSync } from "node:fs";
 import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
+import { join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
 import { createBrotliCompress, createGzip, constants as zlibConstants } from "node:zlib";
@@ -28,6 +30,7 @@ const { values: args } = parseArgs({
 });
 const runs = Math.max(1, Number(args.runs) || 1);
 
+const REPORTS_DIR = resolve(".bench-state/lighthouse-reports");
 const MIN_PERFORMANCE = 95;
 const MAX_CLS = 0.05;
 /** Any free port: 8789 and 8790 are taken by other benches and previews on this machine. */
@@ -131,8 +134,8 @@ interface Measure {
   tbtMs: number;
   cls: number;
   fcpMs: number;
-  /** Failing audits worth reading when a score is short, with their titles. */
-  failing: string[];
+  /** Audits below 0.9 (by "category/audit id"): what to read when a score is short. */
+  failing: Map<string, string>;
   runtimeError?: string;
 }
 
@@ -141,14 +144,14 @@ type Lhr = NonNullable<Awaited<ReturnType<typeof lighthouse>>>["lhr"];
 function summarize(lhr: Lhr): Measure {
   const score = (id: string) => Math.round((lhr.categories[id]?.score ?? 0) * 100);
   const numeric = (id: string) => lhr.audits[id]?.numericValue ?? Number.NaN;
-  const failing: string[] = [];
+  const failing = new Map<string, string>();
   for (const category of Object.values(lhr.categories)) {
     for (const ref of category.auditRefs) {
       const audit = lhr.audits[ref.id];
       if (!audit || audit.score === null || audit.score >= 0.9) continue;
       if (audit.scoreDisplayMode === "informative" || audit.scoreDisplayMode === "notApplicable") continue;
       const value = audit.displayValue ? ` (${audit.displayValue})` : "";
-      failing.push(`${category.id}/${audit.id}: ${audit.title}${value} score ${audit.score}`);
+      failing.set(`${category.id}/${audit.id}`, `${audit.title}${value}, score ${audit.score}`);
     }
   }
   return {
@@ -160,12 +163,12 @@ function summarize(lhr: Lhr): Measure {
     tbtMs: numeric("total-blocking-time"),
     cls: numeric("cumulative-layout-shift"),
     fcpMs: numeric("first-contentful-paint"),
-    failing: [...new Set(failing)],
+    failing,
     runtimeError: lhr.runtimeError?.message,
   };
 }
 
-async function measure(url: string): Promise<Measure> {
+async function measure(url: string, reportName: string): Promise<Measure> {
   // A fresh browser per run: no warm HTTP cache or compiled code carried between runs.
   const chrome = await chromeLauncher.launch({ chromePath: args.chrome, chromeFlags: CHROME_FLAGS });
   try {
@@ -176,6 +179,7 @@ async function measure(url: string): Promise<Measure> {
       onlyCategories: ["performance", "accessibility", "best-practices", "seo"],
     });
     if (!result) throw new Error(`Lighthouse returned nothing for ${url}`);
+    writeFileSync(join(REPORTS_DIR, `${reportName}.json`), JSON.stringify(result.lhr, null, 1));
     return summarize(result.lhr);
   } finally {
     chrome.kill();
@@ -199,7 +203,7 @@ function medianOf(measures: Measure[]): Measure {
     tbtMs: pick("tbtMs"),
     cls: pick("cls"),
     fcpMs: pick("fcpMs"),
-    failing: [...new Set(measures.flatMap((m) => m.failing))],
+    failing: new Map(measures.flatMap((m) => [...m.failing])),
     runtimeError: measures.find((m) => m.runtimeError)?.runtimeError,
   };
 }
@@ -210,6 +214,8 @@ if (!args["skip-build"]) {
   buildSite();
 }
 const stateDir = freshState(".bench-state/lighthouse");
+rmSync(REPORTS_DIR, { recursive: true, force: true });
+mkdirSync(REPORTS_DIR, { recursive: true });
 let site: ChildProcess | undefined;
 let proxy: Server | undefined;
 const results: { page: Page; measure: Measure; all: Measure[] }[] = [];
@@ -228,7 +234,13 @@ try {
     const all: Measure[] = [];
     for (let run = 1; run <= runs; run++) {
       console.log(`Lighthouse ${page.path} (run ${run}/${runs})…`);
-      all.push(await measure(`${origin}${page.path}`));
+      let result = await measure(`${origin}${page.path}`, `${page.name}-${run}`);
+      // Chromium's trace sometimes misses the navigation (NO_NAVSTART); Lighthouse says to run again.
+      for (let retry = 1; result.runtimeError && retry <= 2; retry++) {
+        console.log(`  Lighthouse error (${result.runtimeError}); running again…`);
+        result = await measure(`${origin}${page.path}`, `${page.name}-${run}`);
+      }
+      all.push(result);
     }
     results.push({ page, measure: medianOf(all), all });
   }
@@ -263,11 +275,14 @@ for (const { page, measure: m, all } of results) {
   if (m.performance < MIN_PERFORMANCE) failures.push(`${page.path}: performance ${m.performance} < ${MIN_PERFORMANCE}`);
   if (!(m.cls < MAX_CLS)) failures.push(`${page.path}: CLS ${m.cls.toFixed(3)} ≥ ${MAX_CLS}`);
 }
-for (const { page, measure: m } of results) {
-  if (m.failing.length === 0) continue;
-  console.log(`\n${page.path} audits below 0.9:`);
-  for (const line of m.failing) console.log(`  ${line}`);
+for (const { page, measure: m, all } of results) {
+  if (m.failing.size === 0) continue;
+  console.log(`\n${page.path} audits below 0.9 (in how many of ${all.length} runs):`);
+  for (const [id, text] of m.failing) {
+    console.log(`  ${all.filter((x) => x.failing.has(id)).length}× ${id}: ${text}`);
+  }
 }
+console.log(`\nFull Lighthouse reports (JSON): ${REPORTS_DIR}/`);
 for (const failure of failures) console.log(`FAIL ${failure}`);
 if (failures.length > 0) process.exit(1);
 console.log(
