@@ -184,6 +184,54 @@ describe("malformed input", () => {
   });
 });
 
+describe("cross-site form posts", () => {
+  it("a state-changing request carried by the session cookie from another site is refused, whatever SameSite does", async () => {
+    const player = await createPlayer(deps, { balance: 100_00 });
+    for (const site of ["cross-site", "same-site"]) {
+      const api = await SELF.fetch(`${ORIGIN}/api/purchase/items/1`, {
+        method: "POST",
+        headers: { ...cookie(player.token), "sec-fetch-site": site, "content-type": "text/plain" },
+        body: JSON.stringify({ server_type: "SOLO" }),
+      });
+      expect(api.status, site).toBe(403);
+      expect(await api.json()).toEqual({ error: "Доступ запрещен" });
+      const page = await SELF.fetch(`${ORIGIN}/logout`, {
+        method: "POST",
+        headers: { ...cookie(player.token), "sec-fetch-site": site },
+      });
+      expect(page.status, site).toBe(403);
+      expect(await page.text()).toBe("Доступ запрещен");
+    }
+    const profile = await SELF.fetch(`${ORIGIN}/api/profile`, { headers: bearer(player.token) });
+    expect(((await profile.json()) as { balance: number }).balance).toBe(100);
+  });
+
+  it("lets through our own pages' posts, bearer-token calls, reads, and the provider's server-to-server calls", async () => {
+    const player = await createPlayer(deps);
+    const own = await SELF.fetch(`${ORIGIN}/logout`, {
+      method: "POST",
+      headers: { ...cookie(player.token), "sec-fetch-site": "same-origin" },
+    });
+    expect(own.status).toBe(501);
+    const scripted = await SELF.fetch(`${ORIGIN}/api/promos/validate`, {
+      method: "POST",
+      headers: { ...bearer(player.token), "sec-fetch-site": "cross-site", "cf-connecting-ip": uniqueIp() },
+      body: JSON.stringify({ code: "" }),
+    });
+    expect(scripted.status).toBe(400);
+    const read = await SELF.fetch(`${ORIGIN}/api/profile`, {
+      headers: { ...cookie(player.token), "sec-fetch-site": "cross-site" },
+    });
+    expect(read.status).toBe(200);
+    const webhook = await SELF.fetch(`${ORIGIN}/api/payment/webhook/standin`, {
+      method: "POST",
+      headers: { "sec-fetch-site": "cross-site", "content-type": "application/json" },
+      body: "{}",
+    });
+    expect(webhook.status).toBe(400);
+  });
+});
+
 describe("ownership", () => {
   it("the payment return URL tells a stranger nothing about someone else's payment and moves no money", async () => {
     const owner = await createPlayer(deps);

@@ -9,12 +9,13 @@ import { buildDeps, type DepsOverrides } from "./deps.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
 import { createRouterContext } from "./router-context.ts";
-import { readSessionToken } from "./services/auth/sessions.ts";
+import { readCookie, readSessionToken, SESSION_COOKIE } from "./services/auth/sessions.ts";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 export const REQUEST_TOO_LARGE = "Слишком большой запрос";
 export const BAD_FORM = "Некорректные данные формы";
+export const FORBIDDEN = "Доступ запрещен";
 
 const isApi = (c: Context) => c.req.path.startsWith("/api/");
 
@@ -57,6 +58,21 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
     if (readSessionToken(c.req.raw) === null) return;
     if (isApi(c) && c.res.headers.has("cache-control")) return;
     c.res.headers.set("cache-control", "private, no-store");
+  });
+  // The session cookie is SameSite=Lax, so browsers don't send it with another site's posts; a sibling
+  // subdomain counts as the same site though. No page of ours posts from
+  // elsewhere (Steam and YooKassa come back with GETs), so a cookie-carried post that the browser marks
+  // as coming from another site is refused. Bearer-token calls can't be forged by a form.
+  app.use(async (c, next) => {
+    const unsafe = c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS";
+    const site = c.req.header("sec-fetch-site");
+    if (unsafe && (site === "cross-site" || site === "same-site")) {
+      const fromCookie = readCookie(c.req.raw, SESSION_COOKIE);
+      if (fromCookie !== null && readSessionToken(c.req.raw) === fromCookie) {
+        return isApi(c) ? c.json({ error: FORBIDDEN }, 403) : c.text(FORBIDDEN, 403);
+      }
+    }
+    await next();
   });
   app.use(
     bodyLimit({
