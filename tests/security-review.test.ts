@@ -2,9 +2,12 @@
 // (SELF, or the same Hono app with a production configuration).
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { loader as authSuccessLoader } from "#app/routes/auth-success.tsx";
 import { createApp } from "#worker/app.ts";
 import { buildDeps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
+import { createRouterContext } from "#worker/router-context.ts";
+import { safeReturnPath } from "#worker/services/auth/return-path.ts";
 import { testDeps } from "./support/deps.ts";
 import { createPayment, createPlayer, uniqueIp } from "./support/profile-fixtures.ts";
 
@@ -229,6 +232,60 @@ describe("cross-site form posts", () => {
       body: "{}",
     });
     expect(webhook.status).toBe(400);
+  });
+});
+
+// Dot segments collapse when the path is resolved: "/.//evil.example" becomes "//evil.example",
+// which a browser reads as another host.
+const DOT_SEGMENT_ESCAPES = [
+  "/.//evil.example",
+  "/a/..//evil.example",
+  "/%2e//evil.example",
+  "/.%2E//evil.example/x?y=1",
+  "/x/../..//evil.example",
+  "/./\\evil.example",
+];
+
+describe("open redirects", () => {
+  it("a return path can't turn into another host once its dot segments are resolved", () => {
+    for (const value of DOT_SEGMENT_ESCAPES) {
+      const path = safeReturnPath(value);
+      expect(path.startsWith("//") || path.includes("\\"), `${value} -> ${path}`).toBe(false);
+      // Sanitizing is stable: what it returns passes through it unchanged.
+      expect(safeReturnPath(path), value).toBe(path);
+    }
+    expect(safeReturnPath("/shop/../terms?x=1")).toBe("/terms?x=1");
+  });
+
+  it("/auth-success with someone's junk token and a crafted next stays on this site", async () => {
+    for (const next of DOT_SEGMENT_ESCAPES) {
+      const url = `${ORIGIN}/auth-success?token=junk&next=${encodeURIComponent(next)}`;
+      const args = {
+        request: new Request(url),
+        url: new URL(url),
+        params: {},
+        pattern: "/auth-success",
+        context: createRouterContext(deps),
+      } as unknown as Parameters<typeof authSuccessLoader>[0];
+      const thrown = await authSuccessLoader(args).then(
+        () => null,
+        (error: unknown) => error,
+      );
+      expect(thrown, next).toBeInstanceOf(Response);
+      const location = (thrown as Response).headers.get("location") ?? "";
+      expect(new URL(location, ORIGIN).origin, `${next} -> ${location}`).toBe(ORIGIN);
+    }
+  });
+
+  it("GET /api/auth/steam never puts such a path into the OpenID return_to", async () => {
+    for (const value of DOT_SEGMENT_ESCAPES) {
+      const response = await SELF.fetch(`${ORIGIN}/api/auth/steam?return_to=${encodeURIComponent(value)}`, {
+        redirect: "manual",
+      });
+      const location = new URL(response.headers.get("location") ?? "");
+      const next = new URL(location.searchParams.get("openid.return_to") ?? "").searchParams.get("next") ?? "";
+      expect(new URL(next, ORIGIN).origin, `${value} -> ${next}`).toBe(ORIGIN);
+    }
   });
 });
 

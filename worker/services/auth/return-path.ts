@@ -20,6 +20,8 @@ export function safeReturnPath(value: string | null | undefined): string {
   }
   if (url.origin !== "http://site.invalid") return "/";
   const path = `${url.pathname}${url.search}`;
+  // Resolving dot segments can leave two leading slashes ("/.//evil.example" → "//evil.example"): another host.
+  if (path.startsWith("//")) return "/";
   if (
     FORBIDDEN_PREFIXES.some((prefix) => url.pathname === prefix.replace(/\/$/, "") || url.pathname.startsWith(prefix))
   ) {
