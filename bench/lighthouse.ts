@@ -1,15 +1,30 @@
 // `npm run bench:lighthouse`: build the site as `npm run bench` does, serve it with fresh
 // seeded state, fire the status cron, put a compressing proxy in front (brotli or gzip per
-// Accept-Encoding, as Cloudflare's edge does), and run Lighthouse's mobile preset (default
+// Accept-Encoding over HTTP/2 with TLS, as Cloudflare's edge serves browsers), and run Lighthouse's mobile preset (default
 // form factor and simulated throttling) with Debian's Chromium against the pages below.
 // Prints per page the four category scores and LCP, TBT, CLS, FCP (median of --runs runs).
 // Exits 1 when a gated page scores below 95 for performance or shifts layout by 0.05 or more
 // (DESIGN.md "Performance targets"). Run it under the shared lock, as bench/run.ts:
-//   flock /tmp/site-build.lock npm run bench:lighthouse -- [--runs 3] [--chrome /usr/bin/chromium]
-import type { ChildProcess } from "node:child_process";
+//   flock /tmp/site-build.lock npm run bench:lighthouse -- [--runs 3] [--http1] [--chrome /usr/bin/chromium]
+// Reports (JSON) of every run land in .bench-state/lighthouse-reports/.
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { once } from "node:events";
-import { mkdirSync, rmSync, writeFileSync } from "node:fs";
-import { createServer, request as httpRequest, type IncomingMessage, type Server } from "node:http";
+import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import {
+  createServer,
+  request as httpRequest,
+  type IncomingHttpHeaders,
+  type IncomingMessage,
+  type OutgoingHttpHeaders,
+  type Server,
+  type ServerResponse,
+} from "node:http";
+import {
+  createSecureServer,
+  type Http2SecureServer,
+  type Http2ServerRequest,
+  type Http2ServerResponse,
+} from "node:http2";
 import type { AddressInfo } from "node:net";
 import os from "node:os";
 import { join, resolve } from "node:path";
@@ -26,6 +41,7 @@ const { values: args } = parseArgs({
     runs: { type: "string", default: "1" },
     chrome: { type: "string", default: "/usr/bin/chromium" },
     "skip-build": { type: "boolean", default: false },
+    http1: { type: "boolean", default: false },
   },
 });
 const runs = Math.max(1, Number(args.runs) || 1);
@@ -33,8 +49,6 @@ const runs = Math.max(1, Number(args.runs) || 1);
 const REPORTS_DIR = resolve(".bench-state/lighthouse-reports");
 const MIN_PERFORMANCE = 95;
 const MAX_CLS = 0.05;
-/** Any free port: 8789 and 8790 are taken by other benches and previews on this machine. */
-const PROXY_PORT = 0;
 
 interface Page {
   name: string;
@@ -59,6 +73,8 @@ const CHROME_FLAGS = [
   "--disable-background-networking",
   "--disable-component-update",
   "--disable-sync",
+  // The HTTP/2 proxy's certificate is self-signed.
+  "--ignore-certificate-errors",
 ];
 
 // ---- Compressing reverse proxy ------------------------------------------------------------
@@ -72,32 +88,45 @@ function chooseEncoding(acceptEncoding: string | undefined): "br" | "gzip" | und
   return undefined;
 }
 
-function startProxy(target: string, port: number): Promise<Server> {
+// Hop-by-hop headers: not forwarded, and forbidden in HTTP/2 answers.
+const HOP_BY_HOP = new Set(["connection", "keep-alive", "transfer-encoding", "upgrade", "proxy-connection", "te"]);
+
+function forwardable(headers: IncomingHttpHeaders): OutgoingHttpHeaders {
+  const out: OutgoingHttpHeaders = {};
+  for (const [name, value] of Object.entries(headers)) {
+    if (!name.startsWith(":") && !HOP_BY_HOP.has(name) && value !== undefined) out[name] = value;
+  }
+  return out;
+}
+
+function proxyHandler(target: string): (req: IncomingMessage, res: ServerResponse) => void {
   const upstream = new URL(target);
-  const server = createServer((req, res) => {
+  return (req, res) => {
     const encoding = chooseEncoding(req.headers["accept-encoding"]);
-    const headers = { ...req.headers, host: upstream.host, "accept-encoding": "identity" };
+    // The Worker sees the address it was built for (PUBLIC_URL), as behind Cloudflare.
+    const headers = { ...forwardable(req.headers), host: upstream.host, "accept-encoding": "identity" };
     const forward = httpRequest(
       { hostname: upstream.hostname, port: upstream.port, method: req.method, path: req.url, headers },
-      (answer: IncomingMessage) => {
-        const outHeaders = { ...answer.headers };
+      (answer) => {
+        const outHeaders = forwardable(answer.headers);
+        const status = answer.statusCode ?? 502;
         const type = String(answer.headers["content-type"] ?? "");
         const compress =
           encoding !== undefined &&
           !answer.headers["content-encoding"] &&
           req.method !== "HEAD" &&
-          answer.statusCode !== 204 &&
-          answer.statusCode !== 304 &&
+          status !== 204 &&
+          status !== 304 &&
           COMPRESSIBLE.test(type);
         if (!compress) {
-          res.writeHead(answer.statusCode ?? 502, outHeaders);
-          answer.pipe(res);
+          res.writeHead(status, outHeaders);
+          pipeline(answer, res).catch(() => res.destroy());
           return;
         }
         delete outHeaders["content-length"];
         outHeaders["content-encoding"] = encoding;
         outHeaders.vary = answer.headers.vary ? `${answer.headers.vary}, Accept-Encoding` : "Accept-Encoding";
-        res.writeHead(answer.statusCode ?? 502, outHeaders);
+        res.writeHead(status, outHeaders);
         // Cloudflare's brotli for dynamic answers is a middle level, not 11.
         const compressor =
           encoding === "br"
@@ -111,10 +140,43 @@ function startProxy(target: string, port: number): Promise<Server> {
       res.end();
     });
     req.pipe(forward);
-  });
+  };
+}
+
+/** A self-signed certificate for localhost (Chromium runs with --ignore-certificate-errors). */
+function localhostCertificate(dir: string): { key: Buffer; cert: Buffer } {
+  const key = join(dir, "localhost.key");
+  const cert = join(dir, "localhost.crt");
+  const subject = ["-subj", "/CN=localhost", "-addext", "subjectAltName=DNS:localhost"];
+  execFileSync(
+    "openssl",
+    ["req", "-x509", "-newkey", "rsa:2048", "-nodes", "-days", "2", ...subject, "-keyout", key, "-out", cert],
+    { stdio: "ignore" },
+  );
+  return { key: readFileSync(key), cert: readFileSync(cert) };
+}
+
+/**
+ * The compressing proxy on a free port: HTTP/2 over TLS, as Cloudflare's edge serves browsers
+ * (one multiplexed connection), or plain HTTP/1.1 with --http1 (at most six connections per host).
+ */
+async function startProxy(
+  target: string,
+  http1: boolean,
+): Promise<{ server: Server | Http2SecureServer; origin: string }> {
+  const handler = proxyHandler(target);
+  const server = http1
+    ? createServer(handler)
+    : createSecureServer(
+        { ...localhostCertificate(REPORTS_DIR), allowHTTP1: true },
+        // HTTP/2's compatibility API mirrors node:http's request and response.
+        handler as unknown as (req: Http2ServerRequest, res: Http2ServerResponse) => void,
+      );
   const listening = once(server, "listening");
-  server.listen(port);
-  return listening.then(() => server);
+  server.listen(0);
+  await listening;
+  const { port } = server.address() as AddressInfo;
+  return { server, origin: `${http1 ? "http" : "https"}://localhost:${port}` };
 }
 
 /** Whether `vite preview` already compresses an answer by itself. */
@@ -217,15 +279,16 @@ const stateDir = freshState(".bench-state/lighthouse");
 rmSync(REPORTS_DIR, { recursive: true, force: true });
 mkdirSync(REPORTS_DIR, { recursive: true });
 let site: ChildProcess | undefined;
-let proxy: Server | undefined;
+let proxy: Server | Http2SecureServer | undefined;
 const results: { page: Page; measure: Measure; all: Measure[] }[] = [];
 let previewEncoding: string | null = null;
 try {
   site = await serveSite(stateDir);
   await fireCron();
   previewEncoding = await previewCompresses(`${E2E_ORIGIN}/`);
-  proxy = await startProxy(E2E_ORIGIN, PROXY_PORT);
-  const origin = `http://localhost:${(proxy.address() as AddressInfo).port}`;
+  const started = await startProxy(E2E_ORIGIN, args.http1);
+  proxy = started.server;
+  const origin = started.origin;
   console.log(
     `vite preview on :${E2E_PORT} answers / with content-encoding ${previewEncoding ?? "none"}; ` +
       `Lighthouse goes through the compressing proxy ${origin}.`,
@@ -256,7 +319,7 @@ console.log(`\n## Lighthouse ${new Date().toISOString()}`);
 console.log(
   `Machine: ${cpus[0]?.model ?? "unknown CPU"} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ` +
     `${os.type()} ${os.release()}, Node ${process.version}, Lighthouse mobile preset (simulated slow 4G, 4× CPU), ` +
-    `${runs === 1 ? "one run" : `median of ${runs} runs`} per page, compressed by a local proxy ` +
+    `${runs === 1 ? "one run" : `median of ${runs} runs`} per page, compressed by a local proxy over ${args.http1 ? "HTTP/1.1" : "HTTP/2 (TLS)"} ` +
     `(vite preview itself: ${previewEncoding ?? "uncompressed"}).\n`,
 );
 console.log("| page | path | perf | a11y | bp | seo | LCP | TBT | CLS | FCP |");
