@@ -308,6 +308,27 @@ describe("configuration", () => {
     expect(standInsEnabled(config)).toBe(false);
   });
 
+  it("a site on a real host is held to production's rules even when APP_ENV was left at development", () => {
+    const forgotten = { ...env, APP_ENV: "development", PUBLIC_URL: "https://rust.example" };
+    // wrangler.jsonc's local defaults: stand-ins and no secret.
+    expect(() => loadConfig(forgotten)).toThrow(ConfigError);
+    expect(() => loadConfig({ ...forgotten, SESSION_SECRET: "site-secret-site-secret-site-secret-0001" })).toThrow(
+      /Stand-ins are refused/,
+    );
+    const real = loadConfig({
+      ...forgotten,
+      SESSION_SECRET: "site-secret-site-secret-site-secret-0001",
+      STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+      STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT,
+      PAYMENT_PROVIDER: "yookassa",
+    });
+    expect(standInsEnabled(real)).toBe(false);
+    // On this machine the local defaults serve as before.
+    expect(standInsEnabled(loadConfig({ ...env, APP_ENV: "development", PUBLIC_URL: "http://127.0.0.1:5173" }))).toBe(
+      true,
+    );
+  });
+
   it("production without SESSION_SECRET is refused", () => {
     expect(() =>
       loadConfig({
@@ -327,7 +348,15 @@ describe("configuration", () => {
       pageHandler: async () => new Response("page", { status: 501 }),
       overrides: () => ({ fetch: steam.fetch }),
     });
-    const siteEnv = { ...env, PUBLIC_URL: "https://rust.example", STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT };
+    // A real host gets production's rules: its own secret and no stand-ins.
+    const siteEnv = {
+      ...env,
+      PUBLIC_URL: "https://rust.example",
+      SESSION_SECRET: "site-secret-site-secret-site-secret-0001",
+      STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+      STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT,
+      PAYMENT_PROVIDER: "yookassa",
+    };
     const call = (url: string, init: RequestInit = {}) =>
       app.request(url, { redirect: "manual", ...init }, siteEnv, createExecutionContext());
     const start = await call("http://internal.host/api/auth/steam");

@@ -29,8 +29,23 @@ const LOCAL_SESSION_SECRET = "local-development-session-secret-not-for-productio
 
 export class ConfigError extends Error {}
 
+/** The site runs on this machine only (npm run dev, the tests, the bench). */
+export function isLoopbackUrl(value: string): boolean {
+  try {
+    const { hostname } = new URL(value);
+    return hostname === "localhost" || hostname === "127.0.0.1" || hostname === "[::1]";
+  } catch {
+    return false;
+  }
+}
+
 export function loadConfig(env: Env): Config {
   const appEnv = env.APP_ENV || "development";
+  // Stand-ins and the fixed local secret are for a site on this machine only. A site on a
+  // real host gets production's rules even if APP_ENV was left at its local default, so a
+  // deploy that forgets APP_ENV=production fails closed instead of letting anyone sign in
+  // as anyone or top up for free.
+  const strict = appEnv === "production" || !isLoopbackUrl(env.PUBLIC_URL);
   const parsed = configSchema.safeParse({
     appEnv,
     publicUrl: env.PUBLIC_URL,
@@ -38,7 +53,7 @@ export function loadConfig(env: Env): Config {
     steamWebApiBase: env.STEAM_WEBAPI_BASE || "https://api.steampowered.com",
     steamOpenIdEndpoint: env.STEAM_OPENID_ENDPOINT || "https://steamcommunity.com/openid/login",
     steamApiKey: env.STEAM_API_KEY || undefined,
-    sessionSecret: env.SESSION_SECRET || (appEnv === "production" ? "" : LOCAL_SESSION_SECRET),
+    sessionSecret: env.SESSION_SECRET || (strict ? "" : LOCAL_SESSION_SECRET),
     paymentProvider: env.PAYMENT_PROVIDER || "standin",
     yookassa: {
       apiBase: env.YOOKASSA_API_BASE || "https://api.yookassa.ru/v3",
@@ -54,15 +69,20 @@ export function loadConfig(env: Env): Config {
     throw new ConfigError(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const config = parsed.data;
-  if (config.appEnv === "production") {
+  if (strict) {
     const usesStandIn =
       config.paymentProvider === "standin" ||
       [config.steamWebApiBase, config.steamOpenIdEndpoint].some((value) => value.includes(STANDIN_PREFIX));
-    if (usesStandIn) throw new ConfigError("Stand-ins are refused in production configuration");
+    if (usesStandIn) {
+      throw new ConfigError(
+        `Stand-ins are refused in production configuration (APP_ENV=${config.appEnv}, PUBLIC_URL=${config.publicUrl}): ` +
+          "set STEAM_WEBAPI_BASE, STEAM_OPENID_ENDPOINT and PAYMENT_PROVIDER=yookassa",
+      );
+    }
   }
   return config;
 }
 
 export function standInsEnabled(config: Config): boolean {
-  return config.appEnv !== "production";
+  return config.appEnv !== "production" && isLoopbackUrl(config.publicUrl);
 }

@@ -1,7 +1,7 @@
 // The cookies of sign-in: the session cookie pages use, and the short-lived
 // state cookie that ties a Steam callback to the browser that started it.
 import { stringifySetCookie } from "cookie";
-import type { Config } from "../../config.ts";
+import { type Config, isLoopbackUrl } from "../../config.ts";
 import { SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
 
 export const SIGNIN_STATE_COOKIE = "__steam_signin";
@@ -10,9 +10,7 @@ export const CALLBACK_PATH = "/api/auth/steam/callback";
 
 /** Secure everywhere but plain-http localhost (local development and the browser tests). */
 export function cookiesSecure(config: Pick<Config, "publicUrl">): boolean {
-  const url = new URL(config.publicUrl);
-  const local = url.hostname === "localhost" || url.hostname === "127.0.0.1" || url.hostname === "[::1]";
-  return !(url.protocol === "http:" && local);
+  return !(config.publicUrl.startsWith("http:") && isLoopbackUrl(config.publicUrl));
 }
 
 function serialize(config: Pick<Config, "publicUrl">, name: string, value: string, path: string, maxAge: number) {
