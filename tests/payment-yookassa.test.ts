@@ -364,6 +364,33 @@ describe("YooKassa notifications", () => {
   });
 });
 
+describe("a shop without YooKassa credentials", () => {
+  it("answers a notification 503 in Russian, never a 500, so YooKassa repeats it later", async () => {
+    const fake = new FakeYooKassa();
+    const workerEnv = { ...env, ...fake.env(""), YOOKASSA_SHOP_ID: "", YOOKASSA_SECRET_KEY: "" } as Env;
+    const app = createApp({
+      pageHandler: async () => new Response("no pages here", { status: 501 }),
+      overrides: () => ({ fetch: fake.fetch }),
+    });
+    const response = await app.request(
+      "http://localhost:5173/api/payment/webhook/yookassa",
+      {
+        method: "POST",
+        headers: { "content-type": "application/json", "cf-connecting-ip": "185.71.76.10" },
+        body: JSON.stringify({
+          type: "notification",
+          event: "payment.succeeded",
+          object: { id: "2f0e1a2b-000f-5000-8000-000000000001", status: "succeeded" },
+        }),
+      },
+      workerEnv,
+      createExecutionContext(),
+    );
+    expect(response.status).toBe(503);
+    expect(await response.json()).toEqual({ error: "Платёжная система недоступна" });
+  });
+});
+
 describe("the return URL", () => {
   it("asks YooKassa about a still-pending payment and sends the player to the profile with success", async () => {
     const { fake, deps, request } = setup();

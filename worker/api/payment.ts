@@ -49,7 +49,15 @@ const notificationSchema = z.object({
 paymentApi.post("/payment/webhook/:provider", async (c) => {
   const deps = c.var.deps;
   if (c.req.param("provider") !== deps.config.paymentProvider) return c.json({ error: "Не найдено" }, 404);
-  const provider = paymentProvider(deps);
+  let provider: ReturnType<typeof paymentProvider>;
+  try {
+    provider = paymentProvider(deps);
+  } catch (error) {
+    if (!(error instanceof PaymentProviderError)) throw error;
+    // Credentials missing: nothing can be verified, so the provider should try again later.
+    console.error(JSON.stringify({ event: "payment.provider_not_configured", reason: error.message }));
+    return c.json({ error: "Платёжная система недоступна" }, 503);
+  }
   if (!provider.acceptsNotificationFrom(c.req.header("cf-connecting-ip") ?? null)) {
     console.warn(
       JSON.stringify({ event: "payment.notification_untrusted_source", address: c.req.header("cf-connecting-ip") }),
