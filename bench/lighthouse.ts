@@ -34,6 +34,7 @@ import { createBrotliCompress, createGzip, constants as zlibConstants } from "no
 import * as chromeLauncher from "chrome-launcher";
 import lighthouse from "lighthouse";
 import { seedItemId } from "../db/seed/catalog.ts";
+import { CHROMIUM, CHROMIUM_FLAGS } from "../tests/e2e/browser.ts";
 import { buildSite, E2E_ORIGIN, E2E_PORT, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
 
 const { values: args } = parseArgs({
@@ -41,7 +42,7 @@ const { values: args } = parseArgs({
     // One run on this 2-vCPU shared VM now and then blocks the main thread for 0.5 s (perf 83–88);
     // the median of three holds.
     runs: { type: "string", default: "3" },
-    chrome: { type: "string", default: "/usr/bin/chromium" },
+    chrome: { type: "string", default: CHROMIUM },
     "skip-build": { type: "boolean", default: false },
     http1: { type: "boolean", default: false },
   },
@@ -65,16 +66,9 @@ const pages: Page[] = [
   { name: "shop-item", path: `/shop/items/${seedItemId("SOLO", 1)}`, gated: false },
 ];
 
-// This machine has no outside network; keep Chromium from trying.
 const CHROME_FLAGS = [
   "--headless",
-  "--no-sandbox",
-  "--disable-gpu",
-  "--disable-quic",
-  "--no-first-run",
-  "--disable-background-networking",
-  "--disable-component-update",
-  "--disable-sync",
+  ...CHROMIUM_FLAGS,
   // The HTTP/2 proxy's certificate is self-signed.
   "--ignore-certificate-errors",
 ];
