@@ -7,6 +7,7 @@ import { apiApp } from "./api/index.ts";
 import { STANDIN_PREFIX, standInsEnabled } from "./config.ts";
 import { buildDeps, type DepsOverrides } from "./deps.ts";
 import type { AppEnv } from "./hono-env.ts";
+import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
 import { createRouterContext } from "./router-context.ts";
 import { readCookie, readSessionToken, SESSION_COOKIE } from "./services/auth/sessions.ts";
@@ -21,7 +22,7 @@ const isApi = (c: Context) => c.req.path.startsWith("/api/");
 
 /** A page post's body must be a form the actions can read; anything else would fail inside them as a 500. */
 async function readableForm(request: Request): Promise<boolean> {
-  if (request.method === "GET" || request.method === "HEAD" || request.body === null) return true;
+  if (isSafeMethod(request.method) || request.body === null) return true;
   const type = request.headers.get("content-type") ?? "";
   if (!/^(application\/x-www-form-urlencoded|multipart\/form-data)\b/i.test(type)) return false;
   try {
@@ -64,9 +65,8 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
   // elsewhere (Steam and YooKassa come back with GETs), so a cookie-carried post that the browser marks
   // as coming from another site is refused. Bearer-token calls can't be forged by a form.
   app.use(async (c, next) => {
-    const unsafe = c.req.method !== "GET" && c.req.method !== "HEAD" && c.req.method !== "OPTIONS";
     const site = c.req.header("sec-fetch-site");
-    if (unsafe && (site === "cross-site" || site === "same-site")) {
+    if (!isSafeMethod(c.req.method) && (site === "cross-site" || site === "same-site")) {
       const fromCookie = readCookie(c.req.raw, SESSION_COOKIE);
       if (fromCookie !== null && readSessionToken(c.req.raw) === fromCookie) {
         return isApi(c) ? c.json({ error: FORBIDDEN }, 403) : c.text(FORBIDDEN, 403);

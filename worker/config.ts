@@ -45,7 +45,7 @@ export function loadConfig(env: Env): Config {
   // real host gets production's rules even if APP_ENV was left at its local default, so a
   // deploy that forgets APP_ENV=production fails closed instead of letting anyone sign in
   // as anyone or top up for free.
-  const strict = appEnv === "production" || !isLoopbackUrl(env.PUBLIC_URL);
+  const strict = !isLocalSite(appEnv, env.PUBLIC_URL);
   const parsed = configSchema.safeParse({
     appEnv,
     publicUrl: env.PUBLIC_URL,
@@ -83,6 +83,11 @@ export function loadConfig(env: Env): Config {
   return config;
 }
 
+/** Stand-ins and the fixed local secret are allowed only here. */
+function isLocalSite(appEnv: string, publicUrl: string): boolean {
+  return appEnv !== "production" && isLoopbackUrl(publicUrl);
+}
+
 export function standInsEnabled(config: Config): boolean {
-  return config.appEnv !== "production" && isLoopbackUrl(config.publicUrl);
+  return isLocalSite(config.appEnv, config.publicUrl);
 }

@@ -3,6 +3,7 @@ import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { sessions, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { isSafeMethod } from "../../http-methods.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 export const SESSION_COOKIE = "__session";
@@ -75,7 +76,7 @@ export function getSessionUser(
   deps: Pick<Deps, "db" | "config" | "now">,
   request: Request,
 ): Promise<SessionUser | null> {
-  if (request.method !== "GET" && request.method !== "HEAD") return lookUpSessionUser(deps, request);
+  if (!isSafeMethod(request.method)) return lookUpSessionUser(deps, request);
   let lookup = lookups.get(request);
   if (!lookup) {
     lookup = lookUpSessionUser(deps, request);

@@ -1,6 +1,7 @@
 import { createContext, redirectDocument } from "react-router";
 import { signInHref } from "#app/lib/sign-in.ts";
 import type { Deps } from "../../deps.ts";
+import { isSafeMethod } from "../../http-methods.ts";
 import { getSessionUser, type SessionUser } from "../auth/sessions.ts";
 
 /** The signed-in player for the profile pages, looked up once per request by their layout's middleware. */
@@ -13,7 +14,7 @@ export const profileUserContext = createContext<SessionUser | null>(null);
  */
 export async function loadProfileUser(deps: Pick<Deps, "db" | "config" | "now">, request: Request) {
   const user = await getSessionUser(deps, request);
-  if (!user && (request.method === "GET" || request.method === "HEAD")) {
+  if (!user && isSafeMethod(request.method)) {
     const url = new URL(request.url);
     // Client navigations fetch "<path>.data"; the player should come back to the page itself.
     const path = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
