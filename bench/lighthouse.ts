@@ -26,7 +26,6 @@ import {
   type Http2ServerResponse,
 } from "node:http2";
 import type { AddressInfo } from "node:net";
-import os from "node:os";
 import { join, resolve } from "node:path";
 import { pipeline } from "node:stream/promises";
 import { parseArgs } from "node:util";
@@ -36,6 +35,7 @@ import lighthouse from "lighthouse";
 import { seedItemId } from "../db/seed/catalog.ts";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../tests/e2e/browser.ts";
 import { buildSite, E2E_ORIGIN, E2E_PORT, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { machineDescription } from "./machine.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -309,12 +309,10 @@ try {
 }
 
 // ---- Report --------------------------------------------------------------------------------
-const cpus = os.cpus();
 const ms = (value: number) => (Number.isFinite(value) ? `${Math.round(value)} ms` : "–");
 console.log(`\n## Lighthouse ${new Date().toISOString()}`);
 console.log(
-  `Machine: ${cpus[0]?.model ?? "unknown CPU"} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ` +
-    `${os.type()} ${os.release()}, Node ${process.version}, Lighthouse mobile preset (simulated slow 4G, 4× CPU), ` +
+  `Machine: ${machineDescription()}, Lighthouse mobile preset (simulated slow 4G, 4× CPU), ` +
     `${runs === 1 ? "one run" : `median of ${runs} runs`} per page, compressed by a local proxy over ${args.http1 ? "HTTP/1.1" : "HTTP/2 (TLS)"} ` +
     `(vite preview itself: ${previewEncoding ?? "uncompressed"}).\n`,
 );

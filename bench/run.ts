@@ -5,12 +5,12 @@
 //   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline]
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
-import os from "node:os";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildSite, E2E_ORIGIN, fireCron, freshState, servePreview, serveSite, stopSite } from "../tests/e2e/site.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { type LoadResult, runLoad } from "./load.ts";
+import { machineDescription } from "./machine.ts";
 import { measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
 import { type Target, targets, WORKER_BUNDLE_BUDGET } from "./targets.ts";
 
@@ -104,11 +104,9 @@ if (!args["skip-baseline"]) {
 // ---- Report ---------------------------------------------------------------
 const failures: string[] = [];
 const warnings: string[] = [];
-const cpus = os.cpus();
 console.log(`\n## Results ${new Date().toISOString()}`);
 console.log(
-  `Machine: ${cpus[0]?.model ?? "unknown CPU"} × ${cpus.length}, ${(os.totalmem() / 2 ** 30).toFixed(1)} GiB RAM, ` +
-    `${os.type()} ${os.release()}, Node ${process.version}. Load: ${connections} keep-alive connections, ` +
+  `Machine: ${machineDescription()}. Load: ${connections} keep-alive connections, ` +
     `${durationMs / 1000} s after ${WARMUP_MS / 1000} s warm-up, against \`vite preview\` (workerd) on localhost.\n`,
 );
 // "CPU vs baseline" is the baseline's CPU per request over the target's: the throughput ratio
