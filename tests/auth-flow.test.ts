@@ -3,13 +3,13 @@ import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { users } from "#db/schema.ts";
-import { createApp } from "#worker/app.ts";
+import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, STEAM_WEBAPI } from "./fakes/steam-openid.ts";
 import { type Fetcher, selfFetch, setCookies, signInThroughStandIn, uniqueSteamId } from "./support/auth-flow.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 
 async function userRow(steamId: string) {
-  const [row] = await testDeps().db.select().from(users).where(eq(users.steamId, steamId));
+  const [row] = await testDeps().db.orm.select().from(users).where(eq(users.steamId, steamId));
   return row;
 }
 
@@ -95,7 +95,7 @@ describe("sign-in through the Steam stand-in", () => {
     const first = await signInThroughStandIn(steamId);
     const second = await signInThroughStandIn(steamId);
     expect(first.token).not.toBe(second.token);
-    const rows = await testDeps().db.select().from(users).where(eq(users.steamId, steamId));
+    const rows = await testDeps().db.orm.select().from(users).where(eq(users.steamId, steamId));
     expect(rows).toHaveLength(1);
   });
 
@@ -166,7 +166,7 @@ describe("sign-in through the Steam stand-in", () => {
 describe("sign-in with a Steam Web API key", () => {
   function appWith(steam: FakeSteamOpenId, overridesEnv: Record<string, string>): Fetcher {
     const clock = testClock(Date.now());
-    const app = createApp({
+    const app = createWorkerApp({
       pageHandler: async () => new Response("page", { status: 501 }),
       overrides: () => ({ fetch: steam.fetch, now: clock.now }),
     });

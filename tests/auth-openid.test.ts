@@ -2,7 +2,7 @@
 // the network boundary (production configuration: Steam's real endpoint).
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { buildDeps } from "#worker/deps.ts";
+import { depsFor } from "#tests/support/deps.ts";
 import { type OpenIdFailure, verifySteamAssertion } from "#worker/integrations/steam/openid.ts";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, STEAM_WEBAPI, steamAssertion } from "./fakes/steam-openid.ts";
 import { testClock } from "./support/deps.ts";
@@ -13,7 +13,7 @@ const RETURN_TO = `${CALLBACK}?state=abc&next=%2F`;
 function setup() {
   const clock = testClock(Date.now());
   const steam = new FakeSteamOpenId();
-  const deps = buildDeps(
+  const deps = depsFor(
     { ...env, STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT, STEAM_WEBAPI_BASE: STEAM_WEBAPI },
     { fetch: steam.fetch, now: clock.now },
   );

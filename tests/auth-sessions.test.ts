@@ -6,9 +6,10 @@ import { parseSetCookie } from "cookie";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ledger, users } from "#db/schema.ts";
-import { createApp } from "#worker/app.ts";
+import { depsFor } from "#tests/support/deps.ts";
+import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
-import { buildDeps, type Deps } from "#worker/deps.ts";
+import type { Deps } from "#worker/deps.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
@@ -19,15 +20,15 @@ import { testClock, testDeps } from "./support/deps.ts";
 
 async function createPlayer(deps: Deps, balanceKopecks = 0) {
   const steamId = uniqueSteamId();
-  const [user] = await deps.db
+  const [user] = await deps.db.orm
     .insert(users)
     .values({ steamId, nickname: `Игрок ${steamId.slice(-4)}`, avatarUrl: "/images/avatar-default.svg" })
     .returning();
   if (!user) throw new Error("no user");
   if (balanceKopecks > 0) {
-    await deps.db.batch([
-      deps.db.insert(ledger).values({ userId: user.id, amount: balanceKopecks, kind: "adjustment" }),
-      deps.db.update(users).set({ balance: balanceKopecks }).where(eq(users.id, user.id)),
+    await deps.db.orm.batch([
+      deps.db.orm.insert(ledger).values({ userId: user.id, amount: balanceKopecks, kind: "adjustment" }),
+      deps.db.orm.update(users).set({ balance: balanceKopecks }).where(eq(users.id, user.id)),
     ]);
   }
   return user;
@@ -85,7 +86,7 @@ describe("session tokens", () => {
       /=+$/,
       "",
     );
-    const otherSecret = buildDeps({ ...env, SESSION_SECRET: "another-secret-another-secret-another-secret" });
+    const otherSecret = depsFor({ ...env, SESSION_SECRET: "another-secret-another-secret-another-secret" });
     const { token: foreign } = await createSession(otherSecret, user.id);
     for (const bad of [
       `${header}.${payload}.${flipped}`,
@@ -108,7 +109,7 @@ describe("session tokens", () => {
     const deps = testDeps({ now: clock.now });
     const user = await createPlayer(deps);
     const { token } = await createSession(deps, user.id);
-    const app = createApp({
+    const app = createWorkerApp({
       pageHandler: async () => new Response("page", { status: 501 }),
       overrides: () => ({ now: clock.now }),
     });
@@ -149,7 +150,7 @@ describe("session tokens", () => {
       headers: { cookie: `__session=${token}` },
     });
     const before = await getSessionUser(deps, post);
-    await deps.db.update(users).set({ balance: 4200 }).where(eq(users.id, user.id));
+    await deps.db.orm.update(users).set({ balance: 4200 }).where(eq(users.id, user.id));
     const after = await getSessionUser(deps, post);
     expect(after?.balance).toBe(4200);
     expect(after?.balance).not.toBe(before?.balance);
@@ -344,7 +345,7 @@ describe("configuration", () => {
 
   it("on https the session cookie is Secure, and return_to follows PUBLIC_URL", async () => {
     const steam = new FakeSteamOpenId();
-    const app = createApp({
+    const app = createWorkerApp({
       pageHandler: async () => new Response("page", { status: 501 }),
       overrides: () => ({ fetch: steam.fetch }),
     });

@@ -2,7 +2,8 @@ import { createExecutionContext, createScheduledController, env, waitOnExecution
 import { eq } from "drizzle-orm";
 import { afterEach, beforeEach, describe, expect, it, vi } from "vitest";
 import { serverHeartbeats, servers } from "#db/schema.ts";
-import { buildDeps, type Deps } from "#worker/deps.ts";
+import { depsFor } from "#tests/support/deps.ts";
+import type { Deps } from "#worker/deps.ts";
 import {
   MIN_WRITE_INTERVAL_MS,
   type PublicServer,
@@ -26,14 +27,14 @@ function steamEnv() {
 }
 
 function steamDeps(steam: FakeSteamWebApi, clock: ReturnType<typeof testClock>): Deps {
-  return buildDeps(steamEnv(), { fetch: steam.fetch, now: clock.now });
+  return depsFor(steamEnv(), { fetch: steam.fetch, now: clock.now });
 }
 
 let nextAddress = 1;
 /** A server row of our own, on an address no other test uses. */
 async function addServer(name = "Тестовый сервер", serverType = "VANILLA") {
   const ipPort = `10.20.${Math.floor(nextAddress / 250)}.${nextAddress++ % 250}:28015`;
-  const [row] = await testDeps().db.insert(servers).values({ name, serverType, ipPort, sortOrder: 0 }).returning();
+  const [row] = await testDeps().db.orm.insert(servers).values({ name, serverType, ipPort, sortOrder: 0 }).returning();
   if (!row) throw new Error("insert returned nothing");
   return row;
 }
@@ -78,7 +79,7 @@ describe("refreshServerStatus against Steam's GetServerList", () => {
   it("leaves the key out when none is configured", async () => {
     const steam = new FakeSteamWebApi();
     const server = await addServer();
-    const deps = buildDeps({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: testClock().now });
+    const deps = depsFor({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: testClock().now });
     await refreshServerStatus(deps);
     const asked = steam.requests.find((request) => request.filter === `\\gameaddr\\${server.ipPort}`);
     expect(asked).toBeDefined();
@@ -103,7 +104,7 @@ describe("refreshServerStatus against Steam's GetServerList", () => {
       return new Response(body.replaceAll('"gameport":28015', '"gameport":28016'), response);
     };
     steam.answer(server.ipPort, { players: 5, maxPlayers: 50 });
-    const deps = buildDeps(steamEnv(), { fetch: wrongListing, now: testClock().now });
+    const deps = depsFor(steamEnv(), { fetch: wrongListing, now: testClock().now });
     const { document } = await refreshServerStatus(deps);
     expect(find(document, server.ipPort).status).toBe("offline");
   });
@@ -140,7 +141,7 @@ describe("refreshServerStatus against Steam's GetServerList", () => {
     const server = await addServer();
     steam.answer(server.ipPort, { players: 12, maxPlayers: 150 });
     await refreshServerStatus(steamDeps(steam, clock));
-    const [row] = await testDeps().db.select().from(servers).where(eq(servers.id, server.id));
+    const [row] = await testDeps().db.orm.select().from(servers).where(eq(servers.id, server.id));
     expect(row).toMatchObject({ steamSeenAt: clock.now().getTime(), steamPlayers: 12, steamMaxPlayers: 150 });
   });
 
@@ -203,7 +204,7 @@ describe("merging the plugins' heartbeats", () => {
   async function beat(serverId: number, players: number, maxPlayers: number, receivedAt: number) {
     const values = { serverId, hostname: "rust", players, maxPlayers, onlineSteamIds: [], receivedAt };
     await testDeps()
-      .db.insert(serverHeartbeats)
+      .db.orm.insert(serverHeartbeats)
       .values(values)
       .onConflictDoUpdate({ target: serverHeartbeats.serverId, set: values });
   }

@@ -1,6 +1,6 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { buildDeps } from "#worker/deps.ts";
+import { depsFor } from "#tests/support/deps.ts";
 import { refreshServerStatus } from "#worker/services/server-status.ts";
 import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
 import { testClock, testDeps } from "./support/deps.ts";
@@ -38,7 +38,7 @@ describe("heartbeats", () => {
 
     // Steam's master list doesn't know the server at all.
     const steam = new FakeSteamWebApi();
-    const deps = () => buildDeps({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: clock.now });
+    const deps = () => depsFor({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: clock.now });
     clock.advance(60_000);
     const { document } = await refreshServerStatus(deps(), { steamTimeoutMs: 1000 });
     expect(steam.requests.some((request) => request.filter === `\\gameaddr\\${server.ipPort}`)).toBe(true);

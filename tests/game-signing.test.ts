@@ -144,12 +144,12 @@ describe("signed plugin requests", () => {
   });
 
   it("stops accepting the old key once it is rotated", async () => {
-    const { server, sim, deps, transport, clock } = await setup();
+    const { server, sim, transport, clock } = await setup();
     const newKey = "rotated-key-for-test";
     const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(newKey)))]
       .map((byte) => byte.toString(16).padStart(2, "0"))
       .join("");
-    await deps.d1.prepare("UPDATE servers SET key_hash = ? WHERE id = ?").bind(hash, server.id).run();
+    await env.DB.prepare("UPDATE servers SET key_hash = ? WHERE id = ?").bind(hash, server.id).run();
     expect((await sim.heartbeat([])).status).toBe(401);
     const rotated = new PluginSimulator({ transport, serverId: server.id, serverKey: newKey, now: clock.now });
     expect((await rotated.heartbeat([])).status).toBe(200);

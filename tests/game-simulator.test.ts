@@ -4,7 +4,7 @@ import { runScheduled } from "#worker/cron/index.ts";
 import { LEASE_MS } from "#worker/services/game/deliveries.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
-import { testClock, testDeps } from "./support/deps.ts";
+import { depsFor, testClock, testDeps } from "./support/deps.ts";
 import {
   clockedTransport,
   createDeliverableItem,
@@ -31,9 +31,9 @@ describe("plugin simulator against the real API", () => {
       durations: [30],
     });
     // Money through the ledger, then a real purchase through the shop's service.
-    await deps.d1.batch([
-      deps.d1.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?, 100000, 'adjustment')").bind(player.id),
-      deps.d1.prepare("UPDATE users SET balance = balance + 100000 WHERE id = ?").bind(player.id),
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?, 100000, 'adjustment')").bind(player.id),
+      env.DB.prepare("UPDATE users SET balance = balance + 100000 WHERE id = ?").bind(player.id),
     ]);
     const bought = await purchaseItem(deps, player.id, {
       itemId: item.id,
@@ -114,12 +114,9 @@ describe("plugin simulator against the real API", () => {
     clock.advance(30 * DAY);
     const steam = new FakeSteamWebApi();
     await runScheduled(
-      createScheduledController({ cron: "* * * * *" }),
-      { ...env, STEAM_WEBAPI_BASE: steam.base },
-      {
-        overrides: { now: clock.now, fetch: steam.fetch },
-        serverStatus: { steamTimeoutMs: 1000 },
-      },
+      createScheduledController({ cron: "* * * * *" }).cron,
+      depsFor({ ...env, STEAM_WEBAPI_BASE: steam.base }, { now: clock.now, fetch: steam.fetch }),
+      { serverStatus: { steamTimeoutMs: 1000 } },
     );
     const [revoke] = await restarted.tick([]);
     expect(revoke).toMatchObject({ kind: "revoke", steam_id: player.steamId });

@@ -1,8 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { users } from "#db/schema.ts";
-import { testDeps } from "#tests/support/deps.ts";
-import { buildDeps, type Deps } from "#worker/deps.ts";
+import { depsFor, testDeps } from "#tests/support/deps.ts";
+import type { Deps } from "#worker/deps.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { createSession, revokeSession } from "#worker/services/auth/sessions.ts";
 import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
@@ -56,7 +56,7 @@ describe("home page loader", () => {
 
   it("returns null (the list's error text) when KV itself fails, instead of failing the page", async () => {
     const brokenKv = { get: () => Promise.reject(new Error("KV is down")) } as unknown as KVNamespace;
-    const deps = buildDeps({ ...env, STATUS_KV: brokenKv });
+    const deps = depsFor({ ...env, STATUS_KV: brokenKv });
     const data = await homeLoader(loaderArgs(deps, "http://localhost/"));
     expect(data.servers).toBeNull();
   });
@@ -67,7 +67,7 @@ describe("root loader (the header's account place)", () => {
     const steamId = `7656119${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 1000)
       .toString()
       .padStart(3, "0")}`;
-    const [user] = await deps.db
+    const [user] = await deps.db.orm
       .insert(users)
       .values({
         steamId,

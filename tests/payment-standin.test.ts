@@ -19,7 +19,7 @@ const touchedUsers: number[] = [];
 
 async function createPlayer(deps: Deps) {
   const steamId = `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-  const [user] = await deps.db
+  const [user] = await deps.db.orm
     .insert(users)
     .values({ steamId, nickname: "Игрок стенда", avatarUrl: "", balance: 0 })
     .returning();
@@ -30,7 +30,7 @@ async function createPlayer(deps: Deps) {
 }
 
 async function balanceOf(deps: Deps, userId: number) {
-  const [row] = await deps.db.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
+  const [row] = await deps.db.orm.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
   return row?.balance;
 }
 
@@ -92,7 +92,7 @@ describe("top-up through the local payment stand-in", () => {
     await press(checkoutUrl, "pay");
     await press(checkoutUrl, "cancel");
     expect(await balanceOf(deps, player.id)).toBe(15000);
-    expect(await deps.db.select().from(ledger).where(eq(ledger.paymentId, paymentId))).toHaveLength(1);
+    expect(await deps.db.orm.select().from(ledger).where(eq(ledger.paymentId, paymentId))).toHaveLength(1);
 
     const back = await SELF.fetch(`${ORIGIN}/api/payment/return/${paymentId}`, { redirect: "manual" });
     expect(back.status).toBe(303);
@@ -111,7 +111,7 @@ describe("top-up through the local payment stand-in", () => {
     expect((await press(checkoutUrl, "cancel")).status).toBe(303);
     await press(checkoutUrl, "pay");
 
-    const [row] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
+    const [row] = await deps.db.orm.select().from(payments).where(eq(payments.id, paymentId));
     expect(row?.status).toBe("cancelled");
     expect(await balanceOf(deps, player.id)).toBe(0);
     const back = await SELF.fetch(`${ORIGIN}/api/payment/return/${paymentId}`, { redirect: "manual" });
@@ -123,7 +123,7 @@ describe("top-up through the local payment stand-in", () => {
     const player = await createPlayer(deps);
     const created = await createViaApi(player.token, { amount: 500, email: "player@example.com" });
     const { payment_id: paymentId } = (await created.json()) as { payment_id: string };
-    const [row] = await deps.db.select().from(payments).where(eq(payments.id, paymentId));
+    const [row] = await deps.db.orm.select().from(payments).where(eq(payments.id, paymentId));
 
     const forged = await SELF.fetch(`${ORIGIN}/api/payment/webhook/standin`, {
       method: "POST",
@@ -177,7 +177,7 @@ describe("POST /api/payment/create", () => {
       expect(response.status, JSON.stringify(body)).toBe(400);
       expect(await response.json()).toEqual({ error: message });
     }
-    expect(await deps.db.select().from(payments).where(eq(payments.userId, player.id))).toEqual([]);
+    expect(await deps.db.orm.select().from(payments).where(eq(payments.userId, player.id))).toEqual([]);
   });
 });
 
@@ -191,7 +191,7 @@ describe("POST /api/payment/create, many times", () => {
     const refused = await createViaApi(player.token, { amount: 10, email: "a@b.ru" });
     expect(refused.status).toBe(429);
     expect(await refused.json()).toEqual({ error: "Произошла ошибка при создании платежа. Попробуйте позже." });
-    expect(await deps.db.select().from(payments).where(eq(payments.userId, player.id))).toHaveLength(10);
+    expect(await deps.db.orm.select().from(payments).where(eq(payments.userId, player.id))).toHaveLength(10);
   });
 });
 
@@ -224,7 +224,7 @@ describe("the /balance page", () => {
     const location = (response as Response).headers.get("location") ?? "";
     expect((response as Response).status).toBe(303);
     expect(location).toMatch(new RegExp(`^${ORIGIN}/__standins/payments/checkout/`));
-    const [row] = await deps.db.select().from(payments).where(eq(payments.userId, player.id));
+    const [row] = await deps.db.orm.select().from(payments).where(eq(payments.userId, player.id));
     expect(row).toMatchObject({ amount: 12550, email: "nojs@example.com", status: "pending" });
 
     const after = await loader(
@@ -253,6 +253,6 @@ describe("the /balance page", () => {
     )) as unknown as { data: unknown; init: ResponseInit };
     expect(signedOut.init.status).toBe(401);
     expect(signedOut.data).toEqual({ values: { amount: "100", email: "a@b.ru" }, formError: UNAUTHORIZED });
-    expect(await deps.db.select().from(payments).where(eq(payments.userId, player.id))).toEqual([]);
+    expect(await deps.db.orm.select().from(payments).where(eq(payments.userId, player.id))).toEqual([]);
   });
 });

@@ -6,8 +6,9 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { ledger, payments, users } from "#db/schema.ts";
-import { createApp } from "#worker/app.ts";
-import { buildDeps, type Deps } from "#worker/deps.ts";
+import { depsFor } from "#tests/support/deps.ts";
+import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
+import type { Deps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
 import { createTopUp, creditPayment } from "#worker/services/payments/payments.ts";
@@ -22,8 +23,8 @@ const touchedUsers: number[] = [];
 function setup(trustedIps = "") {
   const fake = new FakeYooKassa();
   const workerEnv = { ...env, ...fake.env(trustedIps) } as Env;
-  const deps: Deps = buildDeps(workerEnv, { fetch: fake.fetch });
-  const app = createApp({
+  const deps: Deps = depsFor(workerEnv, { fetch: fake.fetch });
+  const app = createWorkerApp({
     pageHandler: async () => new Response("no pages here", { status: 501 }),
     overrides: () => ({ fetch: fake.fetch }),
   });
@@ -40,7 +41,7 @@ function setup(trustedIps = "") {
 
 async function createPlayer(deps: Deps) {
   const steamId = `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-  const [user] = await deps.db
+  const [user] = await deps.db.orm
     .insert(users)
     .values({ steamId, nickname: "Плательщик", avatarUrl: "", balance: 0 })
     .returning();
@@ -51,16 +52,16 @@ async function createPlayer(deps: Deps) {
 }
 
 async function balanceOf(deps: Deps, userId: number): Promise<number> {
-  const [row] = await deps.db.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
+  const [row] = await deps.db.orm.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
   return row?.balance ?? Number.NaN;
 }
 
 async function deposits(deps: Deps, userId: number) {
-  return deps.db.select().from(ledger).where(eq(ledger.userId, userId));
+  return deps.db.orm.select().from(ledger).where(eq(ledger.userId, userId));
 }
 
 async function paymentRow(deps: Deps, id: string) {
-  const [row] = await deps.db.select().from(payments).where(eq(payments.id, id));
+  const [row] = await deps.db.orm.select().from(payments).where(eq(payments.id, id));
   if (!row) throw new Error(`no payment ${id}`);
   return row;
 }
@@ -146,7 +147,7 @@ describe("creating a YooKassa payment", () => {
     expect(response.status).toBe(502);
     expect(await response.json()).toEqual({ error: CREATE_FAILED });
     expect(fake.createRequests()).toHaveLength(3);
-    const rows = await deps.db.select().from(payments).where(eq(payments.userId, player.id));
+    const rows = await deps.db.orm.select().from(payments).where(eq(payments.userId, player.id));
     expect(rows.map((row) => row.status)).toEqual(["failed"]);
     expect(await balanceOf(deps, player.id)).toBe(0);
     expect(await deposits(deps, player.id)).toEqual([]);
@@ -294,7 +295,7 @@ describe("YooKassa notifications", () => {
     expect((await paymentRow(deps, victim.paymentId)).status).toBe("pending");
     expect(await balanceOf(deps, victim.player.id)).toBe(0);
     expect(await balanceOf(deps, attacker.id)).toBe(0);
-    expect(await deps.db.select().from(ledger).where(eq(ledger.providerPaymentId, foreign.id))).toEqual([]);
+    expect(await deps.db.orm.select().from(ledger).where(eq(ledger.providerPaymentId, foreign.id))).toEqual([]);
   });
 
   it("a payment the API reports with another amount is refused and logged; the body's amount is never believed", async () => {
@@ -368,7 +369,7 @@ describe("a shop without YooKassa credentials", () => {
   it("answers a notification 503 in Russian, never a 500, so YooKassa repeats it later", async () => {
     const fake = new FakeYooKassa();
     const workerEnv = { ...env, ...fake.env(""), YOOKASSA_SHOP_ID: "", YOOKASSA_SECRET_KEY: "" } as Env;
-    const app = createApp({
+    const app = createWorkerApp({
       pageHandler: async () => new Response("no pages here", { status: 501 }),
       overrides: () => ({ fetch: fake.fetch }),
     });
@@ -447,7 +448,7 @@ describe("the crediting batch itself", () => {
     expect(await deposits(deps, player.id)).toHaveLength(1);
 
     const cancelled = await pendingTopUp(deps, fake, 40);
-    await deps.db.update(payments).set({ status: "cancelled" }).where(eq(payments.id, cancelled.paymentId));
+    await deps.db.orm.update(payments).set({ status: "cancelled" }).where(eq(payments.id, cancelled.paymentId));
     expect(
       await creditPayment(deps, {
         paymentId: cancelled.paymentId,

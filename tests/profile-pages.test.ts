@@ -121,7 +121,7 @@ describe("/promocodes form action (no JavaScript needed)", () => {
     );
     expect(result.init).toBeNull();
     expect(result.data).toEqual({ success: "Промокод успешно активирован! На ваш баланс начислено 100 ₽" });
-    const [row] = await deps.db.select().from(users).where(eq(users.id, player.id));
+    const [row] = await deps.db.orm.select().from(users).where(eq(users.id, player.id));
     expect(row?.balance).toBe(10000);
   });
 

@@ -10,7 +10,7 @@ import { redeemPromo } from "#worker/services/promos/redeem.ts";
 const deps = testDeps();
 
 async function stored(code: string) {
-  const [row] = await deps.db.select().from(promoCodes).where(eq(promoCodes.code, code));
+  const [row] = await deps.db.orm.select().from(promoCodes).where(eq(promoCodes.code, code));
   return row;
 }
 

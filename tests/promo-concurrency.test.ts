@@ -24,9 +24,9 @@ describe("promo code use limit under concurrency", () => {
       expect(response.json).toEqual({ error: "Промокод больше не действителен (достигнут лимит использований)" });
     }
 
-    const [after] = await deps.db.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
+    const [after] = await deps.db.orm.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
     expect(after?.usedCount).toBe(5);
-    const redemptions = await deps.db.select().from(promoRedemptions).where(eq(promoRedemptions.promoId, promo.id));
+    const redemptions = await deps.db.orm.select().from(promoRedemptions).where(eq(promoRedemptions.promoId, promo.id));
     expect(redemptions).toHaveLength(5);
 
     for (const [index, player] of players.entries()) {
@@ -46,7 +46,7 @@ describe("promo code use limit under concurrency", () => {
     const statuses = responses.map((response) => response.status).sort();
     expect(statuses).toEqual([200, 409, 409, 409]);
     expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 1000, ledger: 1000 });
-    const [after] = await deps.db.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
+    const [after] = await deps.db.orm.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
     expect(after?.usedCount).toBe(1);
   });
 });

@@ -6,7 +6,7 @@ import { api, balanceAndLedger, createPlayer, createPromo, unique, uniqueIp } fr
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 
 async function usedCount(promoId: number) {
-  const [row] = await testDeps().db.select().from(promoCodes).where(eq(promoCodes.id, promoId));
+  const [row] = await testDeps().db.orm.select().from(promoCodes).where(eq(promoCodes.id, promoId));
   return row?.usedCount;
 }
 

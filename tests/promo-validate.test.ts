@@ -24,7 +24,7 @@ describe("POST /api/promos/validate", () => {
     const response = await activate(undefined, promo.code);
     expect(response.status).toBe(401);
     expect(response.json).toEqual({ error: "Необходима авторизация" });
-    const [after] = await deps.db.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
+    const [after] = await deps.db.orm.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
     expect(after?.usedCount).toBe(0);
   });
 
@@ -41,9 +41,9 @@ describe("POST /api/promos/validate", () => {
 
     const money = await balanceAndLedger(deps, player.id);
     expect(money).toEqual({ balance: 15000, ledger: 15000 });
-    const rows = await deps.db.select().from(ledger).where(eq(ledger.userId, player.id));
+    const rows = await deps.db.orm.select().from(ledger).where(eq(ledger.userId, player.id));
     expect(rows.filter((row) => row.kind === "promo").map((row) => row.amount)).toEqual([10000]);
-    const [after] = await deps.db.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
+    const [after] = await deps.db.orm.select().from(promoCodes).where(eq(promoCodes.id, promo.id));
     expect(after?.usedCount).toBe(1);
   });
 
@@ -166,7 +166,7 @@ describe("POST /api/promos/validate", () => {
   it("never lets the counter pass the limit: the CHECK constraint refuses it", async () => {
     const promo = await createPromo(deps, { type: "BALANCE", value: 100, maxUses: 1, usedCount: 1 });
     await expect(
-      deps.db.run(sql`UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ${promo.id}`),
+      deps.db.orm.run(sql`UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ${promo.id}`),
     ).rejects.toThrow();
   });
 });

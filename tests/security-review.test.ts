@@ -3,8 +3,8 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { loader as authSuccessLoader } from "#app/routes/auth-success.tsx";
-import { createApp } from "#worker/app.ts";
-import { buildDeps } from "#worker/deps.ts";
+import { depsFor } from "#tests/support/deps.ts";
+import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Env } from "#worker/env.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
@@ -319,7 +319,7 @@ describe("stand-ins in production", () => {
   };
 
   it("no /__standins/ path reaches a stand-in: every one falls through to the pages", async () => {
-    const app = createApp({ pageHandler: async () => new Response("page", { status: 404 }) });
+    const app = createWorkerApp({ pageHandler: async () => new Response("page", { status: 404 }) });
     for (const [method, path] of [
       ["GET", "/__standins/steam-openid/login?openid.mode=checkid_setup"],
       ["POST", "/__standins/steam-openid/login"],
@@ -341,7 +341,7 @@ describe("stand-ins in production", () => {
 
   it("outbound requests to /__standins/ go to the network, not in-process", async () => {
     const seen: string[] = [];
-    const prodDeps = buildDeps(production, {
+    const prodDeps = depsFor(production, {
       fetch: async (input) => {
         seen.push(new Request(input).url);
         return new Response("network", { status: 599 });

@@ -1,8 +1,8 @@
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { servers } from "#db/schema.ts";
-import { createApp } from "#worker/app.ts";
-import { buildDeps } from "#worker/deps.ts";
+import { depsFor } from "#tests/support/deps.ts";
+import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Env } from "#worker/env.ts";
 import { refreshServerStatus, STATUS_KEY } from "#worker/services/server-status.ts";
 import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
@@ -44,7 +44,7 @@ const noD1 = {
 
 /** The Worker's Hono app over the given bindings (pages are not this file's business). */
 function appWith(bindings: Partial<Env>) {
-  const app = createApp({ pageHandler: async () => new Response("page", { status: 501 }) });
+  const app = createWorkerApp({ pageHandler: async () => new Response("page", { status: 501 }) });
   return (path: string, init?: RequestInit) =>
     app.request(`http://localhost${path}`, init, { ...env, ...bindings }, createExecutionContext());
 }
@@ -64,7 +64,7 @@ describe("GET /api/server-status", () => {
 
   it("reads KV alone: it answers even when every D1 query would fail", async () => {
     await env.STATUS_KV.put(STATUS_KEY, JSON.stringify(kvOnlyDocument));
-    const rows = await testDeps().db.select({ ipPort: servers.ipPort }).from(servers);
+    const rows = await testDeps().db.orm.select({ ipPort: servers.ipPort }).from(servers);
     expect(rows.map((row) => row.ipPort)).not.toContain("203.0.113.7:28015");
 
     const response = await appWith({ DB: noD1 })("/api/server-status");
@@ -119,11 +119,11 @@ describe("GET /api/server-status", () => {
     const steam = new FakeSteamWebApi();
     const ipPort = "198.51.100.21:28015";
     await testDeps()
-      .db.insert(servers)
+      .db.orm.insert(servers)
       .values({ name: "Свобода #21 | MAX 3", serverType: "MAX3", ipPort, sortOrder: -1 })
       .onConflictDoNothing();
     steam.answer(ipPort, { players: 33, maxPlayers: 120 });
-    const deps = buildDeps(
+    const deps = depsFor(
       { ...env, STEAM_WEBAPI_BASE: steam.base },
       { fetch: steam.fetch, now: testClock(Date.now()).now },
     );

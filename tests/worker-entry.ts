@@ -1,14 +1,19 @@
-import { createApp } from "../worker/app.ts";
+import { cloudflarePlatform } from "../worker/adapters/cloudflare.ts";
+import { createWorkerApp } from "../worker/cloudflare/worker-app.ts";
 import { runScheduled } from "../worker/cron/index.ts";
 import type { Env } from "../worker/env.ts";
+import { wireDeps } from "../worker/wiring.ts";
 
-const app = createApp({
+const app = createWorkerApp({
   pageHandler: async () => new Response("Pages are rendered by the built site in tests/e2e.", { status: 501 }),
 });
 
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduled(controller, env));
+    const deps = wireDeps(cloudflarePlatform(env), {
+      notify: (request) => app.fetch(request, env, ctx),
+    });
+    ctx.waitUntil(runScheduled(controller.cron, deps));
   },
 } satisfies ExportedHandler<Env>;

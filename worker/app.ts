@@ -1,16 +1,17 @@
-import { type Context, Hono } from "hono";
+import { type Context, type ExecutionContext, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { RouterContextProvider } from "react-router";
 import { apiApp } from "./api/index.ts";
 import { STANDIN_PREFIX, standInsEnabled } from "./config.ts";
-import { buildDeps, type DepsOverrides } from "./deps.ts";
+import type { DepsOverrides, Platform } from "./deps.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
 import { createRouterContext } from "./router-context.ts";
 import { readCookie, readSessionToken, SESSION_COOKIE } from "./services/auth/sessions.ts";
+import { standInEnvOf, wireDeps } from "./wiring.ts";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
@@ -37,11 +38,15 @@ export type PageHandler = (request: Request, context: RouterContextProvider) => 
 
 export interface AppOptions {
   pageHandler: PageHandler;
-  overrides?: (env: AppEnv["Bindings"]) => DepsOverrides;
+  /** The runtime's ports and settings for a request. */
+  platform: (c: Context<AppEnv>) => Platform;
+  overrides?: (c: Context<AppEnv>) => DepsOverrides;
 }
 
-export function createApp({ pageHandler, overrides }: AppOptions) {
+export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   const app = new Hono<AppEnv>();
+  // The payment stand-in's notifications enter the site here, as the provider's would over the network.
+  const selfFetch = (c: Context<AppEnv>) => (request: Request) => app.fetch(request, c.env, executionContextOf(c));
 
   app.use(requestId());
   app.use(
@@ -81,13 +86,7 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
     }),
   );
   app.use(async (c, next) => {
-    c.set(
-      "deps",
-      buildDeps(c.env, {
-        waitUntil: (promise) => c.executionCtx.waitUntil(promise),
-        ...overrides?.(c.env),
-      }),
-    );
+    c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
     await next();
   });
 
@@ -96,7 +95,7 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
 
   app.all(`${STANDIN_PREFIX}*`, async (c, next) => {
     if (!standInsEnabled(c.var.deps.config)) return next();
-    return createStandInsApp().fetch(c.req.raw, c.env);
+    return createStandInsApp().fetch(c.req.raw, standInEnvOf(c.var.deps, selfFetch(c)));
   });
 
   // Every other request, of any method, is a page or a form post.
@@ -114,4 +113,13 @@ export function createApp({ pageHandler, overrides }: AppOptions) {
   });
 
   return app;
+}
+
+/** The Worker's execution context; other runtimes have none. */
+function executionContextOf(c: Context<AppEnv>): ExecutionContext | undefined {
+  try {
+    return c.executionCtx;
+  } catch {
+    return undefined;
+  }
 }

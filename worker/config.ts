@@ -1,5 +1,5 @@
 import { z } from "zod";
-import type { Env } from "./env.ts";
+import type { Settings } from "./settings.ts";
 
 export const STANDIN_PREFIX = "/__standins/";
 
@@ -39,7 +39,7 @@ export function isLoopbackUrl(value: string): boolean {
   }
 }
 
-export function loadConfig(env: Env): Config {
+export function loadConfig(env: Settings): Config {
   const appEnv = env.APP_ENV || "development";
   // Stand-ins and the fixed local secret are for a site on this machine only. A site on a
   // real host gets production's rules even if APP_ENV was left at its local default, so a

@@ -1,14 +1,19 @@
-import { createDb, type Db } from "#db/client.ts";
 import { type Config, loadConfig } from "./config.ts";
-import type { Env } from "./env.ts";
-import { routeStandIns } from "./integrations/stand-ins/outbound.ts";
+import type { Database } from "./ports/database.ts";
+import type { KeyValueStore } from "./ports/key-value.ts";
+import type { Settings } from "./settings.ts";
+
+/** What a runtime hands the site: its two ports and its settings. */
+export interface Platform {
+  db: Database;
+  kv: KeyValueStore;
+  settings: Settings;
+}
 
 // Everything a service may touch, built once per request (or cron run).
 export interface Deps {
-  db: Db;
-  d1: D1Database;
-  kv: KVNamespace;
-  env: Env;
+  db: Database;
+  kv: KeyValueStore;
   config: Config;
   now: () => Date;
   // Outbound HTTP. Locally it routes the stand-ins' URLs in-process.
@@ -22,17 +27,13 @@ export interface DepsOverrides {
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
-export function buildDeps(env: Env, overrides: DepsOverrides = {}): Deps {
-  const config = loadConfig(env);
-  const baseFetch = overrides.fetch ?? ((input, init) => fetch(input, init));
+export function buildDeps(platform: Platform, overrides: DepsOverrides = {}): Deps {
   return {
-    db: createDb(env.DB),
-    d1: env.DB,
-    kv: env.STATUS_KV,
-    env,
-    config,
+    db: platform.db,
+    kv: platform.kv,
+    config: loadConfig(platform.settings),
     now: overrides.now ?? (() => new Date()),
-    fetch: routeStandIns(config, baseFetch, env),
+    fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),
     waitUntil: overrides.waitUntil ?? (() => {}),
   };
 }

@@ -1,7 +1,7 @@
 import type { Deps } from "./deps.ts";
-import type { Env } from "./env.ts";
 
 export type AppEnv = {
-  Bindings: Env;
+  // Whatever the runtime passes (the Worker's bindings, nothing on Node): only the entry reads it.
+  Bindings: object;
   Variables: { deps: Deps; requestId: string };
 };

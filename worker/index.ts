@@ -1,15 +1,21 @@
 import { createRequestHandler } from "react-router";
-import { createApp } from "./app.ts";
+import { cloudflarePlatform } from "./adapters/cloudflare.ts";
+import { createWorkerApp } from "./cloudflare/worker-app.ts";
 import { runScheduled } from "./cron/index.ts";
 import type { Env } from "./env.ts";
+import { wireDeps } from "./wiring.ts";
 
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
 
-const app = createApp({ pageHandler: (request, context) => requestHandler(request, context) });
+const app = createWorkerApp({ pageHandler: (request, context) => requestHandler(request, context) });
 
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {
-    ctx.waitUntil(runScheduled(controller, env));
+    const deps = wireDeps(cloudflarePlatform(env), {
+      overrides: { waitUntil: (promise) => ctx.waitUntil(promise) },
+      notify: (request) => app.fetch(request, env, ctx),
+    });
+    ctx.waitUntil(runScheduled(controller.cron, deps));
   },
 } satisfies ExportedHandler<Env>;

@@ -1,9 +1,17 @@
-import { env } from "cloudflare:test";
-import { buildDeps, type Deps, type DepsOverrides } from "../../worker/deps.ts";
+import { env, SELF } from "cloudflare:test";
+import { cloudflarePlatform } from "#worker/adapters/cloudflare.ts";
+import type { Deps, DepsOverrides } from "#worker/deps.ts";
+import type { Env } from "#worker/env.ts";
+import { wireDeps } from "#worker/wiring.ts";
+
+/** The services' dependencies over a Worker environment: its D1 and KV, its settings. */
+export function depsFor(workerEnv: Env, overrides: DepsOverrides = {}): Deps {
+  return wireDeps(cloudflarePlatform(workerEnv), { overrides, notify: (request) => SELF.fetch(request) });
+}
 
 /** The services' dependencies over the test's real local D1 and KV. */
 export function testDeps(overrides: DepsOverrides = {}): Deps {
-  return buildDeps(env, overrides);
+  return depsFor(env, overrides);
 }
 
 /** A fixed clock that tests can move. */

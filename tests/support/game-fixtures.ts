@@ -2,7 +2,7 @@
 // so polls never see another test's deliveries in the shared D1.
 import { createExecutionContext, env } from "cloudflare:test";
 import { categories, inventoryEntries, itemCommands, itemDurations, items, servers, users } from "#db/schema.ts";
-import { createApp } from "#worker/app.ts";
+import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Transport } from "./plugin-simulator.ts";
 
@@ -30,7 +30,7 @@ async function sha256Hex(text: string): Promise<string> {
 export async function createGameServer(deps: Deps, { serverType = uniqueServerType(), name = "Тестовый сервер" } = {}) {
   const key = `test-key-${unique()}`;
   const byte = () => Math.floor(Math.random() * 254) + 1;
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(servers)
     .values({
       name,
@@ -45,7 +45,7 @@ export async function createGameServer(deps: Deps, { serverType = uniqueServerTy
 }
 
 export async function createGamePlayer(deps: Deps, nickname = "Игрок") {
-  const [user] = await deps.db
+  const [user] = await deps.db.orm
     .insert(users)
     .values({ steamId: uniqueSteamId(), nickname, avatarUrl: "https://avatars.example/a.jpg" })
     .returning();
@@ -71,12 +71,12 @@ export async function createDeliverableItem(
     name?: string;
   },
 ) {
-  const [category] = await deps.db
+  const [category] = await deps.db.orm
     .insert(categories)
     .values({ name: `Привилегии ${unique()}` })
     .returning();
   if (!category) throw new Error("no category");
-  const [item] = await deps.db
+  const [item] = await deps.db.orm
     .insert(items)
     .values({
       name,
@@ -93,9 +93,9 @@ export async function createDeliverableItem(
     ...grant.map((template, index) => ({ itemId: item.id, phase: "grant" as const, template, sortOrder: index })),
     ...revoke.map((template, index) => ({ itemId: item.id, phase: "revoke" as const, template, sortOrder: index })),
   ];
-  if (commands.length > 0) await deps.db.insert(itemCommands).values(commands);
+  if (commands.length > 0) await deps.db.orm.insert(itemCommands).values(commands);
   if (durations.length > 0)
-    await deps.db.insert(itemDurations).values(durations.map((days) => ({ itemId: item.id, days })));
+    await deps.db.orm.insert(itemDurations).values(durations.map((days) => ({ itemId: item.id, days })));
   return item;
 }
 
@@ -108,7 +108,7 @@ export async function createEntry(
     durationDays = null,
   }: { userId: number; itemId: number; serverType: string; durationDays?: number | null },
 ) {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(inventoryEntries)
     .values({
       userId,
@@ -126,7 +126,7 @@ export async function createEntry(
 
 /** The real Hono app with a movable clock, called in-process like SELF but with our `now`. */
 export function clockedTransport(now: () => Date): Transport {
-  const app = createApp({
+  const app = createWorkerApp({
     pageHandler: async () => new Response("not used", { status: 501 }),
     overrides: () => ({ now }),
   });

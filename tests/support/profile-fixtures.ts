@@ -1,6 +1,6 @@
 // Rows the profile, history and promo tests need, each with fresh unique ids
 // (D1 is shared by every test file in a run).
-import { SELF } from "cloudflare:test";
+import { env, SELF } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { categories, inventoryEntries, items, payments, promoCodes, purchases, users } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
@@ -21,18 +21,16 @@ export async function createPlayer(deps: Deps, { balance = 0, nickname = "Игр
   const steamId = `7656119${Math.floor(Math.random() * 1e10)
     .toString()
     .padStart(10, "0")}`;
-  const [user] = await deps.db
+  const [user] = await deps.db.orm
     .insert(users)
     .values({ steamId, nickname, avatarUrl: "https://avatars.example/a.jpg", balance: 0 })
     .returning();
   if (!user) throw new Error("no user");
   if (balance > 0) {
     // Through the ledger, so balance = sum(ledger) holds from the start.
-    await deps.d1.batch([
-      deps.d1
-        .prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?1, ?2, 'adjustment')")
-        .bind(user.id, balance),
-      deps.d1.prepare("UPDATE users SET balance = balance + ?2 WHERE id = ?1").bind(user.id, balance),
+    await env.DB.batch([
+      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?1, ?2, 'adjustment')").bind(user.id, balance),
+      env.DB.prepare("UPDATE users SET balance = balance + ?2 WHERE id = ?1").bind(user.id, balance),
     ]);
   }
   const session = await createSession(deps, user.id);
@@ -40,12 +38,12 @@ export async function createPlayer(deps: Deps, { balance = 0, nickname = "Игр
 }
 
 export async function createItem(deps: Deps, { name = "Тестовый кит", serverType = "SOLO" } = {}) {
-  const [category] = await deps.db
+  const [category] = await deps.db.orm
     .insert(categories)
     .values({ name: unique("Категория ") })
     .returning();
   if (!category) throw new Error("no category");
-  const [item] = await deps.db
+  const [item] = await deps.db.orm
     .insert(items)
     .values({ name, price: 15000, img: "/images/items/test.png", serverType, categoryId: category.id })
     .returning();
@@ -57,7 +55,7 @@ export async function createPromo(
   deps: Deps,
   promo: Partial<typeof promoCodes.$inferInsert> & { type: "BALANCE" | "ITEM" },
 ) {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(promoCodes)
     .values({ code: unique("T").toUpperCase().slice(0, 32), maxUses: 100, ...promo })
     .returning();
@@ -71,7 +69,7 @@ export async function createPurchase(
   itemId: number,
   values: Partial<typeof purchases.$inferInsert> = {},
 ) {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(purchases)
     .values({
       userId,
@@ -90,7 +88,7 @@ export async function createPurchase(
 }
 
 export async function createPayment(deps: Deps, userId: number, values: Partial<typeof payments.$inferInsert> = {}) {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(payments)
     .values({
       id: crypto.randomUUID(),
@@ -112,7 +110,7 @@ export async function createInventoryEntry(
   itemId: number,
   values: Partial<typeof inventoryEntries.$inferInsert> = {},
 ) {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(inventoryEntries)
     .values({ userId, itemId, serverType: "SOLO", durationDays: 30, isPermanent: false, ...values })
     .returning();
@@ -147,7 +145,7 @@ export async function api(
 
 /** The balance column and the ledger's sum for a player (they must always agree). */
 export async function balanceAndLedger(deps: Deps, userId: number) {
-  const rows = await deps.db.all<{ balance: number; ledger: number }>(
+  const rows = await deps.db.orm.all<{ balance: number; ledger: number }>(
     sql`SELECT (SELECT balance FROM users WHERE id = ${userId}) AS balance,
       (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE user_id = ${userId}) AS ledger`,
   );

@@ -1,21 +1,14 @@
-import { buildDeps, type DepsOverrides } from "../deps.ts";
-import type { Env } from "../env.ts";
+import type { Deps } from "../deps.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
 import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
 
 export interface ScheduledOptions {
-  overrides?: DepsOverrides;
   serverStatus?: RefreshOptions;
 }
 
-// Every minute (wrangler.jsonc "triggers"). Each job is isolated: one failing job is logged
-// and reported without keeping the others from running.
-export async function runScheduled(
-  controller: ScheduledController,
-  env: Env,
-  options: ScheduledOptions = {},
-): Promise<void> {
-  const deps = buildDeps(env, options.overrides);
+// Every minute (wrangler.jsonc "triggers" on Workers). Each job is isolated: one failing job is
+// logged and reported without keeping the others from running.
+export async function runScheduled(cron: string, deps: Deps, options: ScheduledOptions = {}): Promise<void> {
   const jobs: Record<string, () => Promise<unknown>> = {
     serverStatus: async () => {
       const { document, written } = await refreshServerStatus(deps, options.serverStatus);
@@ -23,7 +16,7 @@ export async function runScheduled(
       console.log(
         JSON.stringify({
           event: "server_status_refreshed",
-          cron: controller.cron,
+          cron,
           online,
           total: document.servers.length,
           written,

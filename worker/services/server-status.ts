@@ -1,9 +1,10 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
-import { asBatch } from "#db/batch.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { findSteamServer, type SteamServer } from "../integrations/steam/game-servers.ts";
+import { statement } from "../ports/database.ts";
+import type { KeyValueStore } from "../ports/key-value.ts";
 
 export const STATUS_KEY = "server-status:v1";
 /** A server seen neither by Steam nor by its own heartbeat for this long is offline. */
@@ -42,8 +43,8 @@ export interface ServerStatusRead {
   updatedAt: number | null;
 }
 
-async function readDocument(kv: KVNamespace, cacheTtl?: number): Promise<StatusDocument | null> {
-  const raw = await kv.get(STATUS_KEY, cacheTtl ? { type: "text", cacheTtl } : { type: "text" });
+async function readDocument(kv: KeyValueStore, cacheTtlSeconds?: number): Promise<StatusDocument | null> {
+  const raw = await kv.get(STATUS_KEY, { cacheTtlSeconds });
   if (raw === null) return null;
   let json: unknown;
   try {
@@ -55,7 +56,7 @@ async function readDocument(kv: KVNamespace, cacheTtl?: number): Promise<StatusD
   return parsed.success ? parsed.data : null;
 }
 
-/** The status document as the cron last wrote it. KV only: never a D1 query, never throws. */
+/** The status document as the cron last wrote it. the key-value store only: never a database query, never throws. */
 export async function readServerStatus(deps: Pick<Deps, "kv">): Promise<ServerStatusRead> {
   try {
     // Hot path: let KV keep the value at the edge for 30 s (its minimum).
@@ -98,8 +99,8 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
   const now = deps.now().getTime();
   const timeoutMs = options.steamTimeoutMs ?? STEAM_TIMEOUT_MS;
   const [rows, heartbeats, previous] = await Promise.all([
-    deps.db.select().from(servers).orderBy(servers.sortOrder, servers.id),
-    deps.db
+    deps.db.orm.select().from(servers).orderBy(servers.sortOrder, servers.id),
+    deps.db.orm
       .select({
         serverId: serverHeartbeats.serverId,
         players: serverHeartbeats.players,
@@ -131,14 +132,14 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
     }
   });
 
-  // Keep Steam's last sighting in D1 (not KV: see decision 001), so a failed lookup
+  // Keep Steam's last sighting in the database (not the key-value store: see decision 001), so a failed lookup
   // next minute still knows when the server was last seen.
   if (steamById.size > 0) {
     try {
       await deps.db.batch(
-        asBatch(
-          [...steamById].map(([id, steam]) =>
-            deps.db
+        [...steamById].map(([id, steam]) =>
+          statement(
+            deps.db.orm
               .update(servers)
               .set({ steamSeenAt: now, steamPlayers: steam.players, steamMaxPlayers: steam.max_players })
               .where(eq(servers.id, id)),

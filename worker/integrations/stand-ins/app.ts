@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import type { Env } from "../../env.ts";
+import type { StandInEnv } from "./env.ts";
 import { paymentsStandIn } from "./payments.ts";
 import { steamOpenIdStandIn } from "./steam-openid.ts";
 import { steamWebApiStandIn } from "./steam-webapi.ts";
@@ -7,7 +7,7 @@ import { steamWebApiStandIn } from "./steam-webapi.ts";
 // Local replacements for outside systems, speaking their HTTP. Served under
 // /__standins/ outside production only (see worker/config.ts).
 export function createStandInsApp() {
-  const app = new Hono<{ Bindings: Env }>().basePath("/__standins");
+  const app = new Hono<{ Bindings: StandInEnv }>().basePath("/__standins");
   app.route("/steam-webapi", steamWebApiStandIn);
   app.route("/payments", paymentsStandIn);
   app.route("/steam-openid", steamOpenIdStandIn);

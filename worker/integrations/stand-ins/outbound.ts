@@ -1,17 +1,16 @@
-import { type Config, STANDIN_PREFIX, standInsEnabled } from "../../config.ts";
-import type { Env } from "../../env.ts";
+import { STANDIN_PREFIX } from "../../config.ts";
 import { createStandInsApp } from "./app.ts";
+import type { StandInEnv } from "./env.ts";
 
 // Outside production, requests to our own stand-ins (Steam, payments) are
-// answered in-process: a Worker fetching its own origin would loop through the
+// answered in-process: a site fetching its own origin would loop through the
 // network for nothing. The stand-ins speak the same HTTP as the real services.
-export function routeStandIns(config: Config, baseFetch: typeof fetch, env: Env): typeof fetch {
-  if (!standInsEnabled(config)) return baseFetch;
-  const prefix = `${config.publicUrl}${STANDIN_PREFIX}`;
+export function routeStandIns(baseFetch: typeof fetch, standInEnv: StandInEnv): typeof fetch {
+  const prefix = `${standInEnv.publicUrl}${STANDIN_PREFIX}`;
+  const standIns = createStandInsApp();
   return async (input, init) => {
     const request = new Request(input, init);
     if (!request.url.startsWith(prefix)) return baseFetch(request);
-    const standIns = createStandInsApp();
-    return standIns.fetch(request, env);
+    return standIns.fetch(request, standInEnv);
   };
 }

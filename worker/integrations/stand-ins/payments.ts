@@ -1,7 +1,7 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import type { Env } from "../../env.ts";
 import { STANDIN_SECRET_KEY, STANDIN_SHOP_ID } from "../../services/payments/provider.ts";
+import type { StandInEnv } from "./env.ts";
 
 // A local payment provider speaking YooKassa's API v3 (POST /v3/payments,
 // GET /v3/payments/{id}) plus a checkout page with Оплатить / Отменить. A
@@ -9,7 +9,7 @@ import { STANDIN_SECRET_KEY, STANDIN_SHOP_ID } from "../../services/payments/pro
 // send to our webhook, and returns the player to the shop's return_url.
 // Its state lives in KV under standin-payment:<id>, never in our payments
 // table, so our code learns the outcome only the way it would from YooKassa.
-export const paymentsStandIn = new Hono<{ Bindings: Env }>();
+export const paymentsStandIn = new Hono<{ Bindings: StandInEnv }>();
 
 const paymentKey = (id: string) => `standin-payment:${id}`;
 const idempotenceKey = (key: string) => `standin-payment-idempotence:${key}`;
@@ -50,16 +50,17 @@ function apiError(code: string, description: string, parameter?: string) {
   return { type: "error", id: crypto.randomUUID(), code, description, ...(parameter ? { parameter } : {}) };
 }
 
-function origin(env: Env): string {
-  return env.PUBLIC_URL.replace(/\/+$/, "");
+function origin(env: StandInEnv): string {
+  return env.publicUrl.replace(/\/+$/, "");
 }
 
-async function load(env: Env, id: string): Promise<StandInPayment | null> {
-  return env.STATUS_KV.get<StandInPayment>(paymentKey(id), "json");
+async function load(env: StandInEnv, id: string): Promise<StandInPayment | null> {
+  const raw = await env.kv.get(paymentKey(id));
+  return raw === null ? null : (JSON.parse(raw) as StandInPayment);
 }
 
-async function save(env: Env, payment: StandInPayment): Promise<void> {
-  await env.STATUS_KV.put(paymentKey(payment.id), JSON.stringify(payment), { expirationTtl: TTL_SECONDS });
+async function save(env: StandInEnv, payment: StandInPayment): Promise<void> {
+  await env.kv.put(paymentKey(payment.id), JSON.stringify(payment), { expirationTtlSeconds: TTL_SECONDS });
 }
 
 paymentsStandIn.use("/v3/*", async (c, next) => {
@@ -75,7 +76,7 @@ paymentsStandIn.post("/v3/payments", async (c) => {
   if (!key || key.length > 64) {
     return c.json(apiError("invalid_request", "Idempotence key is missing or too long", "Idempotence-Key"), 400);
   }
-  const known = await c.env.STATUS_KV.get(idempotenceKey(key));
+  const known = await c.env.kv.get(idempotenceKey(key));
   if (known) {
     const payment = await load(c.env, known);
     if (payment) return c.json(payment);
@@ -102,7 +103,7 @@ paymentsStandIn.post("/v3/payments", async (c) => {
     test: true,
   };
   await save(c.env, payment);
-  await c.env.STATUS_KV.put(idempotenceKey(key), id, { expirationTtl: TTL_SECONDS });
+  await c.env.kv.put(idempotenceKey(key), id, { expirationTtlSeconds: TTL_SECONDS });
   return c.json(payment);
 });
 
@@ -159,27 +160,15 @@ paymentsStandIn.get("/checkout/:id", async (c) => {
   return c.html(checkoutPage(payment));
 });
 
-// The notification goes through the site's own Worker app in-process (a Worker
-// can't reliably call its own origin over the network), entering at the same
-// route and middleware YooKassa's POST would. Imported lazily: app.ts mounts us.
-async function deliverNotification(env: Env, payment: StandInPayment): Promise<void> {
-  const { createApp } = await import("../../app.ts");
-  const app = createApp({
-    pageHandler: async () => new Response("stand-in: pages are not served here", { status: 501 }),
-  });
-  const executionCtx: ExecutionContext = {
-    waitUntil: () => {},
-    passThroughOnException: () => {},
-    props: {},
-  } as unknown as ExecutionContext;
-  const response = await app.fetch(
+// The notification enters the site at the same route and middleware YooKassa's POST would, through
+// the function the site's wiring gave us (a Worker can't reliably call its own origin over the network).
+async function deliverNotification(env: StandInEnv, payment: StandInPayment): Promise<void> {
+  const response = await env.notify(
     new Request(`${origin(env)}/api/payment/webhook/standin`, {
       method: "POST",
       headers: { "content-type": "application/json" },
       body: JSON.stringify({ type: "notification", event: `payment.${payment.status}`, object: payment }),
     }),
-    env,
-    executionCtx,
   );
   if (response.status !== 200) {
     // YooKassa would retry for 24 hours; the return URL asks the API again anyway.

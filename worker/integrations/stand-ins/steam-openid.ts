@@ -4,20 +4,20 @@
 // Identities have Steam's exact form, so the site's identity pattern stays strict.
 import { Hono } from "hono";
 import { seedPlayers } from "#db/seed/players.ts";
-import type { Env } from "../../env.ts";
 import { EXPECTED_SIGNED, OPENID_NS, STEAM_IDENTITY_PREFIX } from "../steam/openid.ts";
+import type { StandInEnv } from "./env.ts";
 
-export const steamOpenIdStandIn = new Hono<{ Bindings: Env }>();
+export const steamOpenIdStandIn = new Hono<{ Bindings: StandInEnv }>();
 
 const STEAMID64 = /^7656119\d{10}$/;
 const ASSOC_HANDLE = "1234567890";
 
-function endpointOf(c: { env: Env; req: { url: string } }): string {
-  return c.env.STEAM_OPENID_ENDPOINT || new URL("/__standins/steam-openid/login", c.req.url).toString();
+function endpointOf(c: { env: StandInEnv; req: { url: string } }): string {
+  return c.env.steamOpenIdEndpoint || new URL("/__standins/steam-openid/login", c.req.url).toString();
 }
 
-async function signingKey(env: Env): Promise<CryptoKey> {
-  const material = new TextEncoder().encode(`steam-openid-standin:${env.SESSION_SECRET ?? "local"}`);
+async function signingKey(env: StandInEnv): Promise<CryptoKey> {
+  const material = new TextEncoder().encode(`steam-openid-standin:${env.secret}`);
   return crypto.subtle.importKey("raw", material, { name: "HMAC", hash: "SHA-1" }, false, ["sign", "verify"]);
 }
 

@@ -1,14 +1,16 @@
+import { eq } from "drizzle-orm";
 import { Hono } from "hono";
+import { servers } from "#db/schema.ts";
 import { seedPlayers } from "#db/seed/players.ts";
-import type { Env } from "../../env.ts";
+import type { StandInEnv } from "./env.ts";
 
 // Local stand-in of the Steam Web API methods the site calls, answering in
 // Steam's exact JSON shapes. Mounted at /__standins/steam-webapi outside production.
-export const steamWebApiStandIn = new Hono<{ Bindings: Env }>();
+export const steamWebApiStandIn = new Hono<{ Bindings: StandInEnv }>();
 
 // ---------------------------------------------------------------------------
 // IGameServersService/GetServerList/v1/?filter=\gameaddr\<ip:port>[&key=...]
-// Every server in our own D1 is listed as online, with a player count that drifts
+// Every server in our own database is listed as online, with a player count that drifts
 // with the clock so the local list looks alive. Anything else is not listed.
 // ---------------------------------------------------------------------------
 
@@ -26,9 +28,11 @@ steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
   const match = /\\gameaddr\\([^\\]+)/.exec(c.req.query("filter") ?? "");
   const ipPort = match?.[1];
   if (!ipPort) return c.json({ response: {} });
-  const row = await c.env.DB.prepare("SELECT name FROM servers WHERE ip_port = ?")
-    .bind(ipPort)
-    .first<{ name: string }>();
+  const [row] = await c.env.db.orm
+    .select({ name: servers.name })
+    .from(servers)
+    .where(eq(servers.ipPort, ipPort))
+    .limit(1);
   if (!row) return c.json({ response: {} });
   const [ip, port] = ipPort.split(":");
   return c.json({
@@ -96,6 +100,6 @@ for (const version of ["v2", "v0002"]) {
       .map((value) => value.trim())
       .filter((value) => STEAMID64.test(value))
       .slice(0, 100);
-    return c.json({ response: { players: steamIds.map((steamId) => playerSummary(steamId, c.env.PUBLIC_URL)) } });
+    return c.json({ response: { players: steamIds.map((steamId) => playerSummary(steamId, c.env.publicUrl)) } });
   });
 }

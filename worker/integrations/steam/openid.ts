@@ -132,7 +132,7 @@ export async function verifySteamAssertion(
   const now = deps.now().getTime();
   if (Math.abs(now - issuedAt) > NONCE_MAX_AGE_MS) throw new SteamOpenIdError("nonce_stale");
   // Inserting is claiming: a nonce seen before hits the primary key.
-  const claimed = await deps.db
+  const claimed = await deps.db.orm
     .insert(openidNonces)
     .values({ nonce, seenAt: now })
     .onConflictDoNothing()

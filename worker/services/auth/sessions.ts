@@ -28,7 +28,7 @@ export async function createSession(deps: Pick<Deps, "db" | "config" | "now">, u
   const now = deps.now().getTime();
   const id = crypto.randomUUID();
   const expiresAt = now + SESSION_TTL_MS;
-  await deps.db.insert(sessions).values({ id, userId, createdAt: now, expiresAt });
+  await deps.db.orm.insert(sessions).values({ id, userId, createdAt: now, expiresAt });
   const token = await new SignJWT({})
     .setProtectedHeader({ alg: "HS256" })
     .setSubject(id)
@@ -93,7 +93,7 @@ async function lookUpSessionUser(
   if (!token) return null;
   const sessionId = await verifySessionToken(deps, token);
   if (!sessionId) return null;
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .select({
       id: users.id,
       steamId: users.steamId,
@@ -109,7 +109,7 @@ async function lookUpSessionUser(
 }
 
 export async function revokeSession(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<void> {
-  await deps.db
+  await deps.db.orm
     .update(sessions)
     .set({ revokedAt: deps.now().getTime() })
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt)));

@@ -25,7 +25,7 @@ export async function upsertSteamUser(deps: Pick<Deps, "db" | "config" | "fetch"
   const profile = await fetchSteamProfile(deps, steamId);
   const initial = profile ?? fallbackProfile(steamId);
   const now = deps.now().getTime();
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .insert(users)
     .values({ steamId, nickname: initial.nickname, avatarUrl: initial.avatarUrl, balance: 0 })
     .onConflictDoUpdate({
@@ -122,7 +122,7 @@ export async function completeSteamSignIn(deps: SignInDeps, request: Request): P
 async function forgetOldNonces(deps: Pick<Deps, "db" | "now">): Promise<void> {
   const cutoff = deps.now().getTime() - 3 * NONCE_MAX_AGE_MS;
   try {
-    await deps.db.delete(openidNonces).where(lt(openidNonces.seenAt, cutoff));
+    await deps.db.orm.delete(openidNonces).where(lt(openidNonces.seenAt, cutoff));
   } catch (error) {
     console.warn(JSON.stringify({ event: "openid_nonce_cleanup_failed", error: String(error) }));
   }

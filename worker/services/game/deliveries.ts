@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { type Statement, statement } from "../../ports/database.ts";
 import { renderCommand } from "./commands.ts";
 import type { GameServer } from "./signature.ts";
 
@@ -24,8 +26,9 @@ export const MAX_DELIVERIES_PER_POLL = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 
 // A random RFC 4122 version 4 UUID, per row, in SQL.
-const UUID_SQL = `lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-'
-  || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`;
+const UUID_SQL =
+  sql.raw(`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-'
+  || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`);
 
 export interface ServedDelivery {
   delivery_id: string;
@@ -49,21 +52,18 @@ export type AckOutcome =
 /** Grant deliveries for every not-yet-delivered entry that has none (optionally of one server type). */
 export async function ensureGrantDeliveries(deps: Deps, serverType: string | null = null): Promise<number> {
   const now = deps.now().getTime();
-  const result = await deps.d1
-    .prepare(
-      `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-       SELECT ${UUID_SQL}, e.id, 'grant', e.server_type, u.steam_id, i.requires_online, 'pending', 0, ?1, ?1
+  const result = await deps.db.run(
+    statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+       SELECT ${UUID_SQL}, e.id, 'grant', e.server_type, u.steam_id, i.requires_online, 'pending', 0, ${now}, ${now}
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
        JOIN items i ON i.id = e.item_id
        WHERE e.status = 'not_used'
-         AND (?2 IS NULL OR e.server_type = ?2)
+         AND (${serverType} IS NULL OR e.server_type = ${serverType})
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')
-       ON CONFLICT DO NOTHING`,
-    )
-    .bind(now, serverType)
-    .run();
-  return result.meta.changes;
+       ON CONFLICT DO NOTHING`),
+  );
+  return result.changes;
 }
 
 /**
@@ -72,20 +72,17 @@ export async function ensureGrantDeliveries(deps: Deps, serverType: string | nul
  */
 export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
   const now = deps.now().getTime();
-  const result = await deps.d1
-    .prepare(
-      `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-       SELECT ${UUID_SQL}, e.id, 'revoke', e.server_type, u.steam_id, 0, 'pending', 0, e.expires_at, ?1
+  const result = await deps.db.run(
+    statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+       SELECT ${UUID_SQL}, e.id, 'revoke', e.server_type, u.steam_id, 0, 'pending', 0, e.expires_at, ${now}
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
        WHERE e.status = 'used' AND e.expires_at IS NOT NULL
          AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')
-       ON CONFLICT DO NOTHING`,
-    )
-    .bind(now)
-    .run();
-  return result.meta.changes;
+       ON CONFLICT DO NOTHING`),
+  );
+  return result.changes;
 }
 
 /**
@@ -96,58 +93,47 @@ export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
 export async function leaseDeliveries(deps: Deps, server: GameServer, online: string[]): Promise<ServedDelivery[]> {
   await ensureGrantDeliveries(deps, server.serverType);
   const now = deps.now().getTime();
-  const leased = await deps.d1
-    .prepare(
-      `UPDATE deliveries SET lease_until = ?1 + ?6, leased_server_id = ?2
+  const leased = await deps.db.run<{ id: string }>(
+    statement(sql`UPDATE deliveries SET lease_until = ${now} + ${LEASE_MS}, leased_server_id = ${server.id}
        WHERE id IN (
          SELECT d.id FROM deliveries d
-         WHERE d.server_type = ?3 AND d.status = 'pending' AND d.not_before <= ?1
-           AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(?4)))
+         WHERE d.server_type = ${server.serverType} AND d.status = 'pending' AND d.not_before <= ${now}
+           AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(${JSON.stringify(online)})))
            AND (d.leased_server_id IS NULL
              OR d.lease_until IS NULL
-             OR (d.leased_server_id = ?2 AND d.lease_until <= ?1)
-             OR d.lease_until + ?7 <= ?1)
+             OR (d.leased_server_id = ${server.id} AND d.lease_until <= ${now})
+             OR d.lease_until + ${HANDOFF_MS} <= ${now})
            AND EXISTS (
              SELECT 1 FROM inventory_entries e JOIN item_commands c ON c.item_id = e.item_id
              WHERE e.id = d.inventory_entry_id AND c.phase = d.kind)
          ORDER BY d.not_before, d.created_at
-         LIMIT ?5)
-       RETURNING id`,
-    )
-    .bind(now, server.id, server.serverType, JSON.stringify(online), MAX_DELIVERIES_PER_POLL, LEASE_MS, HANDOFF_MS)
-    .all<{ id: string }>();
-  const ids = leased.results.map((row) => row.id);
+         LIMIT ${MAX_DELIVERIES_PER_POLL})
+       RETURNING id`),
+  );
+  const ids = leased.rows.map((row) => row.id);
   if (ids.length === 0) return [];
 
   const idsJson = JSON.stringify(ids);
-  const [details, commands] = await deps.d1.batch<Record<string, unknown>>([
-    deps.d1
-      .prepare(
-        `SELECT d.id, d.kind, d.steam_id, d.requires_online, d.not_before, d.created_at, e.item_id, e.duration_days, u.nickname
+  const [details, commands] = await deps.db.batch([
+    statement(sql`SELECT d.id, d.kind, d.steam_id, d.requires_online, d.not_before, d.created_at, e.item_id, e.duration_days, u.nickname
          FROM deliveries d
          JOIN inventory_entries e ON e.id = d.inventory_entry_id
          JOIN users u ON u.id = e.user_id
-         WHERE d.id IN (SELECT value FROM json_each(?1))
-         ORDER BY d.not_before, d.created_at`,
-      )
-      .bind(idsJson),
-    deps.d1
-      .prepare(
-        `SELECT c.item_id, c.phase, c.template FROM item_commands c
+         WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
+         ORDER BY d.not_before, d.created_at`),
+    statement(sql`SELECT c.item_id, c.phase, c.template FROM item_commands c
          WHERE c.item_id IN (SELECT e.item_id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
-                             WHERE d.id IN (SELECT value FROM json_each(?1)))
-         ORDER BY c.sort_order, c.id`,
-      )
-      .bind(idsJson),
+                             WHERE d.id IN (SELECT value FROM json_each(${idsJson})))
+         ORDER BY c.sort_order, c.id`),
   ]);
 
   const templates = new Map<string, string[]>();
-  for (const row of (commands?.results ?? []) as { item_id: number; phase: string; template: string }[]) {
+  for (const row of (commands?.rows ?? []) as { item_id: number; phase: string; template: string }[]) {
     const key = `${row.item_id}:${row.phase}`;
     templates.set(key, [...(templates.get(key) ?? []), row.template]);
   }
   return (
-    (details?.results ?? []) as {
+    (details?.rows ?? []) as {
       id: string;
       kind: "grant" | "revoke";
       steam_id: string;
@@ -193,14 +179,11 @@ function failureDelay(attemptsBefore: number): number {
  */
 export async function acknowledgeDeliveries(deps: Deps, server: GameServer, results: AckResult[]): Promise<AckOutcome> {
   const ids = [...new Set(results.map((result) => result.delivery_id))];
-  const rows = await deps.d1
-    .prepare(
-      `SELECT id, kind, status, attempts, lease_until, leased_server_id, done_server_id
-       FROM deliveries WHERE id IN (SELECT value FROM json_each(?1))`,
-    )
-    .bind(JSON.stringify(ids))
-    .all<DeliveryState>();
-  const byId = new Map(rows.results.map((row) => [row.id, row]));
+  const rows = await deps.db.run<DeliveryState>(
+    statement(sql`SELECT id, kind, status, attempts, lease_until, leased_server_id, done_server_id
+       FROM deliveries WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  );
+  const byId = new Map(rows.rows.map((row) => [row.id, row]));
 
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length > 0) return { status: "unknown", ids: unknown };
@@ -212,7 +195,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
   if (forbidden.length > 0) return { status: "forbidden", ids: forbidden };
 
   const now = deps.now().getTime();
-  const statements: D1PreparedStatement[] = [];
+  const statements: Statement[] = [];
   const outcomes: { delivery_id: string; status: "done" | "retry" | "failed" | "duplicate" }[] = [];
   const seen = new Set<string>();
 
@@ -228,35 +211,23 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
 
     if (result.ok) {
       statements.push(
-        deps.d1
-          .prepare(
-            `UPDATE deliveries SET status = 'done', done_at = ?2, done_server_id = ?3, lease_until = NULL, last_error = NULL
-             WHERE id = ?1 AND status = 'pending' AND leased_server_id = ?3`,
-          )
-          .bind(row.id, now, server.id),
+        statement(sql`UPDATE deliveries SET status = 'done', done_at = ${now}, done_server_id = ${server.id}, lease_until = NULL, last_error = NULL
+             WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id}`),
       );
       if (row.kind === "grant") {
         statements.push(
-          deps.d1
-            .prepare(
-              `UPDATE inventory_entries
-               SET status = 'used', used_at = ?2, used_server_id = ?3, last_error = NULL,
-                   expires_at = CASE WHEN is_permanent = 0 AND duration_days IS NOT NULL THEN ?2 + duration_days * ?4 END
-               WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ?1)
+          statement(sql`UPDATE inventory_entries
+               SET status = 'used', used_at = ${now}, used_server_id = ${server.id}, last_error = NULL,
+                   expires_at = CASE WHEN is_permanent = 0 AND duration_days IS NOT NULL THEN ${now} + duration_days * ${DAY_MS} END
+               WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ${row.id})
                  AND status = 'not_used'
-                 AND EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND status = 'done' AND done_server_id = ?3 AND done_at = ?2)`,
-            )
-            .bind(row.id, now, server.id, DAY_MS),
-          deps.d1
-            .prepare(
-              `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-               SELECT ?2, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ?3
+                 AND EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'done' AND done_server_id = ${server.id} AND done_at = ${now})`),
+          statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+               SELECT ${crypto.randomUUID()}, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ${now}
                FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
-               WHERE d.id = ?1 AND e.expires_at IS NOT NULL
+               WHERE d.id = ${row.id} AND e.expires_at IS NOT NULL
                  AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
-               ON CONFLICT DO NOTHING`,
-            )
-            .bind(row.id, crypto.randomUUID(), now),
+               ON CONFLICT DO NOTHING`),
         );
       }
       outcomes.push({ delivery_id: row.id, status: "done" });
@@ -266,26 +237,18 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     const message = (result.message ?? "").trim().slice(0, 300) || "без описания";
     const finalFailure = row.attempts + 1 >= MAX_ATTEMPTS;
     statements.push(
-      deps.d1
-        .prepare(
-          `UPDATE deliveries
-           SET attempts = attempts + 1, last_error = ?2, lease_until = NULL,
-               status = CASE WHEN attempts + 1 >= ?4 THEN 'failed' ELSE 'pending' END,
-               not_before = ?3 + ?5
-           WHERE id = ?1 AND status = 'pending' AND leased_server_id = ?6 AND lease_until IS NOT NULL AND attempts = ?7`,
-        )
-        .bind(row.id, message, now, MAX_ATTEMPTS, failureDelay(row.attempts), server.id, row.attempts),
+      statement(sql`UPDATE deliveries
+           SET attempts = attempts + 1, last_error = ${message}, lease_until = NULL,
+               status = CASE WHEN attempts + 1 >= ${MAX_ATTEMPTS} THEN 'failed' ELSE 'pending' END,
+               not_before = ${now} + ${failureDelay(row.attempts)}
+           WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id} AND lease_until IS NOT NULL AND attempts = ${row.attempts}`),
     );
     if (finalFailure && row.kind === "grant") {
       // What the player reads in the Корзина.
       statements.push(
-        deps.d1
-          .prepare(
-            `UPDATE inventory_entries SET last_error = ?2
-             WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ?1)
-               AND EXISTS (SELECT 1 FROM deliveries WHERE id = ?1 AND status = 'failed')`,
-          )
-          .bind(row.id, `Не удалось выдать предмет на сервере: ${message}`),
+        statement(sql`UPDATE inventory_entries SET last_error = ${`Не удалось выдать предмет на сервере: ${message}`}
+             WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ${row.id})
+               AND EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'failed')`),
       );
     }
     if (finalFailure) {
@@ -296,7 +259,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     outcomes.push({ delivery_id: row.id, status: finalFailure ? "failed" : "retry" });
   }
 
-  if (statements.length > 0) await deps.d1.batch(statements);
+  if (statements.length > 0) await deps.db.batch(statements);
   return { status: "ok", results: outcomes };
 }
 
@@ -308,16 +271,18 @@ export interface WaitingItem {
 
 /** What is waiting for a player on this server's type (for the plugin's /store chat command). Leases nothing. */
 export async function pendingForPlayer(deps: Deps, server: GameServer, steamId: string): Promise<WaitingItem[]> {
-  const rows = await deps.d1
-    .prepare(
-      `SELECT i.name, e.duration_days, e.is_permanent, e.last_error
+  const rows = await deps.db.run<{
+    name: string;
+    duration_days: number | null;
+    is_permanent: number;
+    last_error: string | null;
+  }>(
+    statement(sql`SELECT i.name, e.duration_days, e.is_permanent, e.last_error
        FROM inventory_entries e JOIN users u ON u.id = e.user_id JOIN items i ON i.id = e.item_id
-       WHERE u.steam_id = ?1 AND e.server_type = ?2 AND e.status = 'not_used'
-       ORDER BY e.id LIMIT 50`,
-    )
-    .bind(steamId, server.serverType)
-    .all<{ name: string; duration_days: number | null; is_permanent: number; last_error: string | null }>();
-  return rows.results.map((row) => ({
+       WHERE u.steam_id = ${steamId} AND e.server_type = ${server.serverType} AND e.status = 'not_used'
+       ORDER BY e.id LIMIT 50`),
+  );
+  return rows.rows.map((row) => ({
     name: row.name,
     duration_days: row.is_permanent ? null : row.duration_days,
     failed: row.last_error !== null,

@@ -1,4 +1,6 @@
+import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
+import { statement } from "../../ports/database.ts";
 import { hexToBytes, importSigningKey } from "./keys.ts";
 
 // Every plugin request carries:
@@ -83,10 +85,11 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   }
 
   const serverId = Number(serverIdHeader);
-  const row = await deps.d1
-    .prepare("SELECT id, name, server_type, key_hash FROM servers WHERE id = ?")
-    .bind(serverId)
-    .first<{ id: number; name: string; server_type: string; key_hash: string | null }>();
+  const row = (
+    await deps.db.run<{ id: number; name: string; server_type: string; key_hash: string | null }>(
+      statement(sql`SELECT id, name, server_type, key_hash FROM servers WHERE id = ${serverId}`),
+    )
+  ).rows[0];
   const key = row?.key_hash ? await importSigningKey(row.key_hash) : null;
   const signatureBytes = hexToBytes(signature);
   const canonical = new TextEncoder().encode(canonicalRequest(timestamp, request.method, url.pathname, body));
@@ -95,20 +98,20 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
     throw new GameRequestError(401, "Неверная подпись запроса");
   }
 
-  const inserted = await deps.d1
-    .prepare("INSERT INTO game_request_nonces (server_id, signature, seen_at) VALUES (?, ?, ?) ON CONFLICT DO NOTHING")
-    .bind(serverId, signature, deps.now().getTime())
-    .run();
-  if (inserted.meta.changes !== 1) throw new GameRequestError(409, "Этот запрос уже был принят");
+  const inserted = await deps.db.run(
+    statement(
+      sql`INSERT INTO game_request_nonces (server_id, signature, seen_at) VALUES (${serverId}, ${signature}, ${deps.now().getTime()}) ON CONFLICT DO NOTHING`,
+    ),
+  );
+  if (inserted.changes !== 1) throw new GameRequestError(409, "Этот запрос уже был принят");
 
   return { server: { id: row.id, name: row.name, serverType: row.server_type }, body, signature, key };
 }
 
 /** Removes nonces that the clock window already refuses. */
 export async function pruneRequestNonces(deps: Deps): Promise<number> {
-  const result = await deps.d1
-    .prepare("DELETE FROM game_request_nonces WHERE seen_at < ?")
-    .bind(deps.now().getTime() - NONCE_RETENTION_MS)
-    .run();
-  return result.meta.changes;
+  const result = await deps.db.run(
+    statement(sql`DELETE FROM game_request_nonces WHERE seen_at < ${deps.now().getTime() - NONCE_RETENTION_MS}`),
+  );
+  return result.changes;
 }

@@ -1,9 +1,9 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
-import { asBatch } from "#db/batch.ts";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
+import { constraintViolation, statement } from "../../ports/database.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
 import { MAX_TOP_UP_RUBLES, MIN_TOP_UP_RUBLES, parseRublesText, rublesToKopecks, TOP_UP_MESSAGES } from "./rules.ts";
 
@@ -70,14 +70,14 @@ export async function createTopUp(
   if (amount === null) throw new Error("amount was validated to whole kopecks");
   const paymentId = crypto.randomUUID();
   const now = deps.now().getTime();
-  const [recent] = await deps.db
+  const [recent] = await deps.db.orm
     .select({ count: count() })
     .from(payments)
     .where(and(eq(payments.userId, user.id), gt(payments.createdAt, now - TOP_UP_WINDOW_MS)));
   if ((recent?.count ?? 0) >= TOP_UP_MAX_PER_WINDOW) {
     throw new TopUpTooFrequentError(`user ${user.id} started ${recent?.count} payments in 10 minutes`);
   }
-  await deps.db.insert(payments).values({
+  await deps.db.orm.insert(payments).values({
     id: paymentId,
     userId: user.id,
     provider: provider.name,
@@ -89,7 +89,7 @@ export async function createTopUp(
 
   const fail = async (reason: string): Promise<never> => {
     log("payment.create_failed", { paymentId, provider: provider.name, reason });
-    await deps.db
+    await deps.db.orm
       .update(payments)
       .set({ status: "failed" })
       .where(and(eq(payments.id, paymentId), eq(payments.status, "pending")));
@@ -115,7 +115,7 @@ export async function createTopUp(
   if (remote.ourPaymentId !== paymentId || remote.amount !== amount || remote.currency !== "RUB") {
     return fail(`provider answered another payment: ${JSON.stringify(remote)}`);
   }
-  await deps.db
+  await deps.db.orm
     .update(payments)
     .set({ providerPaymentId: remote.id, confirmationUrl: remote.confirmationUrl })
     .where(eq(payments.id, paymentId));
@@ -129,21 +129,14 @@ export type SettleOutcome =
   | "pending" // the provider hasn't decided yet
   | "refused"; // the provider's payment doesn't match ours (logged)
 
+/** The guards of the credit batch below: the payment isn't pending with these terms, or was credited already. */
 function isGuardFailure(error: unknown): boolean {
-  // The guards below abort the batch through constraints; D1 reports them in the message chain.
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    const message = String((current as { message?: unknown }).message ?? current);
-    if (
-      /NOT NULL constraint failed: ledger\.(user_id|amount)|UNIQUE constraint failed: ledger\.provider_payment_id/.test(
-        message,
-      )
-    ) {
-      return true;
-    }
-    current = (current as { cause?: unknown }).cause;
-  }
-  return false;
+  const violation = constraintViolation(error);
+  if (!violation) return false;
+  return (
+    (violation.kind === "NOT NULL" && /^ledger\.(user_id|amount)$/.test(violation.target)) ||
+    (violation.kind === "UNIQUE" && violation.target === "ledger.provider_payment_id")
+  );
 }
 
 /**
@@ -157,7 +150,7 @@ export async function settleFromProvider(
   remote: ProviderPayment,
 ): Promise<SettleOutcome> {
   const ourId = remote.ourPaymentId;
-  const [row] = ourId ? await deps.db.select().from(payments).where(eq(payments.id, ourId)).limit(1) : [];
+  const [row] = ourId ? await deps.db.orm.select().from(payments).where(eq(payments.id, ourId)).limit(1) : [];
   if (!row || row.provider !== provider.name || row.providerPaymentId !== remote.id) {
     log("payment.notification_mismatch", {
       providerPaymentId: remote.id,
@@ -168,7 +161,7 @@ export async function settleFromProvider(
   }
 
   if (remote.status === "canceled") {
-    await deps.db
+    await deps.db.orm
       .update(payments)
       .set({ status: "cancelled" })
       .where(and(eq(payments.id, row.id), eq(payments.status, "pending"), eq(payments.providerPaymentId, remote.id)));
@@ -222,8 +215,8 @@ export async function creditPayment(
   const creditedRow = sql`(SELECT ${ledger.userId} FROM ${ledger} WHERE ${ledger.providerPaymentId} = ${payment.providerPaymentId})`;
   try {
     await deps.db.batch(
-      asBatch([
-        deps.db.insert(ledger).values({
+      [
+        deps.db.orm.insert(ledger).values({
           userId: sql`(SELECT ${payments.userId} FROM ${payments} WHERE ${guard})`,
           amount: sql`(SELECT ${payments.amount} FROM ${payments} WHERE ${guard})`,
           kind: "deposit",
@@ -231,15 +224,15 @@ export async function creditPayment(
           providerPaymentId: payment.providerPaymentId,
           createdAt: now,
         }),
-        deps.db.update(payments).set({ status: "completed", completedAt: now }).where(guard),
-        deps.db
+        deps.db.orm.update(payments).set({ status: "completed", completedAt: now }).where(guard),
+        deps.db.orm
           .update(users)
           .set({
             balance: sql`${users.balance} + (SELECT ${ledger.amount} FROM ${ledger} WHERE ${ledger.providerPaymentId} = ${payment.providerPaymentId})`,
             updatedAt: now,
           })
           .where(eq(users.id, creditedRow)),
-      ]),
+      ].map(statement),
     );
   } catch (error) {
     if (!isGuardFailure(error)) throw error;
@@ -274,7 +267,7 @@ export async function paymentReturnResult(
   paymentId: string,
   provider: PaymentProvider = paymentProvider(deps),
 ): Promise<"success" | "failed"> {
-  const read = async () => (await deps.db.select().from(payments).where(eq(payments.id, paymentId)).limit(1))[0];
+  const read = async () => (await deps.db.orm.select().from(payments).where(eq(payments.id, paymentId)).limit(1))[0];
   let row = await read();
   if (!row) return "failed";
   if (row.status === "pending" && row.providerPaymentId && row.provider === provider.name) {
@@ -292,7 +285,7 @@ export async function paymentReturnResult(
 
 /** The e-mail the player gave last time, to prefill the form. */
 export async function lastTopUpEmail(deps: Pick<Deps, "db">, userId: number): Promise<string> {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .select({ email: payments.email })
     .from(payments)
     .where(eq(payments.userId, userId))

@@ -46,7 +46,7 @@ function toView(row: {
 
 /** The player's own deposits, newest first. */
 export async function listDeposits(deps: Pick<Deps, "db">, userId: number): Promise<DepositView[]> {
-  const rows = await deps.db
+  const rows = await deps.db.orm
     .select(depositColumns)
     .from(payments)
     .where(eq(payments.userId, userId))
@@ -60,7 +60,7 @@ export async function getDeposit(
   userId: number,
   paymentId: string,
 ): Promise<DepositView | null> {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .select(depositColumns)
     .from(payments)
     .where(and(eq(payments.id, paymentId), eq(payments.userId, userId)))

@@ -28,7 +28,7 @@ export async function listInventory(
   userId: number,
   filter: InventoryFilter = "all",
 ): Promise<InventoryItem[]> {
-  const rows = await deps.db
+  const rows = await deps.db.orm
     .select({
       id: inventoryEntries.id,
       itemName: items.name,

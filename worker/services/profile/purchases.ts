@@ -59,7 +59,7 @@ function toView(row: PurchaseRow): PurchaseView {
 
 /** The player's own purchases, newest first. */
 export async function listPurchases(deps: Pick<Deps, "db">, userId: number): Promise<PurchaseView[]> {
-  const rows = await deps.db
+  const rows = await deps.db.orm
     .select(purchaseColumns)
     .from(purchases)
     .innerJoin(items, eq(items.id, purchases.itemId))
@@ -74,7 +74,7 @@ export async function getPurchase(
   userId: number,
   purchaseId: number,
 ): Promise<PurchaseView | null> {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .select(purchaseColumns)
     .from(purchases)
     .innerJoin(items, eq(items.id, purchases.itemId))

@@ -23,14 +23,14 @@ export async function promoBlockedUntil(
 ): Promise<number | null> {
   const since = now - PROMO_ATTEMPT_WINDOW_MS;
   const tenthMostRecent = (where: ReturnType<typeof and>) =>
-    deps.db
+    deps.db.orm
       .select({ createdAt: promoAttempts.createdAt })
       .from(promoAttempts)
       .where(where)
       .orderBy(desc(promoAttempts.createdAt))
       .limit(1)
       .offset(PROMO_MAX_FAILED_ATTEMPTS - 1);
-  const [byUser, byIp] = await deps.db.batch([
+  const [byUser, byIp] = await deps.db.orm.batch([
     tenthMostRecent(and(eq(promoAttempts.userId, source.userId), gt(promoAttempts.createdAt, since))),
     tenthMostRecent(and(eq(promoAttempts.ip, source.ip), gt(promoAttempts.createdAt, since))),
   ]);
@@ -45,9 +45,9 @@ export async function recordFailedPromoAttempt(
   source: AttemptSource,
   now: number,
 ): Promise<void> {
-  await deps.db.batch([
-    deps.db.insert(promoAttempts).values({ userId: source.userId, ip: source.ip, createdAt: now }),
-    deps.db
+  await deps.db.orm.batch([
+    deps.db.orm.insert(promoAttempts).values({ userId: source.userId, ip: source.ip, createdAt: now }),
+    deps.db.orm
       .delete(promoAttempts)
       .where(and(eq(promoAttempts.userId, source.userId), lte(promoAttempts.createdAt, now - PROMO_ATTEMPT_WINDOW_MS))),
   ]);

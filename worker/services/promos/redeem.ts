@@ -1,7 +1,8 @@
-import { and, eq } from "drizzle-orm";
+import { and, eq, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#app/lib/format/money.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { constraintViolation, statement } from "../../ports/database.ts";
 import { isWellFormedPromoCode, normalizePromoCode } from "./code.ts";
 import { type AttemptSource, promoBlockedUntil, recordFailedPromoAttempt } from "./rate-limit.ts";
 import { PROMO_TEXT, type PromoView, tooManyAttemptsText } from "./texts.ts";
@@ -23,7 +24,7 @@ type Failure = Extract<RedeemResult, { ok: false }>;
  * or a Корзина entry.
  */
 export async function redeemPromo(
-  deps: Pick<Deps, "db" | "d1" | "now">,
+  deps: Pick<Deps, "db" | "now">,
   input: AttemptSource & { code: string },
 ): Promise<RedeemResult> {
   const now = deps.now().getTime();
@@ -44,7 +45,7 @@ export async function redeemPromo(
   if (code === "") return { ok: false, status: 400, error: PROMO_TEXT.empty };
   if (!isWellFormedPromoCode(code)) return fail(400, PROMO_TEXT.malformed);
 
-  const [promo] = await deps.db
+  const [promo] = await deps.db.orm
     .select({
       id: promoCodes.id,
       type: promoCodes.type,
@@ -71,54 +72,48 @@ export async function redeemPromo(
   if (promo.redeemedByMe !== null) return fail(409, PROMO_TEXT.alreadyUsed);
   if (promo.usedCount >= promo.maxUses) return fail(429, PROMO_TEXT.exhausted);
 
-  // Plain D1 statements: drizzle's batch can't bind parameters of raw SQL. D1 runs a batch as one transaction.
   const userId = input.userId;
   const promoId = promo.id;
-  const redemptionExists = "EXISTS (SELECT 1 FROM promo_redemptions WHERE promo_id = ?1 AND user_id = ?2)";
-  // ?1 promo id, ?2 player id, ?3 now; D1 wants exactly as many values as a statement uses.
-  const statement = (query: string) => {
-    const used = Math.max(...[...query.matchAll(/\?(\d)/g)].map((match) => Number(match[1])));
-    return deps.d1.prepare(query).bind(...[promoId, userId, now].slice(0, used));
-  };
+  const redemptionExists = sql`EXISTS (SELECT 1 FROM promo_redemptions WHERE promo_id = ${promoId} AND user_id = ${userId})`;
   const statements = [
     // Inside the window only; a code that closed since the read above inserts nothing, and
     // every statement below keys off this row, so nothing else happens either.
-    statement(`INSERT INTO promo_redemptions (promo_id, user_id, created_at)
-      SELECT id, ?2, ?3 FROM promo_codes
-      WHERE id = ?1 AND (starts_at IS NULL OR starts_at <= ?3) AND (ends_at IS NULL OR ends_at > ?3)`),
-    statement(`UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ?1 AND ${redemptionExists}`),
+    statement(sql`INSERT INTO promo_redemptions (promo_id, user_id, created_at)
+      SELECT id, ${userId}, ${now} FROM promo_codes
+      WHERE id = ${promoId} AND (starts_at IS NULL OR starts_at <= ${now}) AND (ends_at IS NULL OR ends_at > ${now})`),
+    statement(sql`UPDATE promo_codes SET used_count = used_count + 1 WHERE id = ${promoId} AND ${redemptionExists}`),
   ];
   if (promo.type === "BALANCE") {
     statements.push(
-      statement(`INSERT INTO ledger (user_id, amount, kind, promo_redemption_id, created_at)
-        SELECT r.user_id, p.value, 'promo', r.id, ?3
+      statement(sql`INSERT INTO ledger (user_id, amount, kind, promo_redemption_id, created_at)
+        SELECT r.user_id, p.value, 'promo', r.id, ${now}
         FROM promo_redemptions r JOIN promo_codes p ON p.id = r.promo_id
-        WHERE r.promo_id = ?1 AND r.user_id = ?2`),
-      statement(`UPDATE users
-        SET balance = balance + (SELECT value FROM promo_codes WHERE id = ?1), updated_at = ?3
-        WHERE id = ?2 AND ${redemptionExists}`),
+        WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}`),
+      statement(sql`UPDATE users
+        SET balance = balance + (SELECT value FROM promo_codes WHERE id = ${promoId}), updated_at = ${now}
+        WHERE id = ${userId} AND ${redemptionExists}`),
     );
   } else {
     statements.push(
-      statement(`INSERT INTO inventory_entries
+      statement(sql`INSERT INTO inventory_entries
           (user_id, item_id, promo_redemption_id, server_type, duration_days, is_permanent, status, created_at)
         SELECT r.user_id, p.item_id, r.id, COALESCE(p.item_server_type, i.server_type), p.item_duration_days,
-          CASE WHEN p.item_duration_days IS NULL THEN 1 ELSE 0 END, 'not_used', ?3
+          CASE WHEN p.item_duration_days IS NULL THEN 1 ELSE 0 END, 'not_used', ${now}
         FROM promo_redemptions r
           JOIN promo_codes p ON p.id = r.promo_id
           JOIN items i ON i.id = p.item_id
-        WHERE r.promo_id = ?1 AND r.user_id = ?2`),
+        WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}`),
     );
   }
 
   let inserted: number;
   try {
-    const [insertResult] = await deps.d1.batch(statements);
-    inserted = insertResult?.meta.changes ?? 0;
+    const [insertResult] = await deps.db.batch(statements);
+    inserted = insertResult?.changes ?? 0;
   } catch (error) {
-    const text = errorText(error);
-    if (text.includes("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
-    if (text.includes("promo_codes_limit")) return fail(429, PROMO_TEXT.exhausted);
+    const violation = constraintViolation(error);
+    if (violation?.target.startsWith("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
+    if (violation?.target === "promo_codes_limit") return fail(429, PROMO_TEXT.exhausted);
     throw error;
   }
   if (inserted === 0) return fail(410, PROMO_TEXT.expired);
@@ -133,15 +128,4 @@ export async function redeemPromo(
       item: promo.type === "ITEM" && promo.itemName !== null ? { name: promo.itemName } : null,
     },
   };
-}
-
-/** The messages of an error and its causes (drizzle wraps D1's constraint errors). */
-function errorText(error: unknown): string {
-  const parts: string[] = [];
-  let current: unknown = error;
-  for (let depth = 0; current && depth < 5; depth++) {
-    parts.push(current instanceof Error ? current.message : String(current));
-    current = current instanceof Error ? current.cause : undefined;
-  }
-  return parts.join(" | ");
 }

@@ -95,18 +95,18 @@ async function loadCatalog(
   where: SQL | undefined,
 ): Promise<{ items: ShopItem[]; categories: ShopCategory[] }> {
   const listed = and(eq(items.isAvailable, true), where);
-  const ids = deps.db.select({ id: items.id }).from(items).where(listed);
-  const [rows, durations, contents, categoryRows] = await deps.db.batch([
+  const ids = deps.db.orm.select({ id: items.id }).from(items).where(listed);
+  const [rows, durations, contents, categoryRows] = await deps.db.orm.batch([
     // No join: in a D1 batch drizzle maps rows by column name, and items and categories share names.
-    deps.db.select().from(items).where(listed).orderBy(asc(items.sortOrder), asc(items.id)),
-    deps.db.select().from(itemDurations).where(inArray(itemDurations.itemId, ids)),
-    deps.db
+    deps.db.orm.select().from(items).where(listed).orderBy(asc(items.sortOrder), asc(items.id)),
+    deps.db.orm.select().from(itemDurations).where(inArray(itemDurations.itemId, ids)),
+    deps.db.orm
       .select({ itemId: itemContents.itemId, item: itemContents.item, img: itemContents.img })
       .from(itemContents)
       .where(inArray(itemContents.itemId, ids))
       .orderBy(asc(itemContents.sortOrder), asc(itemContents.id)),
     // A handful of rows; read every time so the page needs no second round trip.
-    deps.db.select(categoryColumns).from(categories).orderBy(asc(categories.sortOrder), asc(categories.id)),
+    deps.db.orm.select(categoryColumns).from(categories).orderBy(asc(categories.sortOrder), asc(categories.id)),
   ]);
   const now = deps.now().getTime();
   const durationsOf = groupBy(durations, (duration) => duration.itemId);
@@ -209,7 +209,7 @@ export async function listLimited(
 }
 
 export async function listCategories(deps: Pick<Deps, "db">): Promise<ShopCategory[]> {
-  return deps.db
+  return deps.db.orm
     .select({ id: categories.id, name: categories.name, description: categories.description })
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.id));
@@ -217,9 +217,9 @@ export async function listCategories(deps: Pick<Deps, "db">): Promise<ShopCatego
 
 /** The item row and its durations, for the purchase checks. */
 export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
-  const [row, durations] = await deps.db.batch([
-    deps.db.select().from(items).where(eq(items.id, id)).limit(1),
-    deps.db.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
+  const [row, durations] = await deps.db.orm.batch([
+    deps.db.orm.select().from(items).where(eq(items.id, id)).limit(1),
+    deps.db.orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
   ]);
   const item = row[0];
   return item ? { item, durations } : null;

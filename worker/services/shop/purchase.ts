@@ -1,10 +1,10 @@
-import { and, eq, type SQL, sql } from "drizzle-orm";
-import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
+import { and, eq, sql } from "drizzle-orm";
 import { durationText } from "#app/lib/shop/plural.ts";
 import { toRubles } from "#app/lib/shop/pricing.ts";
 import type { PurchaseView } from "#app/lib/shop/types.ts";
 import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { statement } from "../../ports/database.ts";
 import { type DurationRow, type ItemRow, loadItemForPurchase, priceFor } from "./catalog.ts";
 
 export const PURCHASE_ERRORS = {
@@ -64,8 +64,6 @@ export function checkPurchase(
 
 type PurchaseRow = typeof purchases.$inferSelect;
 
-const dialect = new SQLiteAsyncDialect();
-
 type PurchaseViewRow = Pick<
   PurchaseRow,
   "id" | "transactionId" | "paidAt" | "serverType" | "durationDays" | "price" | "status"
@@ -84,7 +82,7 @@ export function toPurchaseView(row: PurchaseViewRow): PurchaseView {
 }
 
 async function findByKey(deps: Pick<Deps, "db">, userId: number, key: string) {
-  const [row] = await deps.db
+  const [row] = await deps.db.orm
     .select()
     .from(purchases)
     .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, key)))
@@ -93,7 +91,7 @@ async function findByKey(deps: Pick<Deps, "db">, userId: number, key: string) {
 }
 
 async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number> {
-  const [row] = await deps.db.select({ balance: users.balance }).from(users).where(eq(users.id, userId)).limit(1);
+  const [row] = await deps.db.orm.select({ balance: users.balance }).from(users).where(eq(users.id, userId)).limit(1);
   return row?.balance ?? 0;
 }
 
@@ -118,7 +116,7 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
 }
 
 /**
- * Buys one item for one player in ONE D1 batch (one transaction):
+ * Buys one item for one player in ONE batch (one transaction):
  *  1. the purchase row, INSERT … SELECT from the current item and duration rows: the price,
  *     the server type, the duration, the sale window and the stock are all checked inside SQL;
  *     the (user, idempotency key) pair is unique, so a double submit can't buy twice;
@@ -128,12 +126,12 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
  *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
  *  5. the Корзина entry, not used yet.
- *  6. and 7. read back the purchase and the new balance, so a purchase is one D1 round trip.
+ *  6. and 7. read back the purchase and the new balance, so a purchase is one round trip.
  * Nothing is read first: a replayed idempotency key fails step 1's UNIQUE and any failed guard
  * aborts the batch, and only then is the state read, to choose the answer (decision 030).
  */
 export async function purchaseItem(
-  deps: Pick<Deps, "db" | "d1" | "now">,
+  deps: Pick<Deps, "db" | "now">,
   userId: number,
   input: PurchaseInput,
 ): Promise<PurchaseResult> {
@@ -147,12 +145,7 @@ export async function purchaseItem(
     ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
 
   try {
-    const statement = (query: SQL) => {
-      const built = dialect.sqlToQuery(query);
-      return deps.d1.prepare(built.sql).bind(...built.params);
-    };
-    // drizzle's db.batch() can't bind parameters of raw sql`` statements, so the batch goes to D1 directly.
-    const results = await deps.d1.batch([
+    const results = await deps.db.batch([
       statement(sql`
           INSERT INTO purchases
             (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
@@ -193,10 +186,10 @@ export async function purchaseItem(
       statement(sql`SELECT balance FROM users WHERE id = ${userId}`),
     ]);
     const [inserted] = results;
-    const [purchase] = (results[5]?.results ?? []) as PurchaseViewRow[];
-    const [balance] = (results[6]?.results ?? []) as { balance: number }[];
+    const [purchase] = (results[5]?.rows ?? []) as PurchaseViewRow[];
+    const [balance] = (results[6]?.rows ?? []) as { balance: number }[];
     // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
-    if (inserted?.meta.changes !== 1 || !purchase || !balance) {
+    if (inserted?.changes !== 1 || !purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");
     }
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: toRubles(balance.balance) };
@@ -205,7 +198,7 @@ export async function purchaseItem(
     if (again) return replay(deps, userId, input, again);
     const reason = await diagnose(deps, userId, input);
     if (reason) return reason;
-    // The state changed under us and changed back, or D1 failed: nothing was written.
+    // The state changed under us and changed back, or the database failed: nothing was written.
     console.error(JSON.stringify({ event: "purchase_aborted", error: String(error) }));
     return fail(409, PURCHASE_ERRORS.conflict);
   }

@@ -1,0 +1,49 @@
+import { drizzle } from "drizzle-orm/d1";
+import * as schema from "#db/schema.ts";
+import type { Database, Orm, Statement, StatementResult } from "../ports/database.ts";
+import type { KeyValueStore } from "../ports/key-value.ts";
+import type { Settings } from "../settings.ts";
+
+// The only module that names D1 and KV: the ports over Cloudflare's bindings.
+
+export interface CloudflareBindings {
+  DB: D1Database;
+  STATUS_KV: KVNamespace;
+}
+
+function toResult(result: D1Result<Record<string, unknown>>): StatementResult {
+  return { rows: result.results ?? [], changes: result.meta?.changes ?? 0 };
+}
+
+export function d1Database(d1: D1Database): Database {
+  const prepare = (statement: Statement) => d1.prepare(statement.sql).bind(...statement.params);
+  return {
+    orm: drizzle(d1, { schema }) as unknown as Orm,
+    async run<Row>(statement: Statement) {
+      return toResult(await prepare(statement).all()) as StatementResult<Row>;
+    },
+    async batch(statements) {
+      if (statements.length === 0) return [];
+      // D1 runs a batch as one transaction.
+      return (await d1.batch<Record<string, unknown>>(statements.map(prepare))).map(toResult);
+    },
+  };
+}
+
+export function kvStore(kv: KVNamespace): KeyValueStore {
+  return {
+    get: (key, options) =>
+      kv.get(key, options?.cacheTtlSeconds ? { type: "text", cacheTtl: options.cacheTtlSeconds } : { type: "text" }),
+    put: (key, value, options) =>
+      kv.put(key, value, options?.expirationTtlSeconds ? { expirationTtl: options.expirationTtlSeconds } : {}),
+  };
+}
+
+export function cloudflarePorts(bindings: CloudflareBindings) {
+  return { db: d1Database(bindings.DB), kv: kvStore(bindings.STATUS_KV) };
+}
+
+/** The Worker's ports and settings: the bindings name D1 and KV, the rest are settings. */
+export function cloudflarePlatform(env: CloudflareBindings & Settings) {
+  return { ...cloudflarePorts(env), settings: env };
+}

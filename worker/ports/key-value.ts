@@ -1,0 +1,6 @@
+/** The key-value port: small documents with an optional expiry (the server list, the payment stand-in). */
+export interface KeyValueStore {
+  /** `cacheTtlSeconds` lets a store with edge caching keep the value that long (KV's cacheTtl); others ignore it. */
+  get(key: string, options?: { cacheTtlSeconds?: number }): Promise<string | null>;
+  put(key: string, value: string, options?: { expirationTtlSeconds?: number }): Promise<void>;
+}

@@ -1,0 +1,16 @@
+// The site's variables and secrets, under the same names on every runtime: wrangler.jsonc "vars",
+// secrets and .dev.vars on Workers; the environment (or .env) on the owner's own server.
+export interface Settings {
+  APP_ENV: string;
+  PUBLIC_URL: string;
+  DISCORD_URL: string;
+  STEAM_WEBAPI_BASE: string;
+  STEAM_OPENID_ENDPOINT: string;
+  STEAM_API_KEY?: string;
+  SESSION_SECRET?: string;
+  PAYMENT_PROVIDER: string;
+  YOOKASSA_API_BASE: string;
+  YOOKASSA_SHOP_ID?: string;
+  YOOKASSA_SECRET_KEY?: string;
+  YOOKASSA_TRUSTED_IPS?: string;
+}
