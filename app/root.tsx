@@ -9,7 +9,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
 import { AuthErrorBanner } from "./components/auth-error-banner.tsx";

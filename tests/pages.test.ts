@@ -1,9 +1,9 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { users } from "#db/schema.ts";
 import { depsFor, testDeps } from "#tests/support/deps.ts";
 import type { Deps } from "#worker/deps.ts";
-import { createRouterContext } from "#worker/router-context.ts";
 import { createSession, revokeSession } from "#worker/services/auth/sessions.ts";
 import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
 import { loader as rootLoader } from "../app/root.tsx";

@@ -6,10 +6,10 @@
 import { env, SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { action, loader } from "#app/routes/balance.tsx";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
-import { createRouterContext } from "#worker/router-context.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
 import { testDeps } from "./support/deps.ts";
 

@@ -1,6 +1,7 @@
 import { eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { users } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import {
@@ -12,7 +13,6 @@ import {
   createPurchase,
   uniqueIp,
 } from "#tests/support/profile-fixtures.ts";
-import { createRouterContext } from "#worker/router-context.ts";
 import { loader as depositsLoader } from "../app/routes/profile.deposits.tsx";
 import { loader as historyLoader } from "../app/routes/profile.history.tsx";
 import { loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";

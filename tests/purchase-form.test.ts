@@ -1,9 +1,9 @@
 // The item page's loader and action: the purchase form that works without JavaScript,
 // and the same action the buy dialog posts to.
 import { describe, expect, it } from "vitest";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
-import { createRouterContext } from "../worker/router-context.ts";
 import { balanceAndLedger, createCategory, createItem, createPlayer } from "./shop-fixtures.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 

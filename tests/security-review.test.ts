@@ -2,11 +2,11 @@
 // (SELF, or the same Hono app with a production configuration).
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { loader as authSuccessLoader } from "#app/routes/auth-success.tsx";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Env } from "#worker/env.ts";
-import { createRouterContext } from "#worker/router-context.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
 import { testDeps } from "./support/deps.ts";
 import { createPayment, createPlayer, uniqueIp } from "./support/profile-fixtures.ts";

@@ -3,13 +3,13 @@ import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { RouterContextProvider } from "react-router";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { apiApp } from "./api/index.ts";
 import { STANDIN_PREFIX, standInsEnabled } from "./config.ts";
 import type { DepsOverrides, Platform } from "./deps.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
-import { createRouterContext } from "./router-context.ts";
 import { readCookie, readSessionToken, SESSION_COOKIE } from "./services/auth/sessions.ts";
 import { standInEnvOf, wireDeps } from "./wiring.ts";
 

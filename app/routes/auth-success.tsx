@@ -1,6 +1,6 @@
 import { useEffect, useRef } from "react";
 import { data, redirect, useNavigate } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
 import { readCookie, SESSION_COOKIE, verifySessionToken } from "#worker/services/auth/sessions.ts";
 import { storeToken } from "../lib/api-client.ts";

@@ -1,5 +1,5 @@
 import { data, Link, redirect } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import {
   createTopUp,

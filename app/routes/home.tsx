@@ -1,5 +1,5 @@
 import { Link, useRouteLoaderData } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { ServerList } from "../components/server-list.tsx";
 import type { loader as rootLoader } from "../root.tsx";

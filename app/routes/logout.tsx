@@ -1,5 +1,5 @@
 import { redirect } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { logout } from "#worker/services/auth/logout.ts";
 import type { Route } from "./+types/logout";
 

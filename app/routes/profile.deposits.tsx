@@ -1,7 +1,7 @@
 import type { ShouldRevalidateFunction } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { profileUserContext } from "#app/lib/profile-user.server.ts";
 import { listDeposits } from "#worker/services/profile/deposits.ts";
-import { profileUserContext } from "#worker/services/profile/page-user.ts";
 import { DepositTable } from "../components/profile/deposit-table.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import type { Route } from "./+types/profile.deposits";

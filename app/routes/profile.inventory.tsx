@@ -1,8 +1,8 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { z } from "zod";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { profileUserContext } from "#app/lib/profile-user.server.ts";
 import { INVENTORY_FILTERS, listInventory } from "#worker/services/profile/inventory.ts";
-import { profileUserContext } from "#worker/services/profile/page-user.ts";
 import { InventoryFilters, InventoryList } from "../components/profile/inventory-list.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import type { Route } from "./+types/profile.inventory";

@@ -1,7 +1,7 @@
 import { data } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { profileUserContext } from "#app/lib/profile-user.server.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
-import { profileUserContext } from "#worker/services/profile/page-user.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 import { PROMO_TEXT, promoSuccessText } from "#worker/services/promos/texts.ts";

@@ -1,6 +1,6 @@
 import type { ShouldRevalidateFunction } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
-import { profileUserContext } from "#worker/services/profile/page-user.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { profileUserContext } from "#app/lib/profile-user.server.ts";
 import { listPurchases } from "#worker/services/profile/purchases.ts";
 import { PurchaseTable } from "../components/profile/purchase-table.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";

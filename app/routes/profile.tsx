@@ -1,7 +1,7 @@
 import { useEffect } from "react";
 import { Link, Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
-import { depsContext } from "#worker/router-context.ts";
-import { loadProfileUser, profileUserContext } from "#worker/services/profile/page-user.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { loadProfileUser, profileUserContext } from "#app/lib/profile-user.server.ts";
 import { InfoPanel } from "../components/profile/info-panel.tsx";
 import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
 import profileStylesheet from "../components/profile/profile.css?url";

@@ -1,7 +1,7 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { SERVER_TYPES } from "#db/schema.ts";
-import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";

@@ -1,8 +1,8 @@
 import { useCallback, useState } from "react";
 import { Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
+import { depsContext } from "#app/lib/deps-context.server.ts";
 import { SERVER_TYPES } from "#db/schema.ts";
-import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";

@@ -3,15 +3,22 @@ import type { AppEnv } from "../hono-env.ts";
 import { logout } from "../services/auth/logout.ts";
 import { publicProfile } from "../services/auth/profile.ts";
 import { getSessionUser } from "../services/auth/sessions.ts";
-import { completeSteamSignIn, startSteamSignIn } from "../services/auth/steam-sign-in.ts";
+import { completeSteamSignIn, type SignInStep, startSteamSignIn } from "../services/auth/steam-sign-in.ts";
 
 // Sign-in with Steam and the session endpoints of spec section 7.
 export const authApi = new Hono<AppEnv>();
 
+/** Sign-in is a chain of full-page redirects; none of them may be cached or leak the address onwards. */
+function redirectTo({ location, cookies }: SignInStep): Response {
+  const headers = new Headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" });
+  for (const cookie of cookies) headers.append("set-cookie", cookie);
+  return new Response(null, { status: 302, headers });
+}
+
 // Full-page navigations: both names start the same Steam sign-in.
-authApi.get("/auth/steam", (c) => startSteamSignIn(c.var.deps, c.req.raw));
-authApi.get("/auth/login", (c) => startSteamSignIn(c.var.deps, c.req.raw));
-authApi.get("/auth/steam/callback", (c) => completeSteamSignIn(c.var.deps, c.req.raw));
+authApi.get("/auth/steam", async (c) => redirectTo(await startSteamSignIn(c.var.deps, c.req.raw)));
+authApi.get("/auth/login", async (c) => redirectTo(await startSteamSignIn(c.var.deps, c.req.raw)));
+authApi.get("/auth/steam/callback", async (c) => redirectTo(await completeSteamSignIn(c.var.deps, c.req.raw)));
 
 authApi.get("/auth/check", async (c) => {
   const user = await getSessionUser(c.var.deps, c.req.raw);

@@ -55,8 +55,14 @@ export function createSteamAuthenticator(deps: SignInDeps): Authenticator<Signed
   return authenticator;
 }
 
-/** `GET /api/auth/steam`: the redirect to the provider, with the state cookie. */
-export async function startSteamSignIn(deps: SignInDeps, request: Request): Promise<Response> {
+/** Where the browser goes next, and the cookies it gets on the way. */
+export interface SignInStep {
+  location: string;
+  cookies: string[];
+}
+
+/** `GET /api/auth/steam`: the provider's address, with the state cookie. */
+export async function startSteamSignIn(deps: SignInDeps, request: Request): Promise<SignInStep> {
   const url = new URL(request.url);
   // A start request never carries an OpenID answer; drop any so it can't be mistaken for a callback.
   const start = new URL(request.url);
@@ -66,7 +72,10 @@ export async function startSteamSignIn(deps: SignInDeps, request: Request): Prom
   try {
     await createSteamAuthenticator(deps).authenticate("steam", new Request(start, { headers: request.headers }));
   } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
+    // remix-auth hands the redirect over as a thrown Response.
+    if (thrown instanceof Response && thrown.headers.has("location")) {
+      return { location: thrown.headers.get("location") ?? "", cookies: thrown.headers.getSetCookie() };
+    }
     throw thrown;
   }
   throw new Error("the Steam strategy did not redirect");
@@ -86,18 +95,11 @@ function errorCode(reason: OpenIdFailure | "internal"): AuthErrorCode {
   }
 }
 
-function redirect(location: string, cookies: string[]): Response {
-  const headers = new Headers({ location, "cache-control": "no-store", "referrer-policy": "no-referrer" });
-  for (const cookie of cookies) headers.append("set-cookie", cookie);
-  return new Response(null, { status: 302, headers });
-}
-
 /**
- * `GET /api/auth/steam/callback`: on success the session cookie and a redirect
- * to `/auth-success?token=…&next=…`; on any failure a redirect to
- * `/?auth_error=<code>` (never an error page).
+ * `GET /api/auth/steam/callback`: on success the session cookie and `/auth-success?token=…&next=…`;
+ * on any failure `/?auth_error=<code>` (never an error page).
  */
-export async function completeSteamSignIn(deps: SignInDeps, request: Request): Promise<Response> {
+export async function completeSteamSignIn(deps: SignInDeps, request: Request): Promise<SignInStep> {
   const clearState = clearSignInStateCookie(deps.config);
   deps.waitUntil(forgetOldNonces(deps));
   try {
@@ -106,15 +108,15 @@ export async function completeSteamSignIn(deps: SignInDeps, request: Request): P
     location.searchParams.set("token", signedIn.token);
     if (signedIn.next !== "/") location.searchParams.set("next", signedIn.next);
     const ttl = signedIn.expiresAt - deps.now().getTime();
-    return redirect(`${location.pathname}${location.search}`, [
-      clearState,
-      sessionCookie(deps.config, signedIn.token, ttl),
-    ]);
+    return {
+      location: `${location.pathname}${location.search}`,
+      cookies: [clearState, sessionCookie(deps.config, signedIn.token, ttl)],
+    };
   } catch (error) {
     const reason = error instanceof SteamOpenIdError ? error.reason : "internal";
     console.warn(JSON.stringify({ event: "steam_signin_refused", reason, detail: String(error) }));
-    if (error instanceof Response) return redirect(`/?${AUTH_ERROR_PARAM}=failed`, [clearState]);
-    return redirect(`/?${AUTH_ERROR_PARAM}=${errorCode(reason)}`, [clearState]);
+    const code = error instanceof Response ? "failed" : errorCode(reason);
+    return { location: `/?${AUTH_ERROR_PARAM}=${code}`, cookies: [clearState] };
   }
 }
 

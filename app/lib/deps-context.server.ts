@@ -1,5 +1,5 @@
 import { createContext, RouterContextProvider } from "react-router";
-import type { Deps } from "./deps.ts";
+import type { Deps } from "#worker/deps.ts";
 
 // The services' dependencies, handed to every loader and action.
 export const depsContext = createContext<Deps>();

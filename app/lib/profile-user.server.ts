@@ -1,8 +1,8 @@
 import { createContext, redirectDocument } from "react-router";
 import { signInHref } from "#app/lib/sign-in.ts";
-import type { Deps } from "../../deps.ts";
-import { isSafeMethod } from "../../http-methods.ts";
-import { getSessionUser, type SessionUser } from "../auth/sessions.ts";
+import type { Deps } from "#worker/deps.ts";
+import { isSafeMethod } from "#worker/http-methods.ts";
+import { getSessionUser, type SessionUser } from "#worker/services/auth/sessions.ts";
 
 /** The signed-in player for the profile pages, looked up once per request by their layout's middleware. */
 export const profileUserContext = createContext<SessionUser | null>(null);
