@@ -68,10 +68,6 @@ export async function readServerStatus(deps: Pick<Deps, "kv">): Promise<ServerSt
   }
 }
 
-export async function listPublicServers(deps: Pick<Deps, "kv">): Promise<PublicServer[]> {
-  return (await readServerStatus(deps)).servers;
-}
-
 export interface RefreshOptions {
   /** How long one Steam lookup may take before the server counts as "not seen now". */
   steamTimeoutMs?: number;
