@@ -1,6 +1,6 @@
 import { Hono } from "hono";
-import { seedPlayers } from "#db/seed/players.ts";
 import type { Env } from "../../env.ts";
+import { demoSteamAccounts } from "./demo-players.ts";
 
 // Local stand-in of the Steam Web API methods the site calls, answering in
 // Steam's exact JSON shapes. Mounted at /__standins/steam-webapi outside production.
@@ -62,7 +62,7 @@ steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
 // ISteamUser/GetPlayerSummaries (v2 and its old spelling v0002): public profiles.
 // Seeded demo players get their seeded nicknames; any other SteamID64 a made-up one.
 const STEAMID64 = /^7656119\d{10}$/;
-const demoNicknames = new Map<string, string>(seedPlayers.map((player) => [player.steamId, player.nickname]));
+const demoNicknames = new Map<string, string>(demoSteamAccounts.map((player) => [player.steamId, player.nickname]));
 
 function playerSummary(steamId: string, publicUrl: string) {
   const avatar = `${publicUrl.replace(/\/+$/, "")}/images/avatar-default.svg`;
