@@ -31,7 +31,7 @@ const statusDocumentSchema = z.object({
   servers: z.array(publicServerSchema),
 });
 
-/** What the API and the pages show of a server (spec section 3). */
+/** What the API and the pages show of a server. */
 export type PublicServer = z.infer<typeof publicServerSchema>;
 export type StatusDocument = z.infer<typeof statusDocumentSchema>;
 
