@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { users } from "#db/schema.ts";
 import { createApp } from "#worker/app.ts";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, STEAM_WEBAPI } from "./fakes/steam-openid.ts";
-import { type Fetcher, selfFetch, setCookies, signInThroughStandIn, uniqueSteamId } from "./support/auth-flow.ts";
 import { testClock, testDeps } from "./support/deps.ts";
+import { uniqueSteamId } from "./support/players.ts";
+import { type Fetcher, selfFetch, setCookies, signInThroughStandIn } from "./support/sign-in.ts";
 
 async function userRow(steamId: string) {
   const [row] = await testDeps().db.select().from(users).where(eq(users.steamId, steamId));

@@ -1,7 +1,8 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { users } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
+import { createPlayer } from "#tests/support/players.ts";
+import { sessionCookie } from "#tests/support/sign-in.ts";
 import { buildDeps, type Deps } from "#worker/deps.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { createSession, revokeSession } from "#worker/services/auth/sessions.ts";
@@ -63,23 +64,6 @@ describe("home page loader", () => {
 });
 
 describe("root loader (the header's account place)", () => {
-  async function createUser(deps: Deps, balanceKopecks: number) {
-    const steamId = `7656119${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 1000)
-      .toString()
-      .padStart(3, "0")}`;
-    const [user] = await deps.db
-      .insert(users)
-      .values({
-        steamId,
-        nickname: "Тестовый игрок",
-        avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
-        balance: balanceKopecks,
-      })
-      .returning();
-    if (!user) throw new Error("user not created");
-    return user;
-  }
-
   it("has no user without a session cookie, and the Discord address from configuration", async () => {
     const data = await rootLoader(loaderArgs(testDeps(), "http://localhost/"));
     expect(data.user).toBeNull();
@@ -88,9 +72,14 @@ describe("root loader (the header's account place)", () => {
 
   it("has the signed-in player with the balance in rubles", async () => {
     const deps = testDeps();
-    const user = await createUser(deps, 123_450);
+    const user = await createPlayer({
+      deps,
+      balance: 123_450,
+      nickname: "Тестовый игрок",
+      avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
+    });
     const session = await createSession(deps, user.id);
-    const data = await rootLoader(loaderArgs(deps, "http://localhost/terms", { cookie: `__session=${session.token}` }));
+    const data = await rootLoader(loaderArgs(deps, "http://localhost/terms", sessionCookie(session.token)));
     expect(data.user).toEqual({
       nickname: "Тестовый игрок",
       avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
@@ -101,10 +90,10 @@ describe("root loader (the header's account place)", () => {
 
   it("has no user once the session is revoked or the cookie is forged", async () => {
     const deps = testDeps();
-    const user = await createUser(deps, 0);
+    const user = await createPlayer({ deps });
     const session = await createSession(deps, user.id);
     await revokeSession(deps, session.id);
-    const revoked = await rootLoader(loaderArgs(deps, "http://localhost/", { cookie: `__session=${session.token}` }));
+    const revoked = await rootLoader(loaderArgs(deps, "http://localhost/", sessionCookie(session.token)));
     expect(revoked.user).toBeNull();
     const forged = await rootLoader(loaderArgs(deps, "http://localhost/", { cookie: "__session=not-a-token" }));
     expect(forged.user).toBeNull();

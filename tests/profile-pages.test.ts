@@ -3,11 +3,11 @@ import type { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { users } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
+import { createPlayer } from "#tests/support/players.ts";
 import {
   createInventoryEntry,
   createItem,
   createPayment,
-  createPlayer,
   createPromo,
   createPurchase,
   uniqueIp,
@@ -59,7 +59,7 @@ describe("profile pages", () => {
   });
 
   it("show the info panel: nickname, Steam ID, balance in rubles", async () => {
-    const player = await createPlayer(deps, { balance: 123450, nickname: "Охотник" });
+    const player = await createPlayer({ deps, balance: 123450, nickname: "Охотник" });
     const data = await layoutLoader(await pageArgs("http://localhost/profile", { token: player.token }));
     expect(data).toEqual({
       user: { nickname: "Охотник", avatarUrl: player.avatarUrl, steamId: player.steamId, balance: 1234.5 },
@@ -68,7 +68,7 @@ describe("profile pages", () => {
   });
 
   it("read the payment return parameter: success or anything else", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const ok = await layoutLoader(await pageArgs("http://localhost/profile?payment=success", { token: player.token }));
     expect(ok.payment).toBe("success");
     const failed = await layoutLoader(
@@ -78,7 +78,7 @@ describe("profile pages", () => {
   });
 
   it("list the Корзина with the filter from the address", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Кит" });
     const unused = await createInventoryEntry(deps, player.id, item.id);
     const used = await createInventoryEntry(deps, player.id, item.id, { status: "used" });
@@ -97,7 +97,7 @@ describe("profile pages", () => {
   });
 
   it("show the same purchase history at /purchases and /history, and deposits at /deposits", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps);
     const purchase = await createPurchase(deps, player.id, item.id);
     const payment = await createPayment(deps, player.id);
@@ -114,7 +114,7 @@ describe("profile pages", () => {
 
 describe("/promocodes form action (no JavaScript needed)", () => {
   it("activates a BALANCE code and says how much was credited", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const promo = await createPromo(deps, { type: "BALANCE", value: 10000 });
     const result = await promoAction(
       await pageArgs("http://localhost/promocodes", { token: player.token, form: { code: promo.code.toLowerCase() } }),
@@ -126,7 +126,7 @@ describe("/promocodes form action (no JavaScript needed)", () => {
   });
 
   it("activates an ITEM code and names the item", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Набор «Старт»" });
     const promo = await createPromo(deps, { type: "ITEM", itemId: item.id });
     const result = await promoAction(
@@ -136,7 +136,7 @@ describe("/promocodes form action (no JavaScript needed)", () => {
   });
 
   it("answers the service's errors with their status and keeps the typed code", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const blank = await promoAction(
       await pageArgs("http://localhost/promocodes", { token: player.token, form: { code: "  " } }),
     );

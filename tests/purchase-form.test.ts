@@ -4,8 +4,10 @@ import { describe, expect, it } from "vitest";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
 import { createRouterContext } from "../worker/router-context.ts";
-import { balanceAndLedger, createCategory, createItem, createPlayer } from "./shop-fixtures.ts";
 import { testClock, testDeps } from "./support/deps.ts";
+import { balanceAndLedger } from "./support/money.ts";
+import { createPlayer } from "./support/players.ts";
+import { createCategory, createItem } from "./support/shop-fixtures.ts";
 
 type ActionArgs = Parameters<typeof action>[0];
 type LoaderArgs = Parameters<typeof loader>[0];
@@ -46,7 +48,7 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
 
 describe("/shop/items/:id action", () => {
   it("buys with a plain form post and redirects to the result, once per idempotency key", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const id = await createItem({ price: 19_900, serverType: "MAX3", durations: [[14, null]] });
     const fields = { server_type: "MAX3", duration: "14", idempotency_key: crypto.randomUUID() };
     const redirect = (await thrown(post(id, fields, player.token))) as Response;
@@ -59,7 +61,7 @@ describe("/shop/items/:id action", () => {
   });
 
   it("answers the dialog (JavaScript) with data instead of a redirect", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const id = await createItem({ price: 5_000, isOneTime: true });
     const result = await unwrap(
       await post(id, { server_type: "SOLO", idempotency_key: crypto.randomUUID(), _js: "1" }, player.token),
@@ -69,7 +71,7 @@ describe("/shop/items/:id action", () => {
   });
 
   it("maps failures to the spec's texts: signed out, short of funds, missing duration, bad input", async () => {
-    const poor = await createPlayer(100);
+    const poor = await createPlayer({ balance: 100 });
     const rank = await createItem({ price: 19_900, durations: [[30, null]] });
     const key = () => crypto.randomUUID();
     expect(await unwrap(await post(rank, { server_type: "SOLO", duration: "30", idempotency_key: key() }))).toEqual({

@@ -1,7 +1,7 @@
 // Rows the game-delivery tests need. Each test uses its own server type (a free-text column),
 // so polls never see another test's deliveries in the shared D1.
 import { createExecutionContext, env } from "cloudflare:test";
-import { categories, inventoryEntries, itemCommands, itemDurations, items, servers, users } from "#db/schema.ts";
+import { categories, inventoryEntries, itemCommands, itemDurations, items, servers } from "#db/schema.ts";
 import { createApp } from "#worker/app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Transport } from "./plugin-simulator.ts";
@@ -14,12 +14,6 @@ function unique(): string {
 
 export function uniqueServerType(): string {
   return `TEST_${unique().toUpperCase()}`;
-}
-
-export function uniqueSteamId(): string {
-  return `7656119${Math.floor(Math.random() * 1e10)
-    .toString()
-    .padStart(10, "0")}`;
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -42,15 +36,6 @@ export async function createGameServer(deps: Deps, { serverType = uniqueServerTy
     .returning();
   if (!row) throw new Error("no server");
   return { ...row, key };
-}
-
-export async function createGamePlayer(deps: Deps, nickname = "Игрок") {
-  const [user] = await deps.db
-    .insert(users)
-    .values({ steamId: uniqueSteamId(), nickname, avatarUrl: "https://avatars.example/a.jpg" })
-    .returning();
-  if (!user) throw new Error("no user");
-  return user;
 }
 
 export async function createDeliverableItem(

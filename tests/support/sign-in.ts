@@ -1,15 +1,21 @@
-// Drives a browser's Steam sign-in through the Worker: start, the Steam
-// stand-in's page and its approve form, the callback. Cookies are carried by
-// hand the way a browser would (per path, as Set-Cookie said).
+// Signing in, for worker tests: a session token as cookie or bearer headers, and
+// a browser's whole Steam sign-in through the Worker (start, the Steam stand-in's
+// page and its approve form, the callback), cookies carried by hand the way a
+// browser would (per path, as Set-Cookie said).
 import { SELF } from "cloudflare:test";
 
 export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
 export const selfFetch: Fetcher = (url, init) => SELF.fetch(url, { redirect: "manual", ...init });
 
-/** A unique SteamID64 for a test. */
-export function uniqueSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+/** Headers that present `token` as the browser's session cookie. */
+export function sessionCookie(token: string): { cookie: string } {
+  return { cookie: `__session=${token}` };
+}
+
+/** Headers that present `token` as a bearer token, as API clients other than the browser send it. */
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
 }
 
 /** `name=value` pairs of a response's Set-Cookie headers (a cleared cookie has an empty value). */
