@@ -8,40 +8,19 @@ import { describe, expect, it } from "vitest";
 import { users } from "#db/schema.ts";
 import { createApp } from "#worker/app.ts";
 import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
-import { buildDeps, type Deps } from "#worker/deps.ts";
-import { createRouterContext } from "#worker/router-context.ts";
+import { buildDeps } from "#worker/deps.ts";
 import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, steamAssertion } from "./fakes/steam-openid.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import { createPlayer, uniqueSteamId } from "./support/players.ts";
+import { routeArgs, thrownResponse } from "./support/routes.ts";
 import { bearer, sessionCookie, setCookies, signInThroughStandIn } from "./support/sign-in.ts";
 
 function profile(token: string, how: "bearer" | "cookie" = "bearer") {
   const headers: Record<string, string> = how === "bearer" ? bearer(token) : sessionCookie(token);
   return SELF.fetch("http://localhost/api/profile", { headers });
-}
-
-function routeArgs<T>(deps: Deps, url: string, init: RequestInit = {}): T {
-  const request = new Request(url, init);
-  return {
-    request,
-    url: new URL(url),
-    params: {},
-    pattern: new URL(url).pathname,
-    context: createRouterContext(deps),
-  } as T;
-}
-
-async function thrownResponse(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 describe("session tokens", () => {

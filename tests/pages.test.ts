@@ -2,25 +2,13 @@ import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
 import { testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
+import { routeArgs } from "#tests/support/routes.ts";
 import { sessionCookie } from "#tests/support/sign-in.ts";
-import { buildDeps, type Deps } from "#worker/deps.ts";
-import { createRouterContext } from "#worker/router-context.ts";
+import { buildDeps } from "#worker/deps.ts";
 import { createSession, revokeSession } from "#worker/services/auth/sessions.ts";
 import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
 import { loader as rootLoader } from "../app/root.tsx";
 import { loader as homeLoader } from "../app/routes/home.tsx";
-
-/** What React Router hands a loader; the type parameter is inferred from the loader it is passed to. */
-function loaderArgs<Args>(deps: Deps, url: string, headers: HeadersInit = {}): Args {
-  const request = new Request(url, { headers });
-  return {
-    request,
-    url: new URL(url),
-    params: {},
-    pattern: new URL(url).pathname,
-    context: createRouterContext(deps),
-  } as unknown as Args;
-}
 
 const seededServers: PublicServer[] = [
   {
@@ -46,26 +34,26 @@ beforeEach(async () => {
 describe("home page loader", () => {
   it("returns the servers the cron wrote to KV, in order, as the cards show them", async () => {
     await env.STATUS_KV.put(STATUS_KEY, JSON.stringify({ updated_at: Date.now(), servers: seededServers }));
-    const data = await homeLoader(loaderArgs(testDeps(), "http://localhost/"));
+    const data = await homeLoader(routeArgs(testDeps(), "http://localhost/"));
     expect(data.servers).toEqual(seededServers);
   });
 
   it("returns an empty list (Нет доступных серверов) before the cron has written anything", async () => {
-    const data = await homeLoader(loaderArgs(testDeps(), "http://localhost/"));
+    const data = await homeLoader(routeArgs(testDeps(), "http://localhost/"));
     expect(data.servers).toEqual([]);
   });
 
   it("returns null (the list's error text) when KV itself fails, instead of failing the page", async () => {
     const brokenKv = { get: () => Promise.reject(new Error("KV is down")) } as unknown as KVNamespace;
     const deps = buildDeps({ ...env, STATUS_KV: brokenKv });
-    const data = await homeLoader(loaderArgs(deps, "http://localhost/"));
+    const data = await homeLoader(routeArgs(deps, "http://localhost/"));
     expect(data.servers).toBeNull();
   });
 });
 
 describe("root loader (the header's account place)", () => {
   it("has no user without a session cookie, and the Discord address from configuration", async () => {
-    const data = await rootLoader(loaderArgs(testDeps(), "http://localhost/"));
+    const data = await rootLoader(routeArgs(testDeps(), "http://localhost/"));
     expect(data.user).toBeNull();
     expect(data.discordUrl).toBe("https://discord.gg/rustfree");
   });
@@ -79,7 +67,7 @@ describe("root loader (the header's account place)", () => {
       avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
     });
     const session = await createSession(deps, user.id);
-    const data = await rootLoader(loaderArgs(deps, "http://localhost/terms", sessionCookie(session.token)));
+    const data = await rootLoader(routeArgs(deps, "http://localhost/terms", { headers: sessionCookie(session.token) }));
     expect(data.user).toEqual({
       nickname: "Тестовый игрок",
       avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
@@ -93,9 +81,11 @@ describe("root loader (the header's account place)", () => {
     const user = await createPlayer({ deps });
     const session = await createSession(deps, user.id);
     await revokeSession(deps, session.id);
-    const revoked = await rootLoader(loaderArgs(deps, "http://localhost/", sessionCookie(session.token)));
+    const revoked = await rootLoader(routeArgs(deps, "http://localhost/", { headers: sessionCookie(session.token) }));
     expect(revoked.user).toBeNull();
-    const forged = await rootLoader(loaderArgs(deps, "http://localhost/", { cookie: "__session=not-a-token" }));
+    const forged = await rootLoader(
+      routeArgs(deps, "http://localhost/", { headers: { cookie: "__session=not-a-token" } }),
+    );
     expect(forged.user).toBeNull();
   });
 });

@@ -9,10 +9,10 @@ import { afterEach, describe, expect, it } from "vitest";
 import { action, loader } from "#app/routes/balance.tsx";
 import { ledger, payments } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
-import { createRouterContext } from "#worker/router-context.ts";
 import { testDeps } from "./support/deps.ts";
 import { balanceOf, expectBalancesMatchLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
+import { routeArgs } from "./support/routes.ts";
 import { bearer, sessionCookie } from "./support/sign-in.ts";
 
 const ORIGIN = "http://localhost:5173";
@@ -189,8 +189,7 @@ describe("the /balance page", () => {
       },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
     });
-  const args = (request: Request, deps: Deps) =>
-    ({ request, context: createRouterContext(deps), params: {} }) as unknown as Parameters<typeof action>[0];
+  const args = (request: Request, deps: Deps) => routeArgs<Parameters<typeof action>[0]>(deps, request);
 
   it("shows a signed-out visitor the page with the form disabled", async () => {
     const deps = testDeps();

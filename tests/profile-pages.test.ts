@@ -12,6 +12,7 @@ import {
   createPurchase,
   uniqueIp,
 } from "#tests/support/profile-fixtures.ts";
+import { thrownResponse } from "#tests/support/routes.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { loader as depositsLoader } from "../app/routes/profile.deposits.tsx";
 import { loader as historyLoader } from "../app/routes/profile.history.tsx";
@@ -37,20 +38,10 @@ async function pageArgs(url: string, options: { token?: string; method?: string;
   return args as any;
 }
 
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown response");
-}
-
 describe("profile pages", () => {
   it("send a signed-out visitor to Steam sign-in, coming back to the same address", async () => {
     for (const path of ["/profile?status=used", "/promocodes", "/purchases", "/history", "/deposits"]) {
-      const response = await thrown(pageArgs(`http://localhost${path}`));
+      const response = await thrownResponse(pageArgs(`http://localhost${path}`));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe(`/api/auth/steam?return_to=${encodeURIComponent(path)}`);
       // A full page load: /api/auth/steam is not one of the site's pages.

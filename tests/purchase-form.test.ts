@@ -3,10 +3,10 @@
 import { describe, expect, it } from "vitest";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
-import { createRouterContext } from "../worker/router-context.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
+import { routeArgs } from "./support/routes.ts";
 import { createCategory, createItem } from "./support/shop-fixtures.ts";
 
 type ActionArgs = Parameters<typeof action>[0];
@@ -15,14 +15,12 @@ type LoaderArgs = Parameters<typeof loader>[0];
 function args(url: string, init: RequestInit & { token?: string } = {}, id?: number) {
   const headers = new Headers(init.headers);
   if (init.token) headers.set("cookie", `__session=${init.token}`);
-  const request = new Request(url, { ...init, headers });
-  return {
-    request,
-    url: new URL(url),
-    params: { id: String(id ?? "") },
-    pattern: "/shop/items/:id",
-    context: createRouterContext(testDeps()),
-  } as unknown as ActionArgs & LoaderArgs;
+  return routeArgs<ActionArgs & LoaderArgs>(
+    testDeps(),
+    url,
+    { ...init, headers },
+    { params: { id: String(id ?? "") }, pattern: "/shop/items/:id" },
+  );
 }
 
 function post(id: number, fields: Record<string, string>, token?: string) {
@@ -115,13 +113,7 @@ describe("/shop loader", () => {
     await createItem({ name: `Дерево ${categoryId}`, serverType: "MAX2", categoryId });
     const deps = testDeps({ now: testClock().now });
     const load = (search: string) =>
-      shopLoader({
-        request: new Request(`http://localhost/shop${search}`),
-        url: new URL(`http://localhost/shop${search}`),
-        params: {},
-        pattern: "/shop",
-        context: createRouterContext(deps),
-      } as Parameters<typeof shopLoader>[0]);
+      shopLoader(routeArgs<Parameters<typeof shopLoader>[0]>(deps, `http://localhost/shop${search}`));
 
     const found = await load(`?server_type=MAX2&category_id=${categoryId}&query=vip%20${categoryId}`);
     expect(found).toMatchObject({ serverType: "MAX2", categoryId, searching: true, balance: null });

@@ -6,11 +6,11 @@ import { loader as authSuccessLoader } from "#app/routes/auth-success.tsx";
 import { createApp } from "#worker/app.ts";
 import { buildDeps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
-import { createRouterContext } from "#worker/router-context.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
 import { testDeps } from "./support/deps.ts";
 import { createPlayer } from "./support/players.ts";
 import { createPayment, uniqueIp } from "./support/profile-fixtures.ts";
+import { routeArgs } from "./support/routes.ts";
 import { bearer, sessionCookie } from "./support/sign-in.ts";
 
 const ORIGIN = "http://localhost:5173";
@@ -254,13 +254,7 @@ describe("open redirects", () => {
   it("/auth-success with someone's junk token and a crafted next stays on this site", async () => {
     for (const next of DOT_SEGMENT_ESCAPES) {
       const url = `${ORIGIN}/auth-success?token=junk&next=${encodeURIComponent(next)}`;
-      const args = {
-        request: new Request(url),
-        url: new URL(url),
-        params: {},
-        pattern: "/auth-success",
-        context: createRouterContext(deps),
-      } as unknown as Parameters<typeof authSuccessLoader>[0];
+      const args = routeArgs<Parameters<typeof authSuccessLoader>[0]>(deps, url);
       const thrown = await authSuccessLoader(args).then(
         () => null,
         (error: unknown) => error,
