@@ -40,6 +40,25 @@ export interface SignInResult {
   token: string | null;
 }
 
+/** Submits the Steam stand-in's approve form (or its cancel) for `providerPage`; the answer redirects to the callback. */
+export function approveAtStandIn(
+  providerPage: URL,
+  steamId: string | "cancel",
+  fetcher: Fetcher = selfFetch,
+): Promise<Response> {
+  const form = new URLSearchParams({
+    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+    realm: providerPage.searchParams.get("openid.realm") ?? "",
+  });
+  if (steamId === "cancel") form.set("cancel", "1");
+  else form.set("steamid", steamId);
+  return fetcher(new URL("approve", providerPage).toString(), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+}
+
 /**
  * Signs in through the local stand-in as `steamId` (or cancels), starting at
  * `startPath` (e.g. `/api/auth/steam?return_to=/terms`).
@@ -55,17 +74,7 @@ export async function signInThroughStandIn(
   const providerPage = new URL(start.headers.get("location") ?? "");
   const page = await fetcher(providerPage.toString());
   if (page.status !== 200) throw new Error(`stand-in page answered ${page.status}`);
-  const form = new URLSearchParams({
-    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-    realm: providerPage.searchParams.get("openid.realm") ?? "",
-  });
-  if (steamId === "cancel") form.set("cancel", "1");
-  else form.set("steamid", steamId);
-  const approved = await fetcher(new URL("approve", providerPage).toString(), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: form,
-  });
+  const approved = await approveAtStandIn(providerPage, steamId, fetcher);
   if (approved.status !== 302) throw new Error(`stand-in approve answered ${approved.status}`);
   const callback = await fetcher(approved.headers.get("location") ?? "", {
     headers: { cookie: `__steam_signin=${state}` },
