@@ -10,9 +10,9 @@ import {
   createPayment,
   createPromo,
   createPurchase,
-  uniqueIp,
 } from "#tests/support/profile-fixtures.ts";
 import { thrownResponse } from "#tests/support/routes.ts";
+import { uniqueIp } from "#tests/support/unique.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { loader as depositsLoader } from "../app/routes/profile.deposits.tsx";
 import { loader as historyLoader } from "../app/routes/profile.history.tsx";

@@ -5,7 +5,8 @@ import { promoCodes } from "#db/schema.ts";
 import { promoInsertSql } from "#db/seed/promo-sql.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
-import { createItem, unique, uniqueIp } from "#tests/support/profile-fixtures.ts";
+import { createItem } from "#tests/support/profile-fixtures.ts";
+import { unique, uniqueIp } from "#tests/support/unique.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 
 const deps = testDeps();

@@ -4,7 +4,8 @@ import { promoCodes, promoRedemptions } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { balanceAndLedger } from "#tests/support/money.ts";
 import { createPlayer } from "#tests/support/players.ts";
-import { api, createPromo, uniqueIp } from "#tests/support/profile-fixtures.ts";
+import { api, createPromo } from "#tests/support/profile-fixtures.ts";
+import { uniqueIp } from "#tests/support/unique.ts";
 
 const deps = testDeps();
 

@@ -4,7 +4,8 @@ import { promoCodes } from "#db/schema.ts";
 import { testClock, testDeps } from "#tests/support/deps.ts";
 import { balanceAndLedger } from "#tests/support/money.ts";
 import { createPlayer } from "#tests/support/players.ts";
-import { api, createPromo, unique, uniqueIp } from "#tests/support/profile-fixtures.ts";
+import { api, createPromo } from "#tests/support/profile-fixtures.ts";
+import { unique, uniqueIp } from "#tests/support/unique.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 
 async function usedCount(promoId: number) {

@@ -4,7 +4,8 @@ import { ledger, promoCodes } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { balanceAndLedger } from "#tests/support/money.ts";
 import { createPlayer } from "#tests/support/players.ts";
-import { api, createItem, createPromo, uniqueIp } from "#tests/support/profile-fixtures.ts";
+import { api, createItem, createPromo } from "#tests/support/profile-fixtures.ts";
+import { uniqueIp } from "#tests/support/unique.ts";
 
 const deps = testDeps();
 const HOUR = 60 * 60 * 1000;

@@ -9,9 +9,10 @@ import type { Env } from "#worker/env.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
 import { testDeps } from "./support/deps.ts";
 import { createPlayer } from "./support/players.ts";
-import { createPayment, uniqueIp } from "./support/profile-fixtures.ts";
+import { createPayment } from "./support/profile-fixtures.ts";
 import { routeArgs } from "./support/routes.ts";
 import { bearer, sessionCookie } from "./support/sign-in.ts";
+import { uniqueIp } from "./support/unique.ts";
 
 const ORIGIN = "http://localhost:5173";
 const deps = testDeps();

@@ -5,12 +5,7 @@ import { categories, inventoryEntries, itemCommands, itemDurations, items, serve
 import { createApp } from "#worker/app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Transport } from "./plugin-simulator.ts";
-
-let counter = 0;
-function unique(): string {
-  counter += 1;
-  return `${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
-}
+import { unique, uniqueIp } from "./unique.ts";
 
 export function uniqueServerType(): string {
   return `TEST_${unique().toUpperCase()}`;
@@ -23,13 +18,12 @@ async function sha256Hex(text: string): Promise<string> {
 
 export async function createGameServer(deps: Deps, { serverType = uniqueServerType(), name = "Тестовый сервер" } = {}) {
   const key = `test-key-${unique()}`;
-  const byte = () => Math.floor(Math.random() * 254) + 1;
   const [row] = await deps.db
     .insert(servers)
     .values({
       name,
       serverType,
-      ipPort: `10.${byte()}.${byte()}.${byte()}:${20000 + Math.floor(Math.random() * 9999)}`,
+      ipPort: `${uniqueIp()}:${20000 + Math.floor(Math.random() * 9999)}`,
       keyHash: await sha256Hex(key),
       keyRotatedAt: deps.now().getTime(),
     })

@@ -4,17 +4,7 @@ import { SELF } from "cloudflare:test";
 import { categories, inventoryEntries, items, payments, promoCodes, purchases } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { bearer, sessionCookie } from "./sign-in.ts";
-
-let counter = 0;
-export function unique(prefix = ""): string {
-  counter += 1;
-  return `${prefix}${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-export function uniqueIp(): string {
-  const byte = () => Math.floor(Math.random() * 254) + 1;
-  return `10.${byte()}.${byte()}.${byte()}`;
-}
+import { unique } from "./unique.ts";
 
 export async function createItem(deps: Deps, { name = "Тестовый кит", serverType = "SOLO" } = {}) {
   const [category] = await deps.db
