@@ -12,6 +12,7 @@ import {
   createPurchase,
 } from "#tests/support/profile-fixtures.ts";
 import { thrownResponse } from "#tests/support/routes.ts";
+import { sessionCookie } from "#tests/support/sign-in.ts";
 import { uniqueIp } from "#tests/support/unique.ts";
 import { createRouterContext } from "#worker/router-context.ts";
 import { loader as depositsLoader } from "../app/routes/profile.deposits.tsx";
@@ -26,7 +27,7 @@ const deps = testDeps();
 /** Runs the profile layout's middleware as React Router would, then hands back what loaders get. */
 async function pageArgs(url: string, options: { token?: string; method?: string; form?: Record<string, string> } = {}) {
   const headers = new Headers({ "CF-Connecting-IP": uniqueIp() });
-  if (options.token) headers.set("Cookie", `__session=${options.token}`);
+  if (options.token) headers.set("Cookie", sessionCookie(options.token).cookie);
   const body = options.form ? new URLSearchParams(options.form) : undefined;
   const request = new Request(url, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
   const context: RouterContextProvider = createRouterContext(deps);

@@ -8,13 +8,14 @@ import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
 import { createCategory, createItem } from "./support/shop-fixtures.ts";
+import { sessionCookie } from "./support/sign-in.ts";
 
 type ActionArgs = Parameters<typeof action>[0];
 type LoaderArgs = Parameters<typeof loader>[0];
 
 function args(url: string, init: RequestInit & { token?: string } = {}, id?: number) {
   const headers = new Headers(init.headers);
-  if (init.token) headers.set("cookie", `__session=${init.token}`);
+  if (init.token) headers.set("cookie", sessionCookie(init.token).cookie);
   return routeArgs<ActionArgs & LoaderArgs>(
     testDeps(),
     url,
