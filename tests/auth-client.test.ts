@@ -1,5 +1,5 @@
 // The browser-side helpers that don't need a browser: the generic request
-// helper's error texts (spec section 8) and useAuth outside its provider.
+// helper's Russian error texts and useAuth outside its provider.
 import { createElement } from "react";
 import { renderToString } from "react-dom/server";
 import { afterEach, describe, expect, it, vi } from "vitest";

@@ -5,8 +5,9 @@ import { describe, expect, it } from "vitest";
 import { users } from "#db/schema.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, STEAM_WEBAPI } from "./fakes/steam-openid.ts";
-import { type Fetcher, selfFetch, setCookies, signInThroughStandIn, uniqueSteamId } from "./support/auth-flow.ts";
 import { testClock, testDeps } from "./support/deps.ts";
+import { uniqueSteamId } from "./support/players.ts";
+import { approveAtStandIn, type Fetcher, selfFetch, setCookies, signInThroughStandIn } from "./support/sign-in.ts";
 
 async function userRow(steamId: string) {
   const [row] = await testDeps().db.orm.select().from(users).where(eq(users.steamId, steamId));
@@ -114,15 +115,7 @@ describe("sign-in through the Steam stand-in", () => {
   it("refuses a callback from another browser (no or a different state cookie)", async () => {
     const start = await selfFetch("http://localhost/api/auth/steam");
     const providerPage = new URL(start.headers.get("location") ?? "");
-    const approved = await selfFetch(new URL("approve", providerPage).toString(), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-        realm: providerPage.searchParams.get("openid.realm") ?? "",
-        steamid: uniqueSteamId(),
-      }),
-    });
+    const approved = await approveAtStandIn(providerPage, uniqueSteamId());
     const callbackUrl = approved.headers.get("location") ?? "";
     for (const cookie of [undefined, "__steam_signin=someone-else"]) {
       const response = await selfFetch(callbackUrl, { headers: cookie ? { cookie } : {} });
@@ -135,15 +128,7 @@ describe("sign-in through the Steam stand-in", () => {
     const start = await selfFetch("http://localhost/api/auth/steam");
     const state = setCookies(start).get("__steam_signin")?.value;
     const providerPage = new URL(start.headers.get("location") ?? "");
-    const approved = await selfFetch(new URL("approve", providerPage).toString(), {
-      method: "POST",
-      headers: { "content-type": "application/x-www-form-urlencoded" },
-      body: new URLSearchParams({
-        return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-        realm: providerPage.searchParams.get("openid.realm") ?? "",
-        steamid: uniqueSteamId(),
-      }),
-    });
+    const approved = await approveAtStandIn(providerPage, uniqueSteamId());
     const callback = new URL(approved.headers.get("location") ?? "");
     const victim = uniqueSteamId();
     callback.searchParams.set("openid.identity", `https://steamcommunity.com/openid/id/${victim}`);

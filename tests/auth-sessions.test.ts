@@ -5,66 +5,28 @@ import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { parseSetCookie } from "cookie";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { createRouterContext } from "#app/lib/deps-context.server.ts";
-import { ledger, users } from "#db/schema.ts";
+import { users } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
-import type { Deps } from "#worker/deps.ts";
 import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, steamAssertion } from "./fakes/steam-openid.ts";
-import { setCookies, signInThroughStandIn, uniqueSteamId } from "./support/auth-flow.ts";
 import { testClock, testDeps } from "./support/deps.ts";
-
-async function createPlayer(deps: Deps, balanceKopecks = 0) {
-  const steamId = uniqueSteamId();
-  const [user] = await deps.db.orm
-    .insert(users)
-    .values({ steamId, nickname: `Игрок ${steamId.slice(-4)}`, avatarUrl: "/images/avatar-default.svg" })
-    .returning();
-  if (!user) throw new Error("no user");
-  if (balanceKopecks > 0) {
-    await deps.db.orm.batch([
-      deps.db.orm.insert(ledger).values({ userId: user.id, amount: balanceKopecks, kind: "adjustment" }),
-      deps.db.orm.update(users).set({ balance: balanceKopecks }).where(eq(users.id, user.id)),
-    ]);
-  }
-  return user;
-}
+import { createPlayer, uniqueSteamId } from "./support/players.ts";
+import { routeArgs, thrownResponse } from "./support/routes.ts";
+import { bearer, sessionCookie, setCookies, signInThroughStandIn } from "./support/sign-in.ts";
 
 function profile(token: string, how: "bearer" | "cookie" = "bearer") {
-  const headers: Record<string, string> =
-    how === "bearer" ? { authorization: `Bearer ${token}` } : { cookie: `__session=${token}` };
+  const headers: Record<string, string> = how === "bearer" ? bearer(token) : sessionCookie(token);
   return SELF.fetch("http://localhost/api/profile", { headers });
-}
-
-function routeArgs<T>(deps: Deps, url: string, init: RequestInit = {}): T {
-  const request = new Request(url, init);
-  return {
-    request,
-    url: new URL(url),
-    params: {},
-    pattern: new URL(url).pathname,
-    context: createRouterContext(deps),
-  } as T;
-}
-
-async function thrownResponse(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (thrown) {
-    if (thrown instanceof Response) return thrown;
-    throw thrown;
-  }
-  throw new Error("expected a thrown Response");
 }
 
 describe("session tokens", () => {
   it("answers the caller's profile with the balance in rubles", async () => {
     const deps = testDeps();
-    const user = await createPlayer(deps, 123_450);
+    const user = await createPlayer({ deps, balance: 123_450 });
     const { token } = await createSession(deps, user.id);
     const response = await profile(token);
     expect(response.status).toBe(200);
@@ -78,7 +40,7 @@ describe("session tokens", () => {
 
   it("refuses no token, a tampered token and a token signed with another secret: 401 Необходима авторизация", async () => {
     const deps = testDeps();
-    const user = await createPlayer(deps);
+    const user = await createPlayer({ deps });
     const { token } = await createSession(deps, user.id);
     const [header, payload, signature] = token.split(".");
     const flipped = `${signature?.slice(0, -2)}${signature?.endsWith("AA") ? "BB" : "AA"}`;
@@ -107,19 +69,14 @@ describe("session tokens", () => {
   it("a session expires after 30 days", async () => {
     const clock = testClock(Date.now());
     const deps = testDeps({ now: clock.now });
-    const user = await createPlayer(deps);
+    const user = await createPlayer({ deps });
     const { token } = await createSession(deps, user.id);
     const app = createWorkerApp({
       pageHandler: async () => new Response("page", { status: 501 }),
       overrides: () => ({ now: clock.now }),
     });
     const ask = () =>
-      app.request(
-        "http://localhost/api/profile",
-        { headers: { authorization: `Bearer ${token}` } },
-        env,
-        createExecutionContext(),
-      );
+      app.request("http://localhost/api/profile", { headers: bearer(token) }, env, createExecutionContext());
     clock.advance(SESSION_TTL_MS - 60_000);
     expect((await ask()).status).toBe(200);
     clock.advance(120_000);
@@ -128,26 +85,26 @@ describe("session tokens", () => {
 
   it("one page view looks the player up once; a form post and the next page look again", async () => {
     const deps = testDeps();
-    const user = await createPlayer(deps);
+    const user = await createPlayer({ deps });
     const { id, token } = await createSession(deps, user.id);
-    const page = new Request("http://localhost/shop", { headers: { cookie: `__session=${token}` } });
+    const page = new Request("http://localhost/shop", { headers: sessionCookie(token) });
     expect((await getSessionUser(deps, page))?.id).toBe(user.id);
 
     await revokeSession(deps, id);
     // The root and page loaders of the same GET share the first answer…
     expect((await getSessionUser(deps, page))?.id).toBe(user.id);
     // …the next request sees the revoked session.
-    const next = new Request("http://localhost/shop", { headers: { cookie: `__session=${token}` } });
+    const next = new Request("http://localhost/shop", { headers: sessionCookie(token) });
     expect(await getSessionUser(deps, next)).toBeNull();
   });
 
   it("a form post never reuses a lookup, so the page after an action shows the new balance", async () => {
     const deps = testDeps();
-    const user = await createPlayer(deps);
+    const user = await createPlayer({ deps });
     const { token } = await createSession(deps, user.id);
     const post = new Request("http://localhost/shop/items/101", {
       method: "POST",
-      headers: { cookie: `__session=${token}` },
+      headers: sessionCookie(token),
     });
     const before = await getSessionUser(deps, post);
     await deps.db.orm.update(users).set({ balance: 4200 }).where(eq(users.id, user.id));
@@ -158,15 +115,15 @@ describe("session tokens", () => {
 
   it("player A's token reads A's profile only, however B is named", async () => {
     const deps = testDeps();
-    const a = await createPlayer(deps);
-    const b = await createPlayer(deps, 50_000);
+    const a = await createPlayer({ deps, nickname: "Игрок А" });
+    const b = await createPlayer({ deps, nickname: "Игрок Б", balance: 50_000 });
     const { token } = await createSession(deps, a.id);
     for (const path of [`/api/profile?steam_id=${b.steamId}`, `/api/profile?user_id=${b.id}`]) {
-      const response = await SELF.fetch(`http://localhost${path}`, { headers: { authorization: `Bearer ${token}` } });
+      const response = await SELF.fetch(`http://localhost${path}`, { headers: bearer(token) });
       expect(await response.json()).toMatchObject({ steam_id: a.steamId, balance: 0 });
     }
     const byPath = await SELF.fetch(`http://localhost/api/profile/${b.steamId}`, {
-      headers: { authorization: `Bearer ${token}` },
+      headers: bearer(token),
     });
     expect(byPath.status).toBe(404);
     expect(JSON.stringify(await byPath.json())).not.toContain(b.nickname);
@@ -181,7 +138,7 @@ describe("logout", () => {
       expect((await profile(cookie, "cookie")).status).toBe(200);
       const response = await SELF.fetch(`http://localhost${path}`, {
         method: "POST",
-        headers: { authorization: `Bearer ${token}` },
+        headers: bearer(token),
       });
       expect(response.status).toBe(200);
       const cleared = setCookies(response).get("__session");
@@ -195,7 +152,7 @@ describe("logout", () => {
   it("POST /api/logout with the cookie kills the bearer token", async () => {
     const { token, cookie } = await signInThroughStandIn(uniqueSteamId());
     if (!token || !cookie) throw new Error("sign-in failed");
-    await SELF.fetch("http://localhost/api/logout", { method: "POST", headers: { cookie: `__session=${cookie}` } });
+    await SELF.fetch("http://localhost/api/logout", { method: "POST", headers: sessionCookie(cookie) });
     expect((await profile(token, "bearer")).status).toBe(401);
   });
 
@@ -207,13 +164,13 @@ describe("logout", () => {
 
   it("the /logout form action revokes the session, clears the cookie and goes home", async () => {
     const deps = testDeps();
-    const user = await createPlayer(deps);
+    const user = await createPlayer({ deps });
     const { token } = await createSession(deps, user.id);
     const response = await thrownResponse(
       logoutAction(
         routeArgs<Parameters<typeof logoutAction>[0]>(deps, "http://localhost/logout", {
           method: "POST",
-          headers: { cookie: `__session=${token}` },
+          headers: sessionCookie(token),
         }),
       ),
     );
@@ -240,9 +197,9 @@ describe("GET /api/auth/check", () => {
 
   it("answers who is signed in, by cookie or bearer, and signed out once revoked", async () => {
     const deps = testDeps();
-    const user = await createPlayer(deps, 1000);
+    const user = await createPlayer({ deps, balance: 1000 });
     const { token } = await createSession(deps, user.id);
-    const ways: Record<string, string>[] = [{ cookie: `__session=${token}` }, { authorization: `Bearer ${token}` }];
+    const ways: Record<string, string>[] = [sessionCookie(token), bearer(token)];
     for (const headers of ways) {
       const response = await SELF.fetch("http://localhost/api/auth/check", { headers });
       expect(await response.json()).toEqual({
@@ -255,8 +212,8 @@ describe("GET /api/auth/check", () => {
         },
       });
     }
-    await SELF.fetch("http://localhost/api/logout", { method: "POST", headers: { authorization: `Bearer ${token}` } });
-    const after = await SELF.fetch("http://localhost/api/auth/check", { headers: { cookie: `__session=${token}` } });
+    await SELF.fetch("http://localhost/api/logout", { method: "POST", headers: bearer(token) });
+    const after = await SELF.fetch("http://localhost/api/auth/check", { headers: sessionCookie(token) });
     expect(await after.json()).toEqual({ authenticated: false, user: null });
   });
 });
@@ -273,14 +230,14 @@ describe("pages", () => {
 
   it("/auth-success hands over only the token of this browser's own new session", async () => {
     const deps = testDeps();
-    const mine = await createSession(deps, (await createPlayer(deps)).id);
-    const theirs = await createSession(deps, (await createPlayer(deps)).id);
+    const mine = await createSession(deps, (await createPlayer({ deps })).id);
+    const theirs = await createSession(deps, (await createPlayer({ deps })).id);
     const args = (token: string, cookie: string) =>
       routeArgs<Parameters<typeof authSuccessLoader>[0]>(
         deps,
         `http://localhost/auth-success?token=${token}&next=%2Fterms`,
         {
-          headers: { cookie: `__session=${cookie}` },
+          headers: sessionCookie(cookie),
         },
       );
     const ok = await authSuccessLoader(args(mine.token, mine.token));

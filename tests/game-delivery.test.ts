@@ -7,10 +7,10 @@ import {
   clockedTransport,
   createDeliverableItem,
   createEntry,
-  createGamePlayer,
   createGameServer,
   uniqueServerType,
 } from "./support/game-fixtures.ts";
+import { createPlayer } from "./support/players.ts";
 import { PluginSimulator } from "./support/plugin-simulator.ts";
 
 const MINUTE = 60_000;
@@ -33,7 +33,7 @@ async function world({
   const deps = testDeps({ now: clock.now });
   const serverType = uniqueServerType();
   const server = await createGameServer(deps, { serverType, name: "Свобода #9 | MAX 2" });
-  const player = await createGamePlayer(deps, nickname);
+  const player = await createPlayer({ deps, nickname });
   const item = await createDeliverableItem(deps, { serverType, requiresOnline, grant, revoke, durations });
   const transport = clockedTransport(clock.now);
   const sim = new PluginSimulator({ transport, serverId: server.id, serverKey: server.key, now: clock.now });

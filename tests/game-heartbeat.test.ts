@@ -4,7 +4,8 @@ import { depsFor } from "#tests/support/deps.ts";
 import { refreshServerStatus } from "#worker/services/server-status.ts";
 import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
 import { testClock, testDeps } from "./support/deps.ts";
-import { clockedTransport, createGameServer, uniqueSteamId } from "./support/game-fixtures.ts";
+import { clockedTransport, createGameServer } from "./support/game-fixtures.ts";
+import { uniqueSteamId } from "./support/players.ts";
 import { PluginSimulator } from "./support/plugin-simulator.ts";
 
 describe("heartbeats", () => {

@@ -8,10 +8,10 @@ import { depsFor, testClock, testDeps } from "./support/deps.ts";
 import {
   clockedTransport,
   createDeliverableItem,
-  createGamePlayer,
   createGameServer,
   uniqueServerType,
 } from "./support/game-fixtures.ts";
+import { createPlayer } from "./support/players.ts";
 import { PluginSimulator, type Transport } from "./support/plugin-simulator.ts";
 
 const DAY = 24 * 60 * 60 * 1000;
@@ -22,7 +22,7 @@ describe("plugin simulator against the real API", () => {
     const deps = testDeps({ now: clock.now });
     const serverType = uniqueServerType();
     const server = await createGameServer(deps, { serverType });
-    const player = await createGamePlayer(deps, "Рейдер");
+    const player = await createPlayer({ deps, nickname: "Рейдер" });
     const item = await createDeliverableItem(deps, {
       serverType,
       name: "VIP",

@@ -1,11 +1,11 @@
 import { describe, expect, it } from "vitest";
 import { testDeps } from "#tests/support/deps.ts";
+import { createPlayer } from "#tests/support/players.ts";
 import {
   api,
   createInventoryEntry,
   createItem,
   createPayment,
-  createPlayer,
   createPurchase,
 } from "#tests/support/profile-fixtures.ts";
 
@@ -28,8 +28,8 @@ describe("history and inventory endpoints", () => {
   });
 
   it("GET /api/purchase/history lists only the player's purchases, newest first, prices in rubles", async () => {
-    const player = await createPlayer(deps);
-    const other = await createPlayer(deps);
+    const player = await createPlayer({ deps });
+    const other = await createPlayer({ deps });
     const item = await createItem(deps, { name: "VIP" });
     const older = await createPurchase(deps, player.id, item.id, {
       createdAt: T,
@@ -77,8 +77,8 @@ describe("history and inventory endpoints", () => {
   });
 
   it("GET /api/purchases/{id} shows the owner's purchase and a 404 to anyone else", async () => {
-    const owner = await createPlayer(deps);
-    const stranger = await createPlayer(deps);
+    const owner = await createPlayer({ deps });
+    const stranger = await createPlayer({ deps });
     const item = await createItem(deps);
     const purchase = await createPurchase(deps, owner.id, item.id, { durationDays: 21 });
 
@@ -98,8 +98,8 @@ describe("history and inventory endpoints", () => {
   });
 
   it("GET /api/payment/history lists the player's deposits newest first with the spec's field names", async () => {
-    const player = await createPlayer(deps);
-    const other = await createPlayer(deps);
+    const player = await createPlayer({ deps });
+    const other = await createPlayer({ deps });
     const done = await createPayment(deps, player.id, {
       amount: 50000,
       status: "completed",
@@ -133,8 +133,8 @@ describe("history and inventory endpoints", () => {
   });
 
   it("GET /api/payment/{id} shows the owner's deposit and a 404 to anyone else", async () => {
-    const owner = await createPlayer(deps);
-    const stranger = await createPlayer(deps);
+    const owner = await createPlayer({ deps });
+    const stranger = await createPlayer({ deps });
     const payment = await createPayment(deps, owner.id, { status: "cancelled" });
 
     const mine = await api(`/payment/${payment.id}`, { token: owner.token });
@@ -147,15 +147,15 @@ describe("history and inventory endpoints", () => {
   });
 
   it("leaves other /api/payment/* paths alone (they are not payment ids)", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const response = await api("/payment/not-a-payment-id", { token: player.token });
     expect(response.status).toBe(404);
     expect(response.json).toEqual({ error: "Не найдено" });
   });
 
   it("GET /api/inventory returns {items} of the player's Корзина and filters by status", async () => {
-    const player = await createPlayer(deps);
-    const other = await createPlayer(deps);
+    const player = await createPlayer({ deps });
+    const other = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Кит Рейдер" });
     const unused = await createInventoryEntry(deps, player.id, item.id, { createdAt: T });
     const used = await createInventoryEntry(deps, player.id, item.id, {
@@ -194,7 +194,7 @@ describe("history and inventory endpoints", () => {
   });
 
   it("answers an empty list to a new player", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     expect((await api("/inventory", { token: player.token })).json).toEqual({ items: [] });
     expect((await api("/purchase/history", { token: player.token })).json).toEqual({ purchases: [] });
     expect((await api("/payment/history", { token: player.token })).json).toEqual([]);

@@ -1,25 +1,13 @@
 import { env } from "cloudflare:test";
 import { beforeEach, describe, expect, it } from "vitest";
-import { createRouterContext } from "#app/lib/deps-context.server.ts";
-import { users } from "#db/schema.ts";
 import { depsFor, testDeps } from "#tests/support/deps.ts";
-import type { Deps } from "#worker/deps.ts";
+import { createPlayer } from "#tests/support/players.ts";
+import { routeArgs } from "#tests/support/routes.ts";
+import { sessionCookie } from "#tests/support/sign-in.ts";
 import { createSession, revokeSession } from "#worker/services/auth/sessions.ts";
 import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
 import { loader as rootLoader } from "../app/root.tsx";
 import { loader as homeLoader } from "../app/routes/home.tsx";
-
-/** What React Router hands a loader; the type parameter is inferred from the loader it is passed to. */
-function loaderArgs<Args>(deps: Deps, url: string, headers: HeadersInit = {}): Args {
-  const request = new Request(url, { headers });
-  return {
-    request,
-    url: new URL(url),
-    params: {},
-    pattern: new URL(url).pathname,
-    context: createRouterContext(deps),
-  } as unknown as Args;
-}
 
 const seededServers: PublicServer[] = [
   {
@@ -45,52 +33,40 @@ beforeEach(async () => {
 describe("home page loader", () => {
   it("returns the servers the cron wrote to KV, in order, as the cards show them", async () => {
     await env.STATUS_KV.put(STATUS_KEY, JSON.stringify({ updated_at: Date.now(), servers: seededServers }));
-    const data = await homeLoader(loaderArgs(testDeps(), "http://localhost/"));
+    const data = await homeLoader(routeArgs(testDeps(), "http://localhost/"));
     expect(data.servers).toEqual(seededServers);
   });
 
   it("returns an empty list (Нет доступных серверов) before the cron has written anything", async () => {
-    const data = await homeLoader(loaderArgs(testDeps(), "http://localhost/"));
+    const data = await homeLoader(routeArgs(testDeps(), "http://localhost/"));
     expect(data.servers).toEqual([]);
   });
 
   it("returns null (the list's error text) when KV itself fails, instead of failing the page", async () => {
     const brokenKv = { get: () => Promise.reject(new Error("KV is down")) } as unknown as KVNamespace;
     const deps = depsFor({ ...env, STATUS_KV: brokenKv });
-    const data = await homeLoader(loaderArgs(deps, "http://localhost/"));
+    const data = await homeLoader(routeArgs(deps, "http://localhost/"));
     expect(data.servers).toBeNull();
   });
 });
 
 describe("root loader (the header's account place)", () => {
-  async function createUser(deps: Deps, balanceKopecks: number) {
-    const steamId = `7656119${String(Date.now()).slice(-7)}${Math.floor(Math.random() * 1000)
-      .toString()
-      .padStart(3, "0")}`;
-    const [user] = await deps.db.orm
-      .insert(users)
-      .values({
-        steamId,
-        nickname: "Тестовый игрок",
-        avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
-        balance: balanceKopecks,
-      })
-      .returning();
-    if (!user) throw new Error("user not created");
-    return user;
-  }
-
   it("has no user without a session cookie, and the Discord address from configuration", async () => {
-    const data = await rootLoader(loaderArgs(testDeps(), "http://localhost/"));
+    const data = await rootLoader(routeArgs(testDeps(), "http://localhost/"));
     expect(data.user).toBeNull();
     expect(data.discordUrl).toBe("https://discord.gg/rustfree");
   });
 
   it("has the signed-in player with the balance in rubles", async () => {
     const deps = testDeps();
-    const user = await createUser(deps, 123_450);
+    const user = await createPlayer({
+      deps,
+      balance: 123_450,
+      nickname: "Тестовый игрок",
+      avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
+    });
     const session = await createSession(deps, user.id);
-    const data = await rootLoader(loaderArgs(deps, "http://localhost/terms", { cookie: `__session=${session.token}` }));
+    const data = await rootLoader(routeArgs(deps, "http://localhost/terms", { headers: sessionCookie(session.token) }));
     expect(data.user).toEqual({
       nickname: "Тестовый игрок",
       avatarUrl: "https://avatars.steamstatic.com/test_full.jpg",
@@ -101,12 +77,14 @@ describe("root loader (the header's account place)", () => {
 
   it("has no user once the session is revoked or the cookie is forged", async () => {
     const deps = testDeps();
-    const user = await createUser(deps, 0);
+    const user = await createPlayer({ deps });
     const session = await createSession(deps, user.id);
     await revokeSession(deps, session.id);
-    const revoked = await rootLoader(loaderArgs(deps, "http://localhost/", { cookie: `__session=${session.token}` }));
+    const revoked = await rootLoader(routeArgs(deps, "http://localhost/", { headers: sessionCookie(session.token) }));
     expect(revoked.user).toBeNull();
-    const forged = await rootLoader(loaderArgs(deps, "http://localhost/", { cookie: "__session=not-a-token" }));
+    const forged = await rootLoader(
+      routeArgs(deps, "http://localhost/", { headers: { cookie: "__session=not-a-token" } }),
+    );
     expect(forged.user).toBeNull();
   });
 });

@@ -3,41 +3,33 @@
 // checkout page's buttons send the notification YooKassa would, our webhook
 // re-reads the payment from the stand-in's API and credits once. Also the
 // /balance page's action (the no-JavaScript path) and the API's error texts.
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { action, loader } from "#app/routes/balance.tsx";
-import { ledger, payments, users } from "#db/schema.ts";
+import { ledger, payments } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
-import { createSession } from "#worker/services/auth/sessions.ts";
 import { testDeps } from "./support/deps.ts";
+import { balanceOf, expectBalancesMatchLedger } from "./support/money.ts";
+import { createPlayer } from "./support/players.ts";
+import { routeArgs } from "./support/routes.ts";
+import { bearer, sessionCookie } from "./support/sign-in.ts";
 
 const ORIGIN = "http://localhost:5173";
 const UNAUTHORIZED = "Необходимо авторизоваться для создания платежа";
 const touchedUsers: number[] = [];
 
-async function createPlayer(deps: Deps) {
-  const steamId = `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-  const [user] = await deps.db.orm
-    .insert(users)
-    .values({ steamId, nickname: "Игрок стенда", avatarUrl: "", balance: 0 })
-    .returning();
-  if (!user) throw new Error("no user");
-  touchedUsers.push(user.id);
-  const session = await createSession(deps, user.id);
-  return { ...user, token: session.token };
-}
-
-async function balanceOf(deps: Deps, userId: number) {
-  const [row] = await deps.db.orm.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
-  return row?.balance;
+/** A signed-in player whose balance = sum(ledger) is checked after each test. */
+async function createPayer(deps: Deps) {
+  const player = await createPlayer({ deps });
+  touchedUsers.push(player.id);
+  return player;
 }
 
 function createViaApi(token: string | null, body: unknown) {
   return SELF.fetch(`${ORIGIN}/api/payment/create`, {
     method: "POST",
-    headers: { "content-type": "application/json", ...(token ? { authorization: `Bearer ${token}` } : {}) },
+    headers: { "content-type": "application/json", ...(token ? bearer(token) : {}) },
     body: JSON.stringify(body),
   });
 }
@@ -52,21 +44,13 @@ function press(checkoutUrl: string, button: "pay" | "cancel") {
 }
 
 afterEach(async () => {
-  if (touchedUsers.length === 0) return;
-  const { results } = await env.DB.prepare(
-    `SELECT u.id, u.balance, (SELECT COALESCE(SUM(l.amount), 0) FROM ledger l WHERE l.user_id = u.id) AS total
-     FROM users u WHERE u.id IN (SELECT value FROM json_each(?1))`,
-  )
-    .bind(JSON.stringify(touchedUsers))
-    .all<{ id: number; balance: number; total: number }>();
-  expect(results).toHaveLength(touchedUsers.length);
-  for (const row of results) expect(row.balance, `user ${row.id}`).toBe(row.total);
+  await expectBalancesMatchLedger(touchedUsers);
 });
 
 describe("top-up through the local payment stand-in", () => {
   it("Оплатить sends the notification, the balance grows once, and the return URL says success", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
 
     const created = await createViaApi(player.token, { amount: 150, email: "player@example.com" });
     expect(created.status).toBe(200);
@@ -86,12 +70,12 @@ describe("top-up through the local payment stand-in", () => {
     const paid = await press(checkoutUrl, "pay");
     expect(paid.status).toBe(303);
     expect(paid.headers.get("location")).toBe(`${ORIGIN}/api/payment/return/${paymentId}`);
-    expect(await balanceOf(deps, player.id)).toBe(15000);
+    expect(await balanceOf(player.id)).toBe(15000);
 
     // Pressing again (a double click, a reload) changes nothing.
     await press(checkoutUrl, "pay");
     await press(checkoutUrl, "cancel");
-    expect(await balanceOf(deps, player.id)).toBe(15000);
+    expect(await balanceOf(player.id)).toBe(15000);
     expect(await deps.db.orm.select().from(ledger).where(eq(ledger.paymentId, paymentId))).toHaveLength(1);
 
     const back = await SELF.fetch(`${ORIGIN}/api/payment/return/${paymentId}`, { redirect: "manual" });
@@ -101,7 +85,7 @@ describe("top-up through the local payment stand-in", () => {
 
   it("Отменить keeps the payment as cancelled, credits nothing, and the return URL says failed", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     const created = await createViaApi(player.token, { amount: 10, email: "player@example.com" });
     const { payment_url: checkoutUrl, payment_id: paymentId } = (await created.json()) as {
       payment_url: string;
@@ -113,14 +97,14 @@ describe("top-up through the local payment stand-in", () => {
 
     const [row] = await deps.db.orm.select().from(payments).where(eq(payments.id, paymentId));
     expect(row?.status).toBe("cancelled");
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
     const back = await SELF.fetch(`${ORIGIN}/api/payment/return/${paymentId}`, { redirect: "manual" });
     expect(back.headers.get("location")).toBe("/profile?payment=failed");
   });
 
   it("a notification posted by anyone else is checked against the stand-in's API and credits nothing", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     const created = await createViaApi(player.token, { amount: 500, email: "player@example.com" });
     const { payment_id: paymentId } = (await created.json()) as { payment_id: string };
     const [row] = await deps.db.orm.select().from(payments).where(eq(payments.id, paymentId));
@@ -142,7 +126,7 @@ describe("top-up through the local payment stand-in", () => {
     });
 
     expect(forged.status).toBe(200);
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
   });
 
   it("the stand-in API wants the stand-in's credentials, like YooKassa wants the shop's", async () => {
@@ -163,7 +147,7 @@ describe("POST /api/payment/create", () => {
 
   it("validates the amount and the e-mail with the spec's texts and records nothing", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     const cases: Array<[unknown, string]> = [
       [{ amount: 9.99, email: "a@b.ru" }, "Минимальная сумма пополнения - 10 ₽"],
       [{ amount: "сто", email: "a@b.ru" }, "Минимальная сумма пополнения - 10 ₽"],
@@ -184,7 +168,7 @@ describe("POST /api/payment/create", () => {
 describe("POST /api/payment/create, many times", () => {
   it("refuses an eleventh payment within ten minutes with the spec's try-later text", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     for (let i = 0; i < 10; i++) {
       expect((await createViaApi(player.token, { amount: 10, email: "a@b.ru" })).status).toBe(200);
     }
@@ -200,13 +184,12 @@ describe("the /balance page", () => {
     new Request(`${ORIGIN}/balance`, {
       method: init.form ? "POST" : "GET",
       headers: {
-        ...(init.token ? { cookie: `__session=${init.token}` } : {}),
+        ...(init.token ? sessionCookie(init.token) : {}),
         ...(init.form ? { "content-type": "application/x-www-form-urlencoded" } : {}),
       },
       body: init.form ? new URLSearchParams(init.form).toString() : undefined,
     });
-  const args = (request: Request, deps: Deps) =>
-    ({ request, context: createRouterContext(deps), params: {} }) as unknown as Parameters<typeof action>[0];
+  const args = (request: Request, deps: Deps) => routeArgs<Parameters<typeof action>[0]>(deps, request);
 
   it("shows a signed-out visitor the page with the form disabled", async () => {
     const deps = testDeps();
@@ -216,7 +199,7 @@ describe("the /balance page", () => {
 
   it("without JavaScript, the action creates the payment and sends the browser to the payment page", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     const response = await action(
       args(pageRequest({ token: player.token, form: { amount: "125,50", email: "nojs@example.com" } }), deps),
     );
@@ -235,7 +218,7 @@ describe("the /balance page", () => {
 
   it("answers the spec's texts for a bad amount, a bad e-mail and a missing session", async () => {
     const deps = testDeps();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     const invalid = (await action(
       args(pageRequest({ token: player.token, form: { amount: "5", email: "без-собаки" } }), deps),
     )) as unknown as { data: unknown; init: ResponseInit };

@@ -5,14 +5,16 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { ledger, payments, users } from "#db/schema.ts";
+import { ledger, payments } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
-import { createSession } from "#worker/services/auth/sessions.ts";
 import { createTopUp, creditPayment } from "#worker/services/payments/payments.ts";
 import { FakeYooKassa } from "./fakes/yookassa.ts";
+import { balanceOf, expectBalancesMatchLedger, ledgerRows } from "./support/money.ts";
+import { createPlayer } from "./support/players.ts";
+import { bearer } from "./support/sign-in.ts";
 
 const CREATE_FAILED = "Произошла ошибка при создании платежа. Попробуйте позже.";
 const YOOKASSA_ADDRESSES =
@@ -39,25 +41,11 @@ function setup(trustedIps = "") {
   return { fake, deps, request, notify };
 }
 
-async function createPlayer(deps: Deps) {
-  const steamId = `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-  const [user] = await deps.db.orm
-    .insert(users)
-    .values({ steamId, nickname: "Плательщик", avatarUrl: "", balance: 0 })
-    .returning();
-  if (!user) throw new Error("no user");
-  touchedUsers.push(user.id);
-  const session = await createSession(deps, user.id);
-  return { ...user, token: session.token };
-}
-
-async function balanceOf(deps: Deps, userId: number): Promise<number> {
-  const [row] = await deps.db.orm.select({ balance: users.balance }).from(users).where(eq(users.id, userId));
-  return row?.balance ?? Number.NaN;
-}
-
-async function deposits(deps: Deps, userId: number) {
-  return deps.db.orm.select().from(ledger).where(eq(ledger.userId, userId));
+/** A signed-in player whose balance = sum(ledger) is checked after each test. */
+async function createPayer(deps: Deps) {
+  const player = await createPlayer({ deps });
+  touchedUsers.push(player.id);
+  return player;
 }
 
 async function paymentRow(deps: Deps, id: string) {
@@ -68,26 +56,18 @@ async function paymentRow(deps: Deps, id: string) {
 
 afterEach(async () => {
   // Balance = sum(ledger) for every player these tests touched.
-  if (touchedUsers.length === 0) return;
-  const { results } = await env.DB.prepare(
-    `SELECT u.id, u.balance, (SELECT COALESCE(SUM(l.amount), 0) FROM ledger l WHERE l.user_id = u.id) AS total
-     FROM users u WHERE u.id IN (SELECT value FROM json_each(?1))`,
-  )
-    .bind(JSON.stringify(touchedUsers))
-    .all<{ id: number; balance: number; total: number }>();
-  expect(results).toHaveLength(touchedUsers.length);
-  for (const row of results) expect(row.balance, `user ${row.id}`).toBe(row.total);
+  await expectBalancesMatchLedger(touchedUsers);
 });
 
 describe("creating a YooKassa payment", () => {
   it("sends Basic auth, our id as Idempotence-Key, RUB amount, capture, redirect, metadata and receipt; retries a 500 with the same key", async () => {
     const { fake, deps, request } = setup();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     fake.failNext({ status: 500 });
 
     const response = await request("/api/payment/create", {
       method: "POST",
-      headers: { authorization: `Bearer ${player.token}`, "content-type": "application/json" },
+      headers: { ...bearer(player.token), "content-type": "application/json" },
       body: JSON.stringify({ amount: 150.5, email: "player@example.com" }),
     });
 
@@ -130,17 +110,17 @@ describe("creating a YooKassa payment", () => {
       email: "player@example.com",
       status: "pending",
     });
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
   });
 
   it("when YooKassa is down, answers the spec's Russian error and records nothing as paid", async () => {
     const { fake, deps, request } = setup();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     fake.down = true;
 
     const response = await request("/api/payment/create", {
       method: "POST",
-      headers: { authorization: `Bearer ${player.token}`, "content-type": "application/json" },
+      headers: { ...bearer(player.token), "content-type": "application/json" },
       body: JSON.stringify({ amount: 500, email: "player@example.com" }),
     });
 
@@ -149,18 +129,18 @@ describe("creating a YooKassa payment", () => {
     expect(fake.createRequests()).toHaveLength(3);
     const rows = await deps.db.orm.select().from(payments).where(eq(payments.userId, player.id));
     expect(rows.map((row) => row.status)).toEqual(["failed"]);
-    expect(await balanceOf(deps, player.id)).toBe(0);
-    expect(await deposits(deps, player.id)).toEqual([]);
+    expect(await balanceOf(player.id)).toBe(0);
+    expect(await ledgerRows(player.id)).toEqual([]);
   });
 
   it("answers 500s on every attempt with the same Russian error", async () => {
     const { fake, deps, request } = setup();
-    const player = await createPlayer(deps);
+    const player = await createPayer(deps);
     fake.failNext({ status: 500 }, { status: 503 }, "network-error");
 
     const response = await request("/api/payment/create", {
       method: "POST",
-      headers: { authorization: `Bearer ${player.token}`, "content-type": "application/json" },
+      headers: { ...bearer(player.token), "content-type": "application/json" },
       body: JSON.stringify({ amount: 20, email: "player@example.com" }),
     });
 
@@ -172,7 +152,7 @@ describe("creating a YooKassa payment", () => {
 });
 
 async function pendingTopUp(deps: Deps, fake: FakeYooKassa, amount = 250) {
-  const player = await createPlayer(deps);
+  const player = await createPayer(deps);
   const created = await createTopUp(deps, player, { amount, email: "p@example.com" });
   const row = await paymentRow(deps, created.paymentId);
   if (!row.providerPaymentId) throw new Error("no provider id");
@@ -193,8 +173,8 @@ describe("YooKassa notifications", () => {
     const response = await notify(fake.notification(remoteId));
 
     expect(response.status).toBe(200);
-    expect(await balanceOf(deps, player.id)).toBe(25000);
-    const rows = await deposits(deps, player.id);
+    expect(await balanceOf(player.id)).toBe(25000);
+    const rows = await ledgerRows(player.id);
     expect(rows).toHaveLength(1);
     expect(rows[0]).toMatchObject({ amount: 25000, kind: "deposit", paymentId, providerPaymentId: remoteId });
     const row = await paymentRow(deps, paymentId);
@@ -211,8 +191,8 @@ describe("YooKassa notifications", () => {
 
     expect(response.status).toBe(200);
     expect((await paymentRow(deps, paymentId)).status).toBe("cancelled");
-    expect(await balanceOf(deps, player.id)).toBe(0);
-    expect(await deposits(deps, player.id)).toEqual([]);
+    expect(await balanceOf(player.id)).toBe(0);
+    expect(await ledgerRows(player.id)).toEqual([]);
   });
 
   it("100 duplicated and reordered notifications credit exactly once", async () => {
@@ -225,7 +205,7 @@ describe("YooKassa notifications", () => {
       ),
     );
     expect(early.map((r) => r.status)).toEqual([200, 200, 200]);
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
 
     fake.pay(remoteId);
     const events = ["payment.succeeded", "payment.canceled", "payment.waiting_for_capture", "payment.succeeded"];
@@ -234,8 +214,8 @@ describe("YooKassa notifications", () => {
     const responses = await Promise.all(bodies.map((body) => notify(body)));
 
     expect(responses.every((r) => r.status === 200)).toBe(true);
-    expect(await balanceOf(deps, player.id)).toBe(10000);
-    expect(await deposits(deps, player.id)).toHaveLength(1);
+    expect(await balanceOf(player.id)).toBe(10000);
+    expect(await ledgerRows(player.id)).toHaveLength(1);
     expect((await paymentRow(deps, paymentId)).status).toBe("completed");
   });
 
@@ -252,7 +232,7 @@ describe("YooKassa notifications", () => {
 
     expect(response.status).toBe(200);
     expect((await paymentRow(deps, paymentId)).status).toBe("pending");
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
   });
 
   it("a forged notification credits nothing when the API doesn't know the payment", async () => {
@@ -274,13 +254,13 @@ describe("YooKassa notifications", () => {
 
     expect(response.status).toBe(200);
     expect((await paymentRow(deps, paymentId)).status).toBe("pending");
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
   });
 
   it("a paid YooKassa payment naming another player's payment moves no money", async () => {
     const { fake, deps, notify } = setup();
     const victim = await pendingTopUp(deps, fake, 300);
-    const attacker = await createPlayer(deps);
+    const attacker = await createPayer(deps);
     // A real, paid payment whose metadata points at the victim's payment row.
     const foreign = fake.add({
       status: "succeeded",
@@ -293,8 +273,8 @@ describe("YooKassa notifications", () => {
 
     expect(response.status).toBe(200);
     expect((await paymentRow(deps, victim.paymentId)).status).toBe("pending");
-    expect(await balanceOf(deps, victim.player.id)).toBe(0);
-    expect(await balanceOf(deps, attacker.id)).toBe(0);
+    expect(await balanceOf(victim.player.id)).toBe(0);
+    expect(await balanceOf(attacker.id)).toBe(0);
     expect(await deps.db.orm.select().from(ledger).where(eq(ledger.providerPaymentId, foreign.id))).toEqual([]);
   });
 
@@ -305,7 +285,7 @@ describe("YooKassa notifications", () => {
 
     expect((await notify(fake.notification(tampered.remoteId))).status).toBe(200);
     expect((await paymentRow(deps, tampered.paymentId)).status).toBe("pending");
-    expect(await balanceOf(deps, tampered.player.id)).toBe(0);
+    expect(await balanceOf(tampered.player.id)).toBe(0);
 
     // The other way round: the API says 10 ₽, the notification body claims 10 000 ₽.
     const honest = await pendingTopUp(deps, fake, 10);
@@ -316,7 +296,7 @@ describe("YooKassa notifications", () => {
       object: { ...fake.get(honest.remoteId), amount: { value: "10000.00", currency: "RUB" } },
     });
     expect((await notify(inflated)).status).toBe(200);
-    expect(await balanceOf(deps, honest.player.id)).toBe(1000);
+    expect(await balanceOf(honest.player.id)).toBe(1000);
   });
 
   it("from outside YooKassa's published addresses is refused when trusted addresses are configured", async () => {
@@ -331,10 +311,10 @@ describe("YooKassa notifications", () => {
       body: fake.notification(remoteId),
     });
     expect(noAddress.status).toBe(403);
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
 
     expect((await notify(fake.notification(remoteId), "77.75.154.200")).status).toBe(200);
-    expect(await balanceOf(deps, player.id)).toBe(25000);
+    expect(await balanceOf(player.id)).toBe(25000);
   });
 
   it("when the API can't be asked, answers 503 so YooKassa repeats, and the repeat credits", async () => {
@@ -344,11 +324,11 @@ describe("YooKassa notifications", () => {
     fake.down = true;
 
     expect((await notify(fake.notification(remoteId))).status).toBe(503);
-    expect(await balanceOf(deps, player.id)).toBe(0);
+    expect(await balanceOf(player.id)).toBe(0);
 
     fake.down = false;
     expect((await notify(fake.notification(remoteId))).status).toBe(200);
-    expect(await balanceOf(deps, player.id)).toBe(25000);
+    expect(await balanceOf(player.id)).toBe(25000);
   });
 
   it("rejects malformed notifications and the stand-in's webhook when YooKassa is configured", async () => {
@@ -402,10 +382,10 @@ describe("the return URL", () => {
 
     expect(response.status).toBe(303);
     expect(response.headers.get("location")).toBe("/profile?payment=success");
-    expect(await balanceOf(deps, player.id)).toBe(7500);
+    expect(await balanceOf(player.id)).toBe(7500);
     const again = await request(`/api/payment/return/${paymentId}`);
     expect(again.headers.get("location")).toBe("/profile?payment=success");
-    expect(await deposits(deps, player.id)).toHaveLength(1);
+    expect(await ledgerRows(player.id)).toHaveLength(1);
   });
 
   it("sends the player to the profile with failed when the payment was canceled, is still pending or is unknown", async () => {
@@ -425,7 +405,7 @@ describe("the return URL", () => {
       expect(response.headers.get("location"), path).toBe("/profile?payment=failed");
     }
     expect((await paymentRow(deps, canceled.paymentId)).status).toBe("cancelled");
-    expect(await balanceOf(deps, canceled.player.id)).toBe(0);
+    expect(await balanceOf(canceled.player.id)).toBe(0);
   });
 });
 
@@ -439,13 +419,13 @@ describe("the crediting batch itself", () => {
     expect(await credit({ amount: 400000 })).toBe("already_settled");
     expect(await credit({ provider: "standin" })).toBe("already_settled");
     expect(await credit({ providerPaymentId: "someone-elses-provider-id" })).toBe("already_settled");
-    expect(await balanceOf(deps, player.id)).toBe(0);
-    expect(await deposits(deps, player.id)).toEqual([]);
+    expect(await balanceOf(player.id)).toBe(0);
+    expect(await ledgerRows(player.id)).toEqual([]);
 
     const results = await Promise.all(Array.from({ length: 20 }, () => credit()));
     expect(results.filter((result) => result === "credited")).toHaveLength(1);
-    expect(await balanceOf(deps, player.id)).toBe(4000);
-    expect(await deposits(deps, player.id)).toHaveLength(1);
+    expect(await balanceOf(player.id)).toBe(4000);
+    expect(await ledgerRows(player.id)).toHaveLength(1);
 
     const cancelled = await pendingTopUp(deps, fake, 40);
     await deps.db.orm.update(payments).set({ status: "cancelled" }).where(eq(payments.id, cancelled.paymentId));
@@ -457,6 +437,6 @@ describe("the crediting batch itself", () => {
         amount: 4000,
       }),
     ).toBe("already_settled");
-    expect(await balanceOf(deps, cancelled.player.id)).toBe(0);
+    expect(await balanceOf(cancelled.player.id)).toBe(0);
   });
 });

@@ -4,15 +4,17 @@ import { describe, expect, it } from "vitest";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { users } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
+import { createPlayer } from "#tests/support/players.ts";
 import {
   createInventoryEntry,
   createItem,
   createPayment,
-  createPlayer,
   createPromo,
   createPurchase,
-  uniqueIp,
 } from "#tests/support/profile-fixtures.ts";
+import { thrownResponse } from "#tests/support/routes.ts";
+import { sessionCookie } from "#tests/support/sign-in.ts";
+import { uniqueIp } from "#tests/support/unique.ts";
 import { loader as depositsLoader } from "../app/routes/profile.deposits.tsx";
 import { loader as historyLoader } from "../app/routes/profile.history.tsx";
 import { loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
@@ -25,7 +27,7 @@ const deps = testDeps();
 /** Runs the profile layout's middleware as React Router would, then hands back what loaders get. */
 async function pageArgs(url: string, options: { token?: string; method?: string; form?: Record<string, string> } = {}) {
   const headers = new Headers({ "CF-Connecting-IP": uniqueIp() });
-  if (options.token) headers.set("Cookie", `__session=${options.token}`);
+  if (options.token) headers.set("Cookie", sessionCookie(options.token).cookie);
   const body = options.form ? new URLSearchParams(options.form) : undefined;
   const request = new Request(url, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
   const context: RouterContextProvider = createRouterContext(deps);
@@ -37,20 +39,10 @@ async function pageArgs(url: string, options: { token?: string; method?: string;
   return args as any;
 }
 
-async function thrown(promise: Promise<unknown>): Promise<Response> {
-  try {
-    await promise;
-  } catch (error) {
-    if (error instanceof Response) return error;
-    throw error;
-  }
-  throw new Error("expected a thrown response");
-}
-
 describe("profile pages", () => {
   it("send a signed-out visitor to Steam sign-in, coming back to the same address", async () => {
     for (const path of ["/profile?status=used", "/promocodes", "/purchases", "/history", "/deposits"]) {
-      const response = await thrown(pageArgs(`http://localhost${path}`));
+      const response = await thrownResponse(pageArgs(`http://localhost${path}`));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe(`/api/auth/steam?return_to=${encodeURIComponent(path)}`);
       // A full page load: /api/auth/steam is not one of the site's pages.
@@ -59,7 +51,7 @@ describe("profile pages", () => {
   });
 
   it("show the info panel: nickname, Steam ID, balance in rubles", async () => {
-    const player = await createPlayer(deps, { balance: 123450, nickname: "Охотник" });
+    const player = await createPlayer({ deps, balance: 123450, nickname: "Охотник" });
     const data = await layoutLoader(await pageArgs("http://localhost/profile", { token: player.token }));
     expect(data).toEqual({
       user: { nickname: "Охотник", avatarUrl: player.avatarUrl, steamId: player.steamId, balance: 1234.5 },
@@ -68,7 +60,7 @@ describe("profile pages", () => {
   });
 
   it("read the payment return parameter: success or anything else", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const ok = await layoutLoader(await pageArgs("http://localhost/profile?payment=success", { token: player.token }));
     expect(ok.payment).toBe("success");
     const failed = await layoutLoader(
@@ -78,7 +70,7 @@ describe("profile pages", () => {
   });
 
   it("list the Корзина with the filter from the address", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Кит" });
     const unused = await createInventoryEntry(deps, player.id, item.id);
     const used = await createInventoryEntry(deps, player.id, item.id, { status: "used" });
@@ -97,7 +89,7 @@ describe("profile pages", () => {
   });
 
   it("show the same purchase history at /purchases and /history, and deposits at /deposits", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps);
     const purchase = await createPurchase(deps, player.id, item.id);
     const payment = await createPayment(deps, player.id);
@@ -114,7 +106,7 @@ describe("profile pages", () => {
 
 describe("/promocodes form action (no JavaScript needed)", () => {
   it("activates a BALANCE code and says how much was credited", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const promo = await createPromo(deps, { type: "BALANCE", value: 10000 });
     const result = await promoAction(
       await pageArgs("http://localhost/promocodes", { token: player.token, form: { code: promo.code.toLowerCase() } }),
@@ -126,7 +118,7 @@ describe("/promocodes form action (no JavaScript needed)", () => {
   });
 
   it("activates an ITEM code and names the item", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Набор «Старт»" });
     const promo = await createPromo(deps, { type: "ITEM", itemId: item.id });
     const result = await promoAction(
@@ -136,7 +128,7 @@ describe("/promocodes form action (no JavaScript needed)", () => {
   });
 
   it("answers the service's errors with their status and keeps the typed code", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const blank = await promoAction(
       await pageArgs("http://localhost/promocodes", { token: player.token, form: { code: "  " } }),
     );

@@ -4,7 +4,9 @@ import { describe, expect, it } from "vitest";
 import { promoCodes } from "#db/schema.ts";
 import { promoInsertSql } from "#db/seed/promo-sql.ts";
 import { testDeps } from "#tests/support/deps.ts";
-import { createItem, createPlayer, unique, uniqueIp } from "#tests/support/profile-fixtures.ts";
+import { createPlayer } from "#tests/support/players.ts";
+import { createItem } from "#tests/support/profile-fixtures.ts";
+import { unique, uniqueIp } from "#tests/support/unique.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 
 const deps = testDeps();
@@ -38,7 +40,7 @@ describe("operator promo creation (npm run promo -- create)", () => {
       endsAt: Date.parse("2027-01-09T21:00:00Z"),
     });
 
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const inWinter = testDeps({ now: () => new Date("2026-12-15T12:00:00Z") });
     const result = await redeemPromo(inWinter, { userId: player.id, ip: uniqueIp(), code });
     expect(result).toMatchObject({ ok: true, promo: { type: "BALANCE", value: 100.5 } });
@@ -63,7 +65,7 @@ describe("operator promo creation (npm run promo -- create)", () => {
   it("re-seeding a code updates its settings but keeps its use counter", async () => {
     const code = unique("SEED").toUpperCase().slice(0, 32);
     await env.DB.exec(promoInsertSql({ code, type: "BALANCE", value: 10, maxUses: 5 }, { upsert: true }));
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     expect((await redeemPromo(deps, { userId: player.id, ip: uniqueIp(), code })).ok).toBe(true);
     await env.DB.exec(promoInsertSql({ code, type: "BALANCE", value: 20, maxUses: 9 }, { upsert: true }));
     expect(await stored(code)).toMatchObject({ value: 2000, maxUses: 9, usedCount: 1 });

@@ -2,14 +2,10 @@ import { eq, sql } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { ledger, promoCodes } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
-import {
-  api,
-  balanceAndLedger,
-  createItem,
-  createPlayer,
-  createPromo,
-  uniqueIp,
-} from "#tests/support/profile-fixtures.ts";
+import { balanceAndLedger } from "#tests/support/money.ts";
+import { createPlayer } from "#tests/support/players.ts";
+import { api, createItem, createPromo } from "#tests/support/profile-fixtures.ts";
+import { uniqueIp } from "#tests/support/unique.ts";
 
 const deps = testDeps();
 const HOUR = 60 * 60 * 1000;
@@ -29,7 +25,7 @@ describe("POST /api/promos/validate", () => {
   });
 
   it("credits a BALANCE code once: 200 with message and value in rubles, a ledger row, balance = sum(ledger)", async () => {
-    const player = await createPlayer(deps, { balance: 5000 });
+    const player = await createPlayer({ deps, balance: 5000 });
     const promo = await createPromo(deps, { type: "BALANCE", value: 10000, maxUses: 50 });
 
     const response = await activate(player.token, promo.code);
@@ -39,7 +35,7 @@ describe("POST /api/promos/validate", () => {
       promo: { type: "BALANCE", value: 100, item: null },
     });
 
-    const money = await balanceAndLedger(deps, player.id);
+    const money = await balanceAndLedger(player.id);
     expect(money).toEqual({ balance: 15000, ledger: 15000 });
     const rows = await deps.db.orm.select().from(ledger).where(eq(ledger.userId, player.id));
     expect(rows.filter((row) => row.kind === "promo").map((row) => row.amount)).toEqual([10000]);
@@ -48,23 +44,23 @@ describe("POST /api/promos/validate", () => {
   });
 
   it("trims the code and ignores letter case", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const promo = await createPromo(deps, { type: "BALANCE", value: 2550 });
     const response = await activate(player.token, `   ${promo.code.toLowerCase()}\t`);
     expect(response.status).toBe(200);
     expect(response.json.promo).toEqual({ type: "BALANCE", value: 25.5, item: null });
-    expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 2550, ledger: 2550 });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 2550, ledger: 2550 });
   });
 
   it("accepts the session cookie as well as the bearer token", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const promo = await createPromo(deps, { type: "BALANCE", value: 100 });
     const response = await activate(undefined, promo.code, { cookie: player.token });
     expect(response.status).toBe(200);
   });
 
   it("puts an ITEM code's item in the Корзина with the code's server type and duration", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Кит Старт", serverType: "SOLO" });
     const promo = await createPromo(deps, {
       type: "ITEM",
@@ -93,11 +89,11 @@ describe("POST /api/promos/validate", () => {
       }),
     ]);
     // An item changes no money.
-    expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 0, ledger: 0 });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 0, ledger: 0 });
   });
 
   it("gives a permanent entry for an ITEM code without a duration, on the item's own server type", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const item = await createItem(deps, { name: "Вечный кит", serverType: "VANILLA" });
     const promo = await createPromo(deps, { type: "ITEM", itemId: item.id });
     expect((await activate(player.token, promo.code)).status).toBe(200);
@@ -108,24 +104,24 @@ describe("POST /api/promos/validate", () => {
   });
 
   it("answers 409 Вы уже использовали этот промокод to the same player twice, crediting once", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const promo = await createPromo(deps, { type: "BALANCE", value: 5000 });
     expect((await activate(player.token, promo.code)).status).toBe(200);
     const again = await activate(player.token, promo.code);
     expect(again.status).toBe(409);
     expect(again.json).toEqual({ error: "Вы уже использовали этот промокод" });
-    expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 5000, ledger: 5000 });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 5000, ledger: 5000 });
   });
 
   it("answers 404 Промокод не найден to an unknown code", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const response = await activate(player.token, "NO-SUCH-CODE-42");
     expect(response.status).toBe(404);
     expect(response.json).toEqual({ error: "Промокод не найден" });
   });
 
   it("answers 400 with the server's text for a blank or malformed code", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const blank = await activate(player.token, "   ");
     expect(blank.status).toBe(400);
     expect(blank.json).toEqual({ error: "Введите промокод" });
@@ -139,7 +135,7 @@ describe("POST /api/promos/validate", () => {
   });
 
   it("answers 410 Срок действия промокода истек after the end, and 410 before the start", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const expired = await createPromo(deps, { type: "BALANCE", value: 100, endsAt: Date.now() - HOUR });
     const late = await activate(player.token, expired.code);
     expect(late.status).toBe(410);
@@ -149,18 +145,18 @@ describe("POST /api/promos/validate", () => {
     const early = await activate(player.token, future.code);
     expect(early.status).toBe(410);
     expect(early.json).toEqual({ error: "Промокод еще не действует" });
-    expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 0, ledger: 0 });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 0, ledger: 0 });
   });
 
   it("answers 429 Промокод больше не действителен once the use limit is reached", async () => {
-    const first = await createPlayer(deps);
-    const second = await createPlayer(deps);
+    const first = await createPlayer({ deps });
+    const second = await createPlayer({ deps });
     const promo = await createPromo(deps, { type: "BALANCE", value: 100, maxUses: 1 });
     expect((await activate(first.token, promo.code)).status).toBe(200);
     const response = await activate(second.token, promo.code);
     expect(response.status).toBe(429);
     expect(response.json).toEqual({ error: "Промокод больше не действителен (достигнут лимит использований)" });
-    expect(await balanceAndLedger(deps, second.id)).toEqual({ balance: 0, ledger: 0 });
+    expect(await balanceAndLedger(second.id)).toEqual({ balance: 0, ledger: 0 });
   });
 
   it("never lets the counter pass the limit: the CHECK constraint refuses it", async () => {

@@ -1,6 +1,9 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { balanceAndLedger, buy, createItem, createPlayer } from "./shop-fixtures.ts";
+import { balanceAndLedger } from "./support/money.ts";
+import { createPlayer } from "./support/players.ts";
+import { buy, createItem } from "./support/shop-fixtures.ts";
+import { sessionCookie } from "./support/sign-in.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -27,7 +30,7 @@ async function rows<T>(query: string, ...values: unknown[]): Promise<T[]> {
 
 describe("POST /api/purchase/items/:id", () => {
   it("buys a rank for a duration: debit, ledger row, purchase, Корзина entry", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const itemId = await createItem({
       price: 19_900,
       discount: 15,
@@ -74,9 +77,9 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("buys a one-time item without a duration as a permanent entry, with the session cookie too", async () => {
-    const player = await createPlayer(50_000);
+    const player = await createPlayer({ balance: 50_000 });
     const itemId = await createItem({ price: 12_900, isOneTime: true });
-    const response = await buy(null, itemId, { server_type: "SOLO" }, { cookie: `__session=${player.token}` });
+    const response = await buy(null, itemId, { server_type: "SOLO" }, sessionCookie(player.token));
     expect(response.status).toBe(201);
     const body = (await response.json()) as PurchaseBody;
     expect(body.purchase).toMatchObject({ duration_text: "Навсегда", price: 129 });
@@ -96,7 +99,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("answers 404 for an unknown item and 400 for a malformed id", async () => {
-    const player = await createPlayer(10_000);
+    const player = await createPlayer({ balance: 10_000 });
     const missing = await buy(player.token, 987_654_321, { server_type: "SOLO" });
     expect(missing.status).toBe(404);
     expect(await missing.json()).toEqual({ error: "Товар не найден" });
@@ -108,7 +111,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("rejects bad bodies with 400 and charges nothing", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const itemId = await createItem({ durations: [[30, null]] });
     const bodies: unknown[] = [
       "not json",
@@ -130,7 +133,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("rejects a server type the item doesn't have, a duration not offered, a missing one", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const rank = await createItem({ serverType: "MAX3", durations: [[30, null]] });
     const oneTime = await createItem({ serverType: "MAX3", isOneTime: true });
     const cases: [number, unknown, string][] = [
@@ -148,7 +151,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("answers Недостаточно средств на балансе when the balance is short", async () => {
-    const player = await createPlayer(9_999);
+    const player = await createPlayer({ balance: 9_999 });
     const itemId = await createItem({ price: 10_000, isOneTime: true });
     const response = await buy(player.token, itemId, { server_type: "SOLO" });
     expect(response.status).toBe(402);
@@ -158,7 +161,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("refuses upcoming, ended and sold-out offers", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const now = Date.now();
     const cases: [number, number, string][] = [
       [
@@ -183,7 +186,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("buys once for a repeated idempotency key (body or header) and returns the same purchase", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const itemId = await createItem({ price: 10_000, isOneTime: true, maxQuantity: 50 });
     const key = crypto.randomUUID();
     const first = await buy(player.token, itemId, { server_type: "SOLO", idempotency_key: key });
@@ -214,7 +217,7 @@ describe("POST /api/purchase/items/:id", () => {
   });
 
   it("50 concurrent purchases against a balance covering 10 buy exactly 10, and balance = sum(ledger)", async () => {
-    const player = await createPlayer(10 * 5_000 + 4_999);
+    const player = await createPlayer({ balance: 10 * 5_000 + 4_999 });
     const itemId = await createItem({ price: 5_000, isOneTime: true });
     const responses = await Promise.all(
       Array.from({ length: 50 }, () => buy(player.token, itemId, { server_type: "SOLO" })),
@@ -239,7 +242,7 @@ describe("POST /api/purchase/items/:id", () => {
       maxQuantity: 20,
       soldQuantity: 15,
     });
-    const players = await Promise.all(Array.from({ length: 12 }, () => createPlayer(10_000)));
+    const players = await Promise.all(Array.from({ length: 12 }, () => createPlayer({ balance: 10_000 })));
     const responses = await Promise.all(
       players.flatMap((player) => [
         buy(player.token, itemId, { server_type: "SOLO" }),

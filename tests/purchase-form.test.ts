@@ -1,26 +1,27 @@
 // The item page's loader and action: the purchase form that works without JavaScript,
 // and the same action the buy dialog posts to.
 import { describe, expect, it } from "vitest";
-import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
-import { balanceAndLedger, createCategory, createItem, createPlayer } from "./shop-fixtures.ts";
 import { testClock, testDeps } from "./support/deps.ts";
+import { balanceAndLedger } from "./support/money.ts";
+import { createPlayer } from "./support/players.ts";
+import { routeArgs } from "./support/routes.ts";
+import { createCategory, createItem } from "./support/shop-fixtures.ts";
+import { sessionCookie } from "./support/sign-in.ts";
 
 type ActionArgs = Parameters<typeof action>[0];
 type LoaderArgs = Parameters<typeof loader>[0];
 
 function args(url: string, init: RequestInit & { token?: string } = {}, id?: number) {
   const headers = new Headers(init.headers);
-  if (init.token) headers.set("cookie", `__session=${init.token}`);
-  const request = new Request(url, { ...init, headers });
-  return {
-    request,
-    url: new URL(url),
-    params: { id: String(id ?? "") },
-    pattern: "/shop/items/:id",
-    context: createRouterContext(testDeps()),
-  } as unknown as ActionArgs & LoaderArgs;
+  if (init.token) headers.set("cookie", sessionCookie(init.token).cookie);
+  return routeArgs<ActionArgs & LoaderArgs>(
+    testDeps(),
+    url,
+    { ...init, headers },
+    { params: { id: String(id ?? "") }, pattern: "/shop/items/:id" },
+  );
 }
 
 function post(id: number, fields: Record<string, string>, token?: string) {
@@ -46,7 +47,7 @@ async function thrown(promise: Promise<unknown>): Promise<unknown> {
 
 describe("/shop/items/:id action", () => {
   it("buys with a plain form post and redirects to the result, once per idempotency key", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const id = await createItem({ price: 19_900, serverType: "MAX3", durations: [[14, null]] });
     const fields = { server_type: "MAX3", duration: "14", idempotency_key: crypto.randomUUID() };
     const redirect = (await thrown(post(id, fields, player.token))) as Response;
@@ -59,7 +60,7 @@ describe("/shop/items/:id action", () => {
   });
 
   it("answers the dialog (JavaScript) with data instead of a redirect", async () => {
-    const player = await createPlayer(100_000);
+    const player = await createPlayer({ balance: 100_000 });
     const id = await createItem({ price: 5_000, isOneTime: true });
     const result = await unwrap(
       await post(id, { server_type: "SOLO", idempotency_key: crypto.randomUUID(), _js: "1" }, player.token),
@@ -69,7 +70,7 @@ describe("/shop/items/:id action", () => {
   });
 
   it("maps failures to the spec's texts: signed out, short of funds, missing duration, bad input", async () => {
-    const poor = await createPlayer(100);
+    const poor = await createPlayer({ balance: 100 });
     const rank = await createItem({ price: 19_900, durations: [[30, null]] });
     const key = () => crypto.randomUUID();
     expect(await unwrap(await post(rank, { server_type: "SOLO", duration: "30", idempotency_key: key() }))).toEqual({
@@ -113,13 +114,7 @@ describe("/shop loader", () => {
     await createItem({ name: `Дерево ${categoryId}`, serverType: "MAX2", categoryId });
     const deps = testDeps({ now: testClock().now });
     const load = (search: string) =>
-      shopLoader({
-        request: new Request(`http://localhost/shop${search}`),
-        url: new URL(`http://localhost/shop${search}`),
-        params: {},
-        pattern: "/shop",
-        context: createRouterContext(deps),
-      } as Parameters<typeof shopLoader>[0]);
+      shopLoader(routeArgs<Parameters<typeof shopLoader>[0]>(deps, `http://localhost/shop${search}`));
 
     const found = await load(`?server_type=MAX2&category_id=${categoryId}&query=vip%20${categoryId}`);
     expect(found).toMatchObject({ serverType: "MAX2", categoryId, searching: true, balance: null });

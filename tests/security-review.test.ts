@@ -2,14 +2,17 @@
 // (SELF, or the same Hono app with a production configuration).
 import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { loader as authSuccessLoader } from "#app/routes/auth-success.tsx";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Env } from "#worker/env.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
 import { testDeps } from "./support/deps.ts";
-import { createPayment, createPlayer, uniqueIp } from "./support/profile-fixtures.ts";
+import { createPlayer } from "./support/players.ts";
+import { createPayment } from "./support/profile-fixtures.ts";
+import { routeArgs } from "./support/routes.ts";
+import { bearer, sessionCookie } from "./support/sign-in.ts";
+import { uniqueIp } from "./support/unique.ts";
 
 const ORIGIN = "http://localhost:5173";
 const deps = testDeps();
@@ -17,25 +20,17 @@ const RUSSIAN = /[а-яё]/i;
 const TOO_LARGE = "Слишком большой запрос";
 const BAD_FORM = "Некорректные данные формы";
 
-function cookie(token: string) {
-  return { cookie: `__session=${token}` };
-}
-
-function bearer(token: string) {
-  return { authorization: `Bearer ${token}` };
-}
-
 describe("caching of personal answers", () => {
   it("a page answered to a signed-in browser is private and never stored, its .data too", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     for (const path of ["/", "/profile", "/profile.data", "/shop?server_type=SOLO", "/balance"]) {
-      const response = await SELF.fetch(`${ORIGIN}${path}`, { headers: cookie(player.token) });
+      const response = await SELF.fetch(`${ORIGIN}${path}`, { headers: sessionCookie(player.token) });
       expect(response.headers.get("cache-control"), path).toBe("private, no-store");
     }
   });
 
   it("an API answer to a request carrying credentials is not stored unless the handler chose a public policy", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const create = await SELF.fetch(`${ORIGIN}/api/payment/create`, {
       method: "POST",
       headers: { ...bearer(player.token), "content-type": "application/json" },
@@ -44,12 +39,12 @@ describe("caching of personal answers", () => {
     expect(create.status).toBe(400);
     expect(create.headers.get("cache-control")).toBe("private, no-store");
     // The public catalog stays cacheable whoever asks.
-    const categories = await SELF.fetch(`${ORIGIN}/api/shop/categories`, { headers: cookie(player.token) });
+    const categories = await SELF.fetch(`${ORIGIN}/api/shop/categories`, { headers: sessionCookie(player.token) });
     expect(categories.headers.get("cache-control")).toBe("public, max-age=60");
   });
 
   it("every personal API answer says no-store", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const payment = await createPayment(deps, player.id);
     for (const path of [
       "/api/profile",
@@ -78,7 +73,7 @@ describe("caching of personal answers", () => {
 
 describe("malformed input", () => {
   it("a JSON endpoint answers 400 with a Russian text to a body that is not the JSON it wants, never 500", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const endpoints = [
       { path: "/api/purchase/items/1", auth: true },
       { path: "/api/promos/validate", auth: true },
@@ -107,11 +102,11 @@ describe("malformed input", () => {
   it("forged, malformed and unsigned credentials are 401, never 500", async () => {
     const unsigned = `${btoa(JSON.stringify({ alg: "none" }))}.${btoa(JSON.stringify({ sub: crypto.randomUUID() }))}.`;
     const attempts: Record<string, string>[] = [
-      { authorization: `Bearer ${unsigned}` },
+      bearer(unsigned),
       { authorization: `Bearer ${"a".repeat(20_000)}` },
       { authorization: "Basic dXNlcjpwYXNz" },
       { cookie: "__session=%E0%A4%A" },
-      { cookie: `__session=${unsigned}` },
+      sessionCookie(unsigned),
       { cookie: "__session" },
       { cookie: ";;==;__session=;" },
     ];
@@ -123,7 +118,7 @@ describe("malformed input", () => {
   });
 
   it("a page form post whose body is not a form answers 400 with a Russian text instead of failing the action", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     for (const init of [
       { headers: { "content-type": "application/json" }, body: JSON.stringify({ amount: "100" }) },
       { headers: { "content-type": "multipart/form-data; boundary=x" }, body: "--y\r\nbroken" },
@@ -131,7 +126,7 @@ describe("malformed input", () => {
     ]) {
       const response = await SELF.fetch(`${ORIGIN}/balance`, {
         method: "POST",
-        headers: { ...cookie(player.token), ...init.headers },
+        headers: { ...sessionCookie(player.token), ...init.headers },
         body: init.body,
       });
       expect(response.status, init.headers["content-type"]).toBe(400);
@@ -159,7 +154,7 @@ describe("malformed input", () => {
   });
 
   it("refuses bodies over 64 KiB with 413 before reading them, on the API and on pages", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const big = JSON.stringify({ code: "x".repeat(70 * 1024) });
     const api = await SELF.fetch(`${ORIGIN}/api/promos/validate`, {
       method: "POST",
@@ -178,7 +173,7 @@ describe("malformed input", () => {
     });
     const page = await SELF.fetch(`${ORIGIN}/promocodes`, {
       method: "POST",
-      headers: { ...cookie(player.token), "content-type": "application/x-www-form-urlencoded" },
+      headers: { ...sessionCookie(player.token), "content-type": "application/x-www-form-urlencoded" },
       body: streamed,
       duplex: "half",
     } as RequestInit);
@@ -189,18 +184,18 @@ describe("malformed input", () => {
 
 describe("cross-site form posts", () => {
   it("a state-changing request carried by the session cookie from another site is refused, whatever SameSite does", async () => {
-    const player = await createPlayer(deps, { balance: 100_00 });
+    const player = await createPlayer({ deps, balance: 100_00 });
     for (const site of ["cross-site", "same-site"]) {
       const api = await SELF.fetch(`${ORIGIN}/api/purchase/items/1`, {
         method: "POST",
-        headers: { ...cookie(player.token), "sec-fetch-site": site, "content-type": "text/plain" },
+        headers: { ...sessionCookie(player.token), "sec-fetch-site": site, "content-type": "text/plain" },
         body: JSON.stringify({ server_type: "SOLO" }),
       });
       expect(api.status, site).toBe(403);
       expect(await api.json()).toEqual({ error: "Доступ запрещен" });
       const page = await SELF.fetch(`${ORIGIN}/logout`, {
         method: "POST",
-        headers: { ...cookie(player.token), "sec-fetch-site": site },
+        headers: { ...sessionCookie(player.token), "sec-fetch-site": site },
       });
       expect(page.status, site).toBe(403);
       expect(await page.text()).toBe("Доступ запрещен");
@@ -210,10 +205,10 @@ describe("cross-site form posts", () => {
   });
 
   it("lets through our own pages' posts, bearer-token calls, reads, and the provider's server-to-server calls", async () => {
-    const player = await createPlayer(deps);
+    const player = await createPlayer({ deps });
     const own = await SELF.fetch(`${ORIGIN}/logout`, {
       method: "POST",
-      headers: { ...cookie(player.token), "sec-fetch-site": "same-origin" },
+      headers: { ...sessionCookie(player.token), "sec-fetch-site": "same-origin" },
     });
     expect(own.status).toBe(501);
     const scripted = await SELF.fetch(`${ORIGIN}/api/promos/validate`, {
@@ -223,7 +218,7 @@ describe("cross-site form posts", () => {
     });
     expect(scripted.status).toBe(400);
     const read = await SELF.fetch(`${ORIGIN}/api/profile`, {
-      headers: { ...cookie(player.token), "sec-fetch-site": "cross-site" },
+      headers: { ...sessionCookie(player.token), "sec-fetch-site": "cross-site" },
     });
     expect(read.status).toBe(200);
     const webhook = await SELF.fetch(`${ORIGIN}/api/payment/webhook/standin`, {
@@ -260,13 +255,7 @@ describe("open redirects", () => {
   it("/auth-success with someone's junk token and a crafted next stays on this site", async () => {
     for (const next of DOT_SEGMENT_ESCAPES) {
       const url = `${ORIGIN}/auth-success?token=junk&next=${encodeURIComponent(next)}`;
-      const args = {
-        request: new Request(url),
-        url: new URL(url),
-        params: {},
-        pattern: "/auth-success",
-        context: createRouterContext(deps),
-      } as unknown as Parameters<typeof authSuccessLoader>[0];
+      const args = routeArgs<Parameters<typeof authSuccessLoader>[0]>(deps, url);
       const thrown = await authSuccessLoader(args).then(
         () => null,
         (error: unknown) => error,
@@ -291,11 +280,11 @@ describe("open redirects", () => {
 
 describe("ownership", () => {
   it("the payment return URL tells a stranger nothing about someone else's payment and moves no money", async () => {
-    const owner = await createPlayer(deps);
-    const stranger = await createPlayer(deps);
+    const owner = await createPlayer({ deps });
+    const stranger = await createPlayer({ deps });
     const completed = await createPayment(deps, owner.id, { status: "completed" });
     const response = await SELF.fetch(`${ORIGIN}/api/payment/return/${completed.id}`, {
-      headers: cookie(stranger.token),
+      headers: sessionCookie(stranger.token),
       redirect: "manual",
     });
     expect(response.status).toBe(303);

@@ -1,6 +1,6 @@
 import { useEffect, useState } from "react";
 
-// Spec §2/§9: visible from first paint until the app is interactive, then 0.8 s more, then a 0.5 s fade.
+// Visible from first paint until the app is interactive, then 0.8 s more, then a 0.5 s fade.
 const EXTRA_DELAY_MS = 800;
 const FADE_MS = 500;
 

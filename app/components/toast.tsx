@@ -7,7 +7,7 @@ export interface ToastMessage {
   tone: "info" | "error";
 }
 
-/** A short message that removes itself after 2 s (spec §4, §9). */
+/** A short message (e.g. after a purchase) that removes itself after 2 s. */
 export function useToast() {
   const [message, setMessage] = useState<ToastMessage | null>(null);
   const timer = useRef<number | undefined>(undefined);

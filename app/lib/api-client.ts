@@ -1,4 +1,4 @@
-// The browser's generic request helper for /api (spec sections 7 and 8): JSON,
+// The browser's generic request helper for /api: JSON, Russian error texts,
 // cookies, and the bearer token from local storage when there is one.
 
 export const TOKEN_KEY = "jwt_token";

@@ -1,4 +1,4 @@
-// The browser's authentication state (spec section 4). The server renders the
+// The browser's authentication state. The server renders the
 // signed-in player from the session cookie, so AuthProvider takes that as its
 // starting point (`initialUser`) and the header is right on first paint; the
 // stored bearer token (`jwt_token`) is checked against /api/profile at startup.
@@ -54,7 +54,7 @@ export function authUserFrom(
 export function AuthProvider({ children, initialUser }: { children: ReactNode; initialUser?: AuthUser | null }) {
   const revalidator = useRevalidator();
   const serverKnows = initialUser !== undefined;
-  // Without the server's word: loading and unauthenticated, as the spec starts.
+  // Without the server's word: loading and unauthenticated until /api/profile answers.
   const [state, setState] = useState<AuthState>(() =>
     serverKnows ? { user: initialUser ?? null, loading: false } : { user: null, loading: true },
   );

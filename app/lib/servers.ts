@@ -1,4 +1,4 @@
-// What a server card shows, derived from the API's server_type and status (spec §3, §4).
+// What a server card shows, derived from the API's server_type and status.
 
 export interface ServerView {
   name: string;

@@ -39,7 +39,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const deps = context.get(depsContext);
   const url = new URL(request.url);
   const params = paramsSchema.parse(Object.fromEntries(url.searchParams));
-  // The same list /api/server-types answers; the spec's fallbacks (types in the items, then SOLO) are in resolveServerTypes.
+  // The same list /api/server-types answers; the fallbacks (types in the items, then SOLO) are in resolveServerTypes.
   const types = resolveServerTypes([...SERVER_TYPES], null);
   const serverType =
     params.server_type && types.includes(params.server_type) ? params.server_type : (types[0] ?? "SOLO");
@@ -85,7 +85,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const purchased = useCallback(
     (item: ShopCardItem) => {
       showToast(`Покупка совершена: ${item.name}. Предмет в Корзине.`);
-      // Spec §4: a purchase of a limited item fires an event that refreshes the limited list
+      // A purchase of a limited item fires an event that refreshes the limited list
       // (the action already revalidated this page's loader, which holds it).
       if (item.is_limited) window.dispatchEvent(new CustomEvent("shop:limited-purchase", { detail: { id: item.id } }));
     },

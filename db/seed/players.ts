@@ -1,15 +1,19 @@
-// Demo players for local use and browser tests. The Steam stand-in signs in as
-// these SteamIDs. Their balances come from ledger rows, so balance = sum(ledger).
+// Demo players for local use and browser tests: site users for the Steam accounts
+// the stand-in knows (worker/integrations/stand-ins/demo-players.ts). Their balances
+// come from ledger rows, so balance = sum(ledger).
+import { demoSteamAccounts } from "../../worker/integrations/stand-ins/demo-players.ts";
 import { sqlLiteral } from "./sql.ts";
 
-export const seedPlayers = [
+const balances: Record<(typeof demoSteamAccounts)[number]["steamId"], number> = {
   // "Демо-игрок": the stand-in's default player, with 5 000 ₽ to spend.
-  { steamId: "76561198000000001", nickname: "Демо-игрок", balance: 500_000 },
+  "76561198000000001": 500_000,
   // A second player with an empty balance, for the short-of-funds path.
-  { steamId: "76561198000000002", nickname: "Игрок без денег", balance: 0 },
+  "76561198000000002": 0,
   // `npm run bench` buys with this one: 1 000 000 ₽ lasts thousands of purchases.
-  { steamId: "76561198000000009", nickname: "Нагрузочный тест", balance: 100_000_000 },
-] as const;
+  "76561198000000009": 100_000_000,
+};
+
+export const seedPlayers = demoSteamAccounts.map((account) => ({ ...account, balance: balances[account.steamId] }));
 
 export function playersSeedSql(): string[] {
   return seedPlayers.flatMap((player) => {

@@ -1,20 +1,10 @@
 // Operator-side promo code creation: validated input → one SQL statement, run by
 // `npm run promo` through wrangler (local or remote D1) and by the seed.
-// Kept free of the schema and the Worker so the Node scripts' project can type-check it.
+// Kept free of the schema and the Worker's bindings so the Node scripts' project can type-check it;
+// the code format itself is the redemption service's (worker/services/promos/code.ts).
 import { z } from "zod";
+import { isWellFormedPromoCode, normalizePromoCode } from "../../worker/services/promos/code.ts";
 import { sqlLiteral } from "./sql.ts";
-
-/** 3–32 characters of A–Z, 0–9, underscore and hyphen, after trimming and upper-casing. */
-export const PROMO_CODE_PATTERN = /^[A-Z0-9_-]{3,32}$/;
-
-/** Codes are trimmed and compared case-insensitively; they are stored upper-case. */
-export function normalizePromoCode(raw: string): string {
-  return raw.trim().toUpperCase();
-}
-
-export function isWellFormedPromoCode(code: string): boolean {
-  return PROMO_CODE_PATTERN.test(code);
-}
 
 const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
 

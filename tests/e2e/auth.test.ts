@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -10,10 +10,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-function randomSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-}
 
 const header = (page: Page) => page.locator("header.site-header");
 

@@ -5,7 +5,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
 let browser: Browser;
 before(async () => {
@@ -15,18 +15,11 @@ after(async () => {
   await browser.close();
 });
 
-let steamIdCounter = 0;
-function freshSteamId(): string {
-  steamIdCounter += 1;
-  const tail = `${Date.now() % 1e7}${steamIdCounter}`.padStart(10, "0").slice(-10);
-  return `7656119${tail}`;
-}
-
 /** Signs in through the local Steam stand-in as a new player and lands on /balance. */
 async function signIn(page: Page, javaScript: boolean): Promise<void> {
   await page.goto("/api/auth/steam?return_to=/balance");
   await page.waitForURL(/\/__standins\/steam-openid\//);
-  await page.getByRole("textbox", { name: "SteamID64" }).fill(freshSteamId());
+  await page.getByRole("textbox", { name: "SteamID64" }).fill(randomSteamId());
   await page.getByRole("button", { name: "Войти", exact: true }).click();
   await page.waitForURL((url) => url.pathname === "/balance" || url.pathname === "/");
   if (new URL(page.url()).pathname !== "/balance") await page.goto("/balance");

@@ -38,3 +38,8 @@ export async function newContext(
 export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
 }
+
+/** A random SteamID64 (Steam's 7656119… form): a new player each time the stand-in signs it in. */
+export function randomSteamId(): string {
+  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+}

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
 // Seeded in db/seed/promos.ts: WELCOME100 (100 ₽), BONUS50 (50 ₽), STARTKIT (Набор «Старт», SOLO, forever),
 // VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player, so codes stay fresh.
@@ -13,10 +13,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-function randomSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-}
 
 /** Opens a profile address signed out, signs in through the Steam stand-in, and lands back on it. */
 async function signInAt(page: Page, path: string, steamId: string) {

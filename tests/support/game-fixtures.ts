@@ -1,25 +1,14 @@
 // Rows the game-delivery tests need. Each test uses its own server type (a free-text column),
 // so polls never see another test's deliveries in the shared D1.
 import { createExecutionContext, env } from "cloudflare:test";
-import { categories, inventoryEntries, itemCommands, itemDurations, items, servers, users } from "#db/schema.ts";
+import { categories, inventoryEntries, itemCommands, itemDurations, items, servers } from "#db/schema.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Transport } from "./plugin-simulator.ts";
-
-let counter = 0;
-function unique(): string {
-  counter += 1;
-  return `${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1e9).toString(36)}`;
-}
+import { unique, uniqueIp } from "./unique.ts";
 
 export function uniqueServerType(): string {
   return `TEST_${unique().toUpperCase()}`;
-}
-
-export function uniqueSteamId(): string {
-  return `7656119${Math.floor(Math.random() * 1e10)
-    .toString()
-    .padStart(10, "0")}`;
 }
 
 async function sha256Hex(text: string): Promise<string> {
@@ -29,28 +18,18 @@ async function sha256Hex(text: string): Promise<string> {
 
 export async function createGameServer(deps: Deps, { serverType = uniqueServerType(), name = "Тестовый сервер" } = {}) {
   const key = `test-key-${unique()}`;
-  const byte = () => Math.floor(Math.random() * 254) + 1;
   const [row] = await deps.db.orm
     .insert(servers)
     .values({
       name,
       serverType,
-      ipPort: `10.${byte()}.${byte()}.${byte()}:${20000 + Math.floor(Math.random() * 9999)}`,
+      ipPort: `${uniqueIp()}:${20000 + Math.floor(Math.random() * 9999)}`,
       keyHash: await sha256Hex(key),
       keyRotatedAt: deps.now().getTime(),
     })
     .returning();
   if (!row) throw new Error("no server");
   return { ...row, key };
-}
-
-export async function createGamePlayer(deps: Deps, nickname = "Игрок") {
-  const [user] = await deps.db.orm
-    .insert(users)
-    .values({ steamId: uniqueSteamId(), nickname, avatarUrl: "https://avatars.example/a.jpg" })
-    .returning();
-  if (!user) throw new Error("no user");
-  return user;
 }
 
 export async function createDeliverableItem(

@@ -1,41 +1,10 @@
 // Rows the profile, history and promo tests need, each with fresh unique ids
 // (D1 is shared by every test file in a run).
-import { env, SELF } from "cloudflare:test";
-import { sql } from "drizzle-orm";
-import { categories, inventoryEntries, items, payments, promoCodes, purchases, users } from "#db/schema.ts";
+import { SELF } from "cloudflare:test";
+import { categories, inventoryEntries, items, payments, promoCodes, purchases } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
-import { createSession } from "#worker/services/auth/sessions.ts";
-
-let counter = 0;
-export function unique(prefix = ""): string {
-  counter += 1;
-  return `${prefix}${Date.now().toString(36)}${counter.toString(36)}${Math.floor(Math.random() * 1e6).toString(36)}`;
-}
-
-export function uniqueIp(): string {
-  const byte = () => Math.floor(Math.random() * 254) + 1;
-  return `10.${byte()}.${byte()}.${byte()}`;
-}
-
-export async function createPlayer(deps: Deps, { balance = 0, nickname = "Игрок" } = {}) {
-  const steamId = `7656119${Math.floor(Math.random() * 1e10)
-    .toString()
-    .padStart(10, "0")}`;
-  const [user] = await deps.db.orm
-    .insert(users)
-    .values({ steamId, nickname, avatarUrl: "https://avatars.example/a.jpg", balance: 0 })
-    .returning();
-  if (!user) throw new Error("no user");
-  if (balance > 0) {
-    // Through the ledger, so balance = sum(ledger) holds from the start.
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?1, ?2, 'adjustment')").bind(user.id, balance),
-      env.DB.prepare("UPDATE users SET balance = balance + ?2 WHERE id = ?1").bind(user.id, balance),
-    ]);
-  }
-  const session = await createSession(deps, user.id);
-  return { ...user, balance, token: session.token };
-}
+import { bearer, sessionCookie } from "./sign-in.ts";
+import { unique } from "./unique.ts";
 
 export async function createItem(deps: Deps, { name = "Тестовый кит", serverType = "SOLO" } = {}) {
   const [category] = await deps.db.orm
@@ -124,8 +93,8 @@ export async function api(
   options: { token?: string; cookie?: string; ip?: string; method?: string; body?: unknown } = {},
 ) {
   const headers = new Headers();
-  if (options.token) headers.set("Authorization", `Bearer ${options.token}`);
-  if (options.cookie) headers.set("Cookie", `__session=${options.cookie}`);
+  if (options.token) headers.set("Authorization", bearer(options.token).authorization);
+  if (options.cookie) headers.set("Cookie", sessionCookie(options.cookie).cookie);
   if (options.ip) headers.set("CF-Connecting-IP", options.ip);
   if (options.body !== undefined) headers.set("Content-Type", "application/json");
   const response = await SELF.fetch(`http://localhost/api${path}`, {
@@ -141,15 +110,4 @@ export async function api(
     json = text;
   }
   return { status: response.status, headers: response.headers, json: json as Record<string, unknown> & unknown[] };
-}
-
-/** The balance column and the ledger's sum for a player (they must always agree). */
-export async function balanceAndLedger(deps: Deps, userId: number) {
-  const rows = await deps.db.orm.all<{ balance: number; ledger: number }>(
-    sql`SELECT (SELECT balance FROM users WHERE id = ${userId}) AS balance,
-      (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE user_id = ${userId}) AS ledger`,
-  );
-  const row = rows[0];
-  if (!row) throw new Error("no user");
-  return row;
 }

@@ -5,7 +5,7 @@ import { publicProfile } from "../services/auth/profile.ts";
 import { getSessionUser } from "../services/auth/sessions.ts";
 import { completeSteamSignIn, type SignInStep, startSteamSignIn } from "../services/auth/steam-sign-in.ts";
 
-// Sign-in with Steam and the session endpoints of spec section 7.
+// Sign-in with Steam and the session endpoints (check, profile, logout).
 export const authApi = new Hono<AppEnv>();
 
 /** Sign-in is a chain of full-page redirects; none of them may be cached or leak the address onwards. */

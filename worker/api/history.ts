@@ -26,7 +26,7 @@ historyApi.get("/purchases/:id{[0-9]+}", requireUser, async (c) => {
   return c.json({ purchase });
 });
 
-// A list of deposits, newest first (spec section 7: "List of deposits").
+// A list of deposits, newest first.
 historyApi.get("/payment/history", requireUser, async (c) => {
   const deposits = await listDeposits(c.var.deps, c.var.user.id);
   c.header("Cache-Control", "private, no-store");

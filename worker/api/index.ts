@@ -11,7 +11,7 @@ import { purchaseApi } from "./purchase.ts";
 import { serverStatusApi } from "./server-status.ts";
 import { shopApi } from "./shop.ts";
 
-// The JSON surface of the spec (section 7), mounted at /api.
+// The JSON API the pages' browser code and other clients call, mounted at /api.
 export const apiApp = new Hono<AppEnv>();
 
 apiApp.route("/", serverStatusApi);

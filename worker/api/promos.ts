@@ -9,7 +9,7 @@ export const promosApi = new Hono<AppEnv>();
 
 const body = z.object({ code: z.string().max(1000) });
 
-// Activates a code for the signed-in player: 200 {message, promo}, else {error} with the spec's status.
+// Activates a code for the signed-in player: 200 {message, promo}, else {error} with the failure's status.
 promosApi.post("/promos/validate", requireUser, async (c) => {
   const parsed = body.safeParse(await c.req.json().catch(() => null));
   const result = await redeemPromo(c.var.deps, {

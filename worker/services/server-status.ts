@@ -32,7 +32,7 @@ const statusDocumentSchema = z.object({
   servers: z.array(publicServerSchema),
 });
 
-/** What the API and the pages show of a server (spec section 3). */
+/** What the API and the pages show of a server. */
 export type PublicServer = z.infer<typeof publicServerSchema>;
 export type StatusDocument = z.infer<typeof statusDocumentSchema>;
 
@@ -67,10 +67,6 @@ export async function readServerStatus(deps: Pick<Deps, "kv">): Promise<ServerSt
     console.error(JSON.stringify({ event: "server_status_read_failed", error: String(error) }));
     return { state: "unavailable", servers: [], updatedAt: null };
   }
-}
-
-export async function listPublicServers(deps: Pick<Deps, "kv">): Promise<PublicServer[]> {
-  return (await readServerStatus(deps)).servers;
 }
 
 export interface RefreshOptions {

@@ -24,7 +24,7 @@ type Progress =
 
 class CreateError extends Error {}
 
-// The API's answer → the spec's texts (section 8).
+// The API's answer → the text the form shows: a 400's own error text, otherwise ours.
 async function createPayment(amount: number, email: string): Promise<string> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   const token = window.localStorage.getItem("jwt_token");

@@ -1,4 +1,4 @@
-// Status labels exactly as the spec names them (section 4).
+// The Russian status labels the profile pages show; the API sends the codes.
 
 export const INVENTORY_STATUS_LABEL: Record<string, string> = {
   not_used: "Не использован",

@@ -18,7 +18,7 @@ interface BuyDialogProps {
 }
 
 /**
- * Spec §4 purchase flow: signed out → the sign-in dialog; a one-time item → a
+ * The purchase flow: signed out → the sign-in dialog; a one-time item → a
  * confirmation; otherwise a duration choice; then confirm. The form posts to the
  * item page's action (the same one the no-JavaScript form uses), so React Router
  * revalidates the header balance and the shop list afterwards.

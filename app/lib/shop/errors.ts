@@ -1,4 +1,4 @@
-// Purchase error texts as the spec's section 8 maps them.
+// Purchase error texts a player sees, one per failure; the API and the forms share them.
 
 export const INSUFFICIENT_FUNDS = "Недостаточно средств на балансе";
 export const AUTH_REQUIRED = "Необходима авторизация";

@@ -1,4 +1,4 @@
-// Limited offer states (spec section 4) and the countdown format (section 9).
+// Limited offer states (not yet on sale, on sale, ending soon by time or stock, over) and the countdown format.
 
 export type LimitedState = "upcoming" | "active" | "urgent" | "unavailable";
 

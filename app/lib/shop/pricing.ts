@@ -1,5 +1,5 @@
 // Client-safe price helpers. Money is integer kopecks inside; the API and the
-// pages show rubles. The spec's duration rule (price per 30 days pro-rated as
+// pages show rubles. The duration rule (price per 30 days pro-rated as
 // round(days / 30 × price)) and the discount both round to whole rubles, the
 // same arithmetic the purchase SQL does (see worker/services/shop/purchase.ts).
 

@@ -1,4 +1,4 @@
-// The API's shapes (spec section 3), shared by the Worker and the pages.
+// The API's JSON shapes, shared by the Worker and the pages.
 
 export interface ShopDuration {
   days: number;
@@ -50,7 +50,7 @@ export interface PurchaseView {
 export const DEFAULT_SERVER_TYPE = "SOLO";
 
 /**
- * Server types per spec section 7: the list from /server-types; failing that,
+ * Server types for the shop's tabs: the list from /server-types; failing that,
  * the types found in the items; failing that, SOLO.
  */
 export function resolveServerTypes(fromApi: string[] | null, items: { server_type: string }[] | null): string[] {

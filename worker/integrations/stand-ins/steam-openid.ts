@@ -3,8 +3,8 @@
 // the same parameters and key-value text as https://steamcommunity.com/openid/login.
 // Identities have Steam's exact form, so the site's identity pattern stays strict.
 import { Hono } from "hono";
-import { seedPlayers } from "#db/seed/players.ts";
 import { EXPECTED_SIGNED, OPENID_NS, STEAM_IDENTITY_PREFIX } from "../steam/openid.ts";
+import { demoSteamAccounts } from "./demo-players.ts";
 import type { StandInEnv } from "./env.ts";
 
 export const steamOpenIdStandIn = new Hono<{ Bindings: StandInEnv }>();
@@ -64,7 +64,7 @@ function checkRequest(returnTo: string | undefined, realm: string | undefined): 
 
 function page(returnTo: string, realm: string, error?: string): string {
   const hidden = `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}"><input type="hidden" name="realm" value="${escapeHtml(realm)}">`;
-  const players = seedPlayers
+  const players = demoSteamAccounts
     .map(
       (player) =>
         `<form method="post" action="approve">${hidden}<input type="hidden" name="steamid" value="${player.steamId}"><button type="submit" data-steamid="${player.steamId}">Войти как ${escapeHtml(player.nickname)} (${player.steamId})</button></form>`,

@@ -1,7 +1,7 @@
 import { eq } from "drizzle-orm";
 import { Hono } from "hono";
 import { servers } from "#db/schema.ts";
-import { seedPlayers } from "#db/seed/players.ts";
+import { demoSteamAccounts } from "./demo-players.ts";
 import type { StandInEnv } from "./env.ts";
 
 // Local stand-in of the Steam Web API methods the site calls, answering in
@@ -66,7 +66,7 @@ steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
 // ISteamUser/GetPlayerSummaries (v2 and its old spelling v0002): public profiles.
 // Seeded demo players get their seeded nicknames; any other SteamID64 a made-up one.
 const STEAMID64 = /^7656119\d{10}$/;
-const demoNicknames = new Map<string, string>(seedPlayers.map((player) => [player.steamId, player.nickname]));
+const demoNicknames = new Map<string, string>(demoSteamAccounts.map((player) => [player.steamId, player.nickname]));
 
 function playerSummary(steamId: string, publicUrl: string) {
   const avatar = `${publicUrl.replace(/\/+$/, "")}/images/avatar-default.svg`;

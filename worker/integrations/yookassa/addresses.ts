@@ -1,16 +1,7 @@
-// The addresses YooKassa sends notifications from, as published at
-// https://yookassa.ru/developers/using-api/webhooks#ip (checked 2026-11).
-// Production sets YOOKASSA_TRUSTED_IPS to this list (comma-separated); the
-// code does not hard-wire it so a change on YooKassa's side is a config edit.
-export const YOOKASSA_PUBLISHED_NOTIFICATION_ADDRESSES = [
-  "185.71.76.0/27",
-  "185.71.77.0/27",
-  "77.75.153.0/25",
-  "77.75.156.11",
-  "77.75.156.35",
-  "77.75.154.128/25",
-  "2a02:5180::/32",
-] as const;
+// Matching a notification's source address against YOOKASSA_TRUSTED_IPS
+// (addresses and CIDR ranges, IPv4 and IPv6). YooKassa's published list
+// (https://yookassa.ru/developers/using-api/webhooks#ip) is in the README;
+// production sets the variable to it, so a change on YooKassa's side is a config edit.
 
 type Parsed = { bits: 32 | 128; value: bigint };
 

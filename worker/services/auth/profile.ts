@@ -1,7 +1,7 @@
 import { kopecksToRubles } from "#app/lib/format/money.ts";
 import type { SessionUser } from "./sessions.ts";
 
-/** The user profile as the spec's API speaks it (section 3): balance in rubles. */
+/** The user profile as the API answers it: snake_case fields, balance in rubles. */
 export interface PublicProfile {
   avatar_url: string;
   nickname: string;

@@ -26,7 +26,7 @@ const email = z
 /** `POST /api/payment/create` body: amount in rubles. */
 export const topUpRequestSchema = z.object(
   { amount: amountRubles, email },
-  // A body that is no JSON object at all gets the spec's generic text, not zod's English one.
+  // A body that is no JSON object at all gets our generic Russian text, not zod's English one.
   { error: TOP_UP_MESSAGES.createFailed },
 );
 
@@ -38,7 +38,7 @@ export const topUpFormSchema = z.object({
 
 export type TopUpInput = z.infer<typeof topUpRequestSchema>;
 
-/** The provider couldn't create the payment; the player sees the spec's "try later" text. */
+/** The provider couldn't create the payment; the player sees the "try later" text. */
 export class TopUpUnavailableError extends Error {}
 /** Too many payments started in a short time (each one is a call to the provider). */
 export class TopUpTooFrequentError extends TopUpUnavailableError {}

@@ -1,8 +1,8 @@
-// Top-up rules and texts (spec §5, §8, §9). No imports: the /balance page's
+// Top-up rules (minimum, ceiling, e-mail) and their texts. No imports: the /balance page's
 // browser code checks the same rules before calling the API.
 
 export const MIN_TOP_UP_RUBLES = 10;
-/** Our own ceiling, so a typo can't ask the bank for a fortune (not in the spec; see decision 041). */
+/** Our own ceiling, so a typo can't ask the bank for a fortune (see decision 041). */
 export const MAX_TOP_UP_RUBLES = 100_000;
 
 export const TOP_UP_MESSAGES = {
@@ -35,7 +35,7 @@ export interface TopUpFieldErrors {
   email?: string;
 }
 
-/** The spec's checks, in the order a player reads them. */
+/** The top-up checks, in the order a player reads the form's fields. */
 export function checkTopUp(amount: number, email: string): TopUpFieldErrors {
   const errors: TopUpFieldErrors = {};
   if (!Number.isFinite(amount) || amount < MIN_TOP_UP_RUBLES) errors.amount = TOP_UP_MESSAGES.amountMin;

@@ -4,7 +4,7 @@ import { payments } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
 
-/** A deposit (top-up) with the spec's field names (section 3). */
+/** A deposit (top-up) with the API's field names. */
 export interface DepositView {
   /** Our payment id (UUID). */
   ID: string;

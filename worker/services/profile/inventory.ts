@@ -6,7 +6,7 @@ import { isoOrNull } from "./time.ts";
 export const INVENTORY_FILTERS = ["all", "not_used", "used"] as const;
 export type InventoryFilter = (typeof INVENTORY_FILTERS)[number];
 
-/** A Корзина entry as the API and the page show it (spec section 3). */
+/** A Корзина entry as the API and the page show it. */
 export interface InventoryItem {
   id: number;
   item_name: string;

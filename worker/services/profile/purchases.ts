@@ -5,7 +5,7 @@ import { items, purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
 
-/** A purchase as the API and the page show it (spec section 3), plus the item's name. */
+/** A purchase as the API and the page show it, plus the item's name. */
 export interface PurchaseView {
   id: number;
   transaction_id: string;

@@ -1,4 +1,4 @@
-// Every text a player can see from promo activation (spec sections 4, 5 and 8).
+// Every text a player can see from promo activation.
 // Plain constants: the page's browser code imports them too.
 
 import { formatRubles } from "#app/lib/format/money.ts";

@@ -5,7 +5,7 @@ import { categories, itemContents, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 
 // Catalog reads. Rows come out of D1 in kopecks and ms; the API shapes them in
-// rubles and ISO strings (spec section 3).
+// rubles and ISO strings, the form the pages and API clients read.
 
 export type ItemRow = typeof items.$inferSelect;
 export type DurationRow = typeof itemDurations.$inferSelect;

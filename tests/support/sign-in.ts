@@ -1,15 +1,21 @@
-// Drives a browser's Steam sign-in through the Worker: start, the Steam
-// stand-in's page and its approve form, the callback. Cookies are carried by
-// hand the way a browser would (per path, as Set-Cookie said).
+// Signing in, for worker tests: a session token as cookie or bearer headers, and
+// a browser's whole Steam sign-in through the Worker (start, the Steam stand-in's
+// page and its approve form, the callback), cookies carried by hand the way a
+// browser would (per path, as Set-Cookie said).
 import { SELF } from "cloudflare:test";
 
 export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
 
 export const selfFetch: Fetcher = (url, init) => SELF.fetch(url, { redirect: "manual", ...init });
 
-/** A unique SteamID64 for a test. */
-export function uniqueSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+/** Headers that present `token` as the browser's session cookie. */
+export function sessionCookie(token: string): { cookie: string } {
+  return { cookie: `__session=${token}` };
+}
+
+/** Headers that present `token` as a bearer token, as API clients other than the browser send it. */
+export function bearer(token: string): { authorization: string } {
+  return { authorization: `Bearer ${token}` };
 }
 
 /** `name=value` pairs of a response's Set-Cookie headers (a cleared cookie has an empty value). */
@@ -34,6 +40,25 @@ export interface SignInResult {
   token: string | null;
 }
 
+/** Submits the Steam stand-in's approve form (or its cancel) for `providerPage`; the answer redirects to the callback. */
+export function approveAtStandIn(
+  providerPage: URL,
+  steamId: string | "cancel",
+  fetcher: Fetcher = selfFetch,
+): Promise<Response> {
+  const form = new URLSearchParams({
+    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+    realm: providerPage.searchParams.get("openid.realm") ?? "",
+  });
+  if (steamId === "cancel") form.set("cancel", "1");
+  else form.set("steamid", steamId);
+  return fetcher(new URL("approve", providerPage).toString(), {
+    method: "POST",
+    headers: { "content-type": "application/x-www-form-urlencoded" },
+    body: form,
+  });
+}
+
 /**
  * Signs in through the local stand-in as `steamId` (or cancels), starting at
  * `startPath` (e.g. `/api/auth/steam?return_to=/terms`).
@@ -49,17 +74,7 @@ export async function signInThroughStandIn(
   const providerPage = new URL(start.headers.get("location") ?? "");
   const page = await fetcher(providerPage.toString());
   if (page.status !== 200) throw new Error(`stand-in page answered ${page.status}`);
-  const form = new URLSearchParams({
-    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-    realm: providerPage.searchParams.get("openid.realm") ?? "",
-  });
-  if (steamId === "cancel") form.set("cancel", "1");
-  else form.set("steamid", steamId);
-  const approved = await fetcher(new URL("approve", providerPage).toString(), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: form,
-  });
+  const approved = await approveAtStandIn(providerPage, steamId, fetcher);
   if (approved.status !== 302) throw new Error(`stand-in approve answered ${approved.status}`);
   const callback = await fetcher(approved.headers.get("location") ?? "", {
     headers: { cookie: `__steam_signin=${state}` },

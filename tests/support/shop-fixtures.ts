@@ -1,8 +1,7 @@
 // Rows for the shop and purchase tests. D1 is shared within a run, so every
 // helper makes fresh rows with ids no other test uses.
 import { env } from "cloudflare:test";
-import { createSession } from "../worker/services/auth/sessions.ts";
-import { testDeps } from "./support/deps.ts";
+import { bearer } from "./sign-in.ts";
 
 let counter = 0;
 const runTag = Math.floor(Math.random() * 1_000_000);
@@ -78,35 +77,6 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
   return id;
 }
 
-/** A player with `balance` kopecks credited the way money arrives: a ledger row and the balance in one batch. */
-export async function createPlayer(balance = 0): Promise<{ id: number; token: string; steamId: string }> {
-  const steamId = `7656119${String(uniqueId()).padStart(10, "0")}`;
-  const user = await env.DB.prepare(
-    "INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES (?, ?, '', 0) RETURNING id",
-  )
-    .bind(steamId, `Игрок ${steamId}`)
-    .first<{ id: number }>();
-  if (!user) throw new Error("no user");
-  if (balance > 0) {
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?, ?, 'adjustment')").bind(user.id, balance),
-      env.DB.prepare("UPDATE users SET balance = balance + ? WHERE id = ?").bind(balance, user.id),
-    ]);
-  }
-  const session = await createSession(testDeps(), user.id);
-  return { id: user.id, token: session.token, steamId };
-}
-
-export async function balanceAndLedger(userId: number): Promise<{ balance: number; ledger: number }> {
-  const row = await env.DB.prepare(
-    "SELECT balance, (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE user_id = users.id) AS ledger FROM users WHERE id = ?",
-  )
-    .bind(userId)
-    .first<{ balance: number; ledger: number }>();
-  if (!row) throw new Error("no user");
-  return row;
-}
-
 export function buy(
   token: string | null,
   itemId: number | string,
@@ -117,7 +87,7 @@ export function buy(
     method: "POST",
     headers: {
       "content-type": "application/json",
-      ...(token ? { authorization: `Bearer ${token}` } : {}),
+      ...(token ? bearer(token) : {}),
       ...headers,
     },
     body: typeof body === "string" ? body : JSON.stringify(body),
