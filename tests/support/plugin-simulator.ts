@@ -59,14 +59,43 @@ export class PluginJournal {
   readonly entries = new Map<string, JournalEntry>();
 }
 
-/** The game server's console: what actually ran. */
+/**
+ * The game server's console: what actually ran, and the Oxide groups it changed. Only
+ * `oxide.usergroup add|remove <steamid> <group>` changes state; every other command succeeds
+ * with an empty reply unless `replyWith` answers for it.
+ */
 export class GameConsole {
   readonly executed: { delivery_id: string; command: string }[] = [];
-  /** Returns an error message to make a command fail. */
+  /** Oxide groups that exist on this server, with their members. */
+  readonly groups = new Map<string, Set<string>>([["vip", new Set<string>()]]);
+  /** Returns an error message to make a command throw. */
   failWith: ((command: string) => string | null) | null = null;
+  /** Returns the console's reply for a command instead of the modelled one. */
+  replyWith: ((command: string) => string | null) | null = null;
 
   commandsFor(deliveryId: string): string[] {
     return this.executed.filter((entry) => entry.delivery_id === deliveryId).map((entry) => entry.command);
+  }
+
+  inGroup(steamId: string, group: string): boolean {
+    return this.groups.get(group.toLowerCase())?.has(steamId) ?? false;
+  }
+
+  /** Runs one command like `ConsoleSystem.Run` and returns its reply. */
+  run(command: string): string {
+    const reply = this.replyWith?.(command);
+    if (reply !== null && reply !== undefined) return reply;
+    const usergroup = /^oxide\.usergroup (add|remove) (\S+) (\S+)$/.exec(command);
+    if (!usergroup) return "";
+    const [, action, steamId = "", group = ""] = usergroup;
+    const members = this.groups.get(group.toLowerCase());
+    if (!members) return `Group '${group}' doesn't exist`;
+    if (action === "add") {
+      members.add(steamId);
+      return `Player '${steamId}' added to group: ${group}`;
+    }
+    members.delete(steamId);
+    return `Player '${steamId}' removed from group: ${group}`;
   }
 }
 
@@ -219,6 +248,7 @@ export class PluginSimulator {
           entry.message = error;
           break;
         }
+        this.console.run(command);
         this.console.executed.push({ delivery_id: delivery.delivery_id, command });
       }
     }
