@@ -295,7 +295,8 @@ export const deliveries = sqliteTable(
     serverType: text("server_type").notNull(),
     steamId: text("steam_id").notNull(),
     requiresOnline: integer("requires_online", { mode: "boolean" }).notNull(),
-    status: text("status", { enum: ["pending", "done", "failed"] })
+    // superseded: a later entry of the same rank revokes it; stranded: its granting server is gone.
+    status: text("status", { enum: ["pending", "done", "failed", "superseded", "stranded"] })
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),

@@ -274,8 +274,10 @@ describe("delivery queue and acknowledgements", () => {
     const waiting = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
     // An entry delivered before its item had revoke commands (or by hand): the cron adds its revoke.
     const expired = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
-    await env.DB.prepare("UPDATE inventory_entries SET status = 'used', used_at = ?1, expires_at = ?1 WHERE id = ?2")
-      .bind(clock.now().getTime(), expired.id)
+    await env.DB.prepare(
+      "UPDATE inventory_entries SET status = 'used', used_at = ?1, expires_at = ?1, used_server_id = ?2 WHERE id = ?3",
+    )
+      .bind(clock.now().getTime(), server.id, expired.id)
       .run();
     await sim.heartbeat([]);
 

@@ -2,12 +2,14 @@ import { createScheduledController, env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { runScheduled } from "#worker/cron/index.ts";
 import { LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { listInventory } from "#worker/services/profile/inventory.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
 import { depsFor, testClock, testDeps } from "./support/deps.ts";
 import {
   clockedTransport,
   createDeliverableItem,
+  createEntry,
   createGameServer,
   uniqueServerType,
 } from "./support/game-fixtures.ts";
@@ -135,5 +137,80 @@ describe("plugin simulator against the real API", () => {
     clock.advance(10_000);
     expect(await restarted.tick([player.steamId])).toEqual([]);
     expect(restarted.console.executed).toHaveLength(3);
+  });
+});
+
+describe("the plugin reads the console's reply", () => {
+  async function setup(grant: string[]) {
+    const clock = testClock();
+    const deps = testDeps({ now: clock.now });
+    const serverType = uniqueServerType();
+    const server = await createGameServer(deps, { serverType });
+    const player = await createPlayer({ deps, nickname: "Рейдер" });
+    const item = await createDeliverableItem(deps, { serverType, name: "VIP", grant });
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const plugin = new PluginSimulator({
+      transport: clockedTransport(clock.now),
+      serverId: server.id,
+      serverKey: server.key,
+      now: clock.now,
+    });
+    const card = async () => (await listInventory(deps, player.id)).find((row) => row.id === entry.id);
+    const delivery = () =>
+      env.DB.prepare("SELECT status, attempts, last_error FROM deliveries WHERE inventory_entry_id = ?")
+        .bind(entry.id)
+        .first();
+    return { clock, player, plugin, card, delivery };
+  }
+
+  it("a reply that reports a failure is retried, and after five the Корзина shows it", async () => {
+    const { clock, player, plugin, card } = await setup(["oxide.usergroup add {steamid} vip"]);
+    plugin.console.groups.delete("vip"); // the server's owner hasn't created the group
+    const online = [player.steamId];
+    for (const minutes of [1, 5, 15, 60]) {
+      expect(await plugin.tick(online)).toMatchObject([{ kind: "grant" }]);
+      expect(await card()).toMatchObject({ status: "not_used", last_error: null });
+      clock.advance(minutes * 60_000);
+    }
+    expect(await plugin.tick(online)).toMatchObject([{ kind: "grant" }]);
+    expect(await card()).toMatchObject({
+      status: "not_used",
+      used_at: null,
+      last_error: "Не удалось выдать предмет на сервере: Group 'vip' doesn't exist",
+    });
+    clock.advance(DAY);
+    expect(await plugin.tick(online)).toEqual([]);
+  });
+
+  it("a quiet reply that leaves the player outside the group is a failure too", async () => {
+    const { player, plugin, delivery } = await setup(["oxide.usergroup add {steamid} vip"]);
+    // E.g. another plugin's OnUserGroupAdded hook took the player straight back out.
+    plugin.console.replyWith = (command) => (command.startsWith("oxide.usergroup add") ? "" : null);
+    await plugin.tick([player.steamId]);
+    expect(await delivery()).toEqual({
+      status: "pending",
+      attempts: 1,
+      last_error: `После «oxide.usergroup add ${player.steamId} vip» игрок не в группе vip`,
+    });
+  });
+
+  it("a failure reply stops the delivery's later commands; a reply without a failure counts as done", async () => {
+    const { clock, player, plugin, delivery, card } = await setup([
+      "inventory.giveto {steamid} rifle.ak47 1",
+      "say {nickname} получил набор",
+    ]);
+    plugin.console.replyWith = (command) =>
+      command.startsWith("inventory.giveto") ? "Invalid item: rifle.ak47" : null;
+    const [served] = await plugin.tick([player.steamId]);
+    expect(await delivery()).toMatchObject({ status: "pending", attempts: 1, last_error: "Invalid item: rifle.ak47" });
+    expect(plugin.console.commandsFor(served?.delivery_id ?? "")).toEqual([
+      `inventory.giveto ${player.steamId} rifle.ak47 1`,
+    ]);
+
+    plugin.console.replyWith = (command) =>
+      command.startsWith("inventory.giveto") ? "Giving 1 x Assault Rifle to Рейдер" : null;
+    clock.advance(60_000);
+    await plugin.tick([player.steamId]);
+    expect(await card()).toMatchObject({ status: "used", last_error: null });
   });
 });

@@ -12,10 +12,15 @@
 // Exactly once: a delivery id is written to the journal (oxide/data/RustStoreDelivery_journal.json)
 // BEFORE its commands run. A journaled id is never run again: after a crash or a lost ack it
 // is only acknowledged. Only a failure the site has accepted is retried.
+//
+// A command failed when it throws, when its console reply reports a failure, or when
+// `oxide.usergroup add|remove` left the player outside (inside) the group; the failure's
+// text is acknowledged, so the site retries it and at last shows it in the Корзина.
 using System;
 using System.Collections.Generic;
 using System.Security.Cryptography;
 using System.Text;
+using System.Text.RegularExpressions;
 using Newtonsoft.Json;
 using Oxide.Core;
 using Oxide.Core.Libraries;
@@ -436,20 +441,63 @@ namespace Oxide.Plugins
 
             foreach (var command in delivery.Commands ?? new List<string>())
             {
+                string failure;
                 try
                 {
-                    ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), command);
+                    var reply = ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), command);
+                    failure = CommandFailure(command, reply);
                 }
                 catch (Exception e)
                 {
+                    failure = e.Message;
+                }
+                if (failure != null)
+                {
                     entry.Ok = false;
-                    entry.Message = e.Message;
+                    entry.Message = failure;
                     break;
                 }
             }
             SaveJournal();
             Puts("Delivery {0} ({1}) for {2}: {3}", delivery.DeliveryId, delivery.Kind, delivery.SteamId,
                 entry.Ok ? "done" : "failed: " + entry.Message);
+        }
+
+        // Rust and Oxide rarely throw for a command that did nothing; they say so in the reply
+        // ("Group 'vip' doesn't exist", "Invalid item", "Couldn't find player"). The same list
+        // is FAILURE_REPLY_MARKERS in tests/support/plugin-simulator.ts.
+        private static readonly string[] FailureReplyMarkers =
+        {
+            "unknown", "not found", "couldn't find", "could not find", "doesn't exist", "does not exist", "invalid", "no such",
+        };
+
+        private static readonly Regex UserGroupCommand = new Regex(
+            @"^(?:oxide|o)\.usergroup\s+(add|remove)\s+(\S+)\s+(\S+)\s*$", RegexOptions.IgnoreCase);
+
+        /// <summary>Why a command that ran failed, or null: its reply, or the group it should have changed.</summary>
+        private string CommandFailure(string command, string reply)
+        {
+            var failure = ReplyFailure(reply);
+            if (failure != null) return failure;
+            var match = UserGroupCommand.Match(command.Trim());
+            if (!match.Success) return null;
+            var adding = match.Groups[1].Value.ToLowerInvariant() == "add";
+            var steamId = match.Groups[2].Value;
+            var group = match.Groups[3].Value;
+            if (permission.UserHasGroup(steamId, group) == adding) return null;
+            // Shown to the player in the Корзина after the last attempt.
+            return "После «" + command.Trim() + "» игрок " + (adding ? "не в группе " : "всё ещё в группе ") + group;
+        }
+
+        private static string ReplyFailure(string reply)
+        {
+            if (string.IsNullOrEmpty(reply)) return null;
+            var text = reply.Trim();
+            foreach (var marker in FailureReplyMarkers)
+            {
+                if (text.IndexOf(marker, StringComparison.OrdinalIgnoreCase) >= 0) return text;
+            }
+            return null;
         }
 
         private void FlushAcks(Action done)

@@ -48,6 +48,41 @@ export interface QueueDelivery {
   commands: string[];
 }
 
+/**
+ * Words Rust and Oxide put in a console reply when a command did nothing; the same list as
+ * `FailureReplyMarkers` in RustStoreDelivery.cs.
+ */
+export const FAILURE_REPLY_MARKERS = [
+  "unknown",
+  "not found",
+  "couldn't find",
+  "could not find",
+  "doesn't exist",
+  "does not exist",
+  "invalid",
+  "no such",
+] as const;
+
+/**
+ * Why a command that ran failed, like the plugin's `CommandFailure`: the reply names a failure,
+ * or `oxide.usergroup add|remove` left the player outside (inside) the group.
+ */
+export function commandFailure(
+  command: string,
+  reply: string,
+  inGroup: (steamId: string, group: string) => boolean,
+): string | null {
+  const text = reply.trim();
+  const lower = text.toLowerCase();
+  if (FAILURE_REPLY_MARKERS.some((marker) => lower.includes(marker))) return text;
+  const usergroup = /^(?:oxide|o)\.usergroup\s+(add|remove)\s+(\S+)\s+(\S+)\s*$/i.exec(command.trim());
+  if (!usergroup) return null;
+  const [, action = "", steamId = "", group = ""] = usergroup;
+  const adding = action.toLowerCase() === "add";
+  if (inGroup(steamId, group) === adding) return null;
+  return `После «${command.trim()}» игрок ${adding ? "не в группе" : "всё ещё в группе"} ${group}`;
+}
+
 interface JournalEntry {
   ok: boolean;
   message: string;
@@ -59,14 +94,43 @@ export class PluginJournal {
   readonly entries = new Map<string, JournalEntry>();
 }
 
-/** The game server's console: what actually ran. */
+/**
+ * The game server's console: what actually ran, and the Oxide groups it changed. Only
+ * `oxide.usergroup add|remove <steamid> <group>` changes state; every other command succeeds
+ * with an empty reply unless `replyWith` answers for it.
+ */
 export class GameConsole {
   readonly executed: { delivery_id: string; command: string }[] = [];
-  /** Returns an error message to make a command fail. */
+  /** Oxide groups that exist on this server, with their members. */
+  readonly groups = new Map<string, Set<string>>([["vip", new Set<string>()]]);
+  /** Returns an error message to make a command throw. */
   failWith: ((command: string) => string | null) | null = null;
+  /** Returns the console's reply for a command instead of the modelled one. */
+  replyWith: ((command: string) => string | null) | null = null;
 
   commandsFor(deliveryId: string): string[] {
     return this.executed.filter((entry) => entry.delivery_id === deliveryId).map((entry) => entry.command);
+  }
+
+  inGroup(steamId: string, group: string): boolean {
+    return this.groups.get(group.toLowerCase())?.has(steamId) ?? false;
+  }
+
+  /** Runs one command like `ConsoleSystem.Run` and returns its reply. */
+  run(command: string): string {
+    const reply = this.replyWith?.(command);
+    if (reply !== null && reply !== undefined) return reply;
+    const usergroup = /^oxide\.usergroup (add|remove) (\S+) (\S+)$/.exec(command);
+    if (!usergroup) return "";
+    const [, action, steamId = "", group = ""] = usergroup;
+    const members = this.groups.get(group.toLowerCase());
+    if (!members) return `Group '${group}' doesn't exist`;
+    if (action === "add") {
+      members.add(steamId);
+      return `Player '${steamId}' added to group: ${group}`;
+    }
+    members.delete(steamId);
+    return `Player '${steamId}' removed from group: ${group}`;
   }
 }
 
@@ -213,13 +277,18 @@ export class PluginSimulator {
       const entry: JournalEntry = { ok: true, message: "", acked: false };
       this.journal.entries.set(delivery.delivery_id, entry); // journal BEFORE running
       for (const command of delivery.commands) {
-        const error = this.console.failWith?.(command) ?? null;
-        if (error) {
+        const thrown = this.console.failWith?.(command) ?? null;
+        let failure = thrown;
+        if (!thrown) {
+          const reply = this.console.run(command);
+          this.console.executed.push({ delivery_id: delivery.delivery_id, command });
+          failure = commandFailure(command, reply, (steamId, group) => this.console.inGroup(steamId, group));
+        }
+        if (failure) {
           entry.ok = false;
-          entry.message = error;
+          entry.message = failure;
           break;
         }
-        this.console.executed.push({ delivery_id: delivery.delivery_id, command });
       }
     }
     if (!options.crashBeforeAck) await this.flushAcks();

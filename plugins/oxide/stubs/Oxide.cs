@@ -43,6 +43,11 @@ namespace Oxide.Core.Libraries
             RequestMethod method = RequestMethod.GET, Dictionary<string, string> headers = null, float timeout = 0f) { }
     }
 
+    public class Permission
+    {
+        public bool UserHasGroup(string id, string name) { return false; }
+    }
+
     public class Lang
     {
         public void RegisterMessages(Dictionary<string, string> messages, Oxide.Core.Plugins.Plugin plugin, string lang = "en") { }
@@ -99,6 +104,7 @@ namespace Oxide.Plugins
         protected PluginTimers timer = new PluginTimers();
         protected Oxide.Core.Libraries.WebRequests webrequest = new Oxide.Core.Libraries.WebRequests();
         protected Oxide.Core.Libraries.Lang lang = new Oxide.Core.Libraries.Lang();
+        protected Oxide.Core.Libraries.Permission permission = new Oxide.Core.Libraries.Permission();
         protected void Puts(string format, params object[] args) { }
         protected void PrintWarning(string format, params object[] args) { }
         protected void PrintError(string format, params object[] args) { }

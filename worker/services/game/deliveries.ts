@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
+import type { deliveries } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { type Statement, statement } from "../../ports/database.ts";
+import { rawSql, type Statement, statement } from "../../ports/database.ts";
 import { renderCommand } from "./commands.ts";
 import type { GameServer } from "./signature.ts";
 
@@ -24,11 +25,29 @@ export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000] as
 export const MAX_ATTEMPTS = 5;
 export const MAX_DELIVERIES_PER_POLL = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
+// The plugin runs an answer in order: an overdue revoke before a new grant of the same rank,
+// so the grant is what stays.
+const SERVED_ORDER = rawSql("CASE d.kind WHEN 'revoke' THEN 0 ELSE 1 END, d.not_before, d.created_at");
 
 // A random RFC 4122 version 4 UUID, per row, in SQL.
 const UUID_SQL =
   sql.raw(`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-'
   || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`);
+
+/**
+ * Whether inventory entries `a` and `b` (SQL aliases) hold the same rank: the same item, or
+ * items whose revoke templates are the same set, since revoking either takes the same thing
+ * away (docs/decisions/063-timed-ranks-stack.md).
+ */
+function sameRank(a: string, b: string) {
+  const revokesOf = (entry: string, alias: string) =>
+    `SELECT 1 FROM item_commands ${alias} WHERE ${alias}.item_id = ${entry}.item_id AND ${alias}.phase = 'revoke'`;
+  const allIn = (from: string, to: string) =>
+    `NOT EXISTS (${revokesOf(from, "rk_from")} AND NOT EXISTS (${revokesOf(to, "rk_to")} AND rk_to.template = rk_from.template))`;
+  return rawSql(
+    `(${a}.item_id = ${b}.item_id OR (EXISTS (${revokesOf(a, "rk_any")}) AND ${allIn(a, b)} AND ${allIn(b, a)}))`,
+  );
+}
 
 export interface ServedDelivery {
   delivery_id: string;
@@ -93,24 +112,30 @@ export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
 export async function leaseDeliveries(deps: Deps, server: GameServer, online: string[]): Promise<ServedDelivery[]> {
   await ensureGrantDeliveries(deps, server.serverType);
   const now = deps.now().getTime();
-  const leased = await deps.db.run<{ id: string }>(
+  const [, leased] = await deps.db.batch([
+    supersedeCoveredRevokes(now, server.id),
     statement(sql`UPDATE deliveries SET lease_until = ${now} + ${LEASE_MS}, leased_server_id = ${server.id}
        WHERE id IN (
-         SELECT d.id FROM deliveries d
+         SELECT d.id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
          WHERE d.server_type = ${server.serverType} AND d.status = 'pending' AND d.not_before <= ${now}
            AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(${JSON.stringify(online)})))
            AND (d.leased_server_id IS NULL
              OR d.lease_until IS NULL
              OR (d.leased_server_id = ${server.id} AND d.lease_until <= ${now})
              OR d.lease_until + ${HANDOFF_MS} <= ${now})
-           AND EXISTS (
-             SELECT 1 FROM inventory_entries e JOIN item_commands c ON c.item_id = e.item_id
-             WHERE e.id = d.inventory_entry_id AND c.phase = d.kind)
-         ORDER BY d.not_before, d.created_at
+           AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind)
+           -- The rank lives in the Oxide of the server that granted it.
+           AND (d.kind = 'grant' OR e.used_server_id = ${server.id})
+           -- A grant of the rank that this server may have run but not yet acknowledged would be undone.
+           AND (d.kind = 'grant' OR NOT EXISTS (
+             SELECT 1 FROM deliveries g JOIN inventory_entries ge ON ge.id = g.inventory_entry_id
+             WHERE g.kind = 'grant' AND g.status = 'pending' AND g.leased_server_id = ${server.id}
+               AND ge.user_id = e.user_id AND ${sameRank("ge", "e")}))
+         ORDER BY ${SERVED_ORDER}
          LIMIT ${MAX_DELIVERIES_PER_POLL})
        RETURNING id`),
-  );
-  const ids = leased.rows.map((row) => row.id);
+  ]);
+  const ids = ((leased?.rows ?? []) as { id: string }[]).map((row) => row.id);
   if (ids.length === 0) return [];
 
   const idsJson = JSON.stringify(ids);
@@ -120,7 +145,7 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
          JOIN inventory_entries e ON e.id = d.inventory_entry_id
          JOIN users u ON u.id = e.user_id
          WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
-         ORDER BY d.not_before, d.created_at`),
+         ORDER BY ${SERVED_ORDER}`),
     statement(sql`SELECT c.item_id, c.phase, c.template FROM item_commands c
          WHERE c.item_id IN (SELECT e.item_id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
                              WHERE d.id IN (SELECT value FROM json_each(${idsJson})))
@@ -158,10 +183,68 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
   }));
 }
 
+export type DeliveryStatus = (typeof deliveries.$inferSelect)["status"];
+
+/**
+ * A pending revoke is `superseded` when another entry of the same rank, delivered on the same
+ * server to the same player, ends later (or never): that entry's revoke takes the rank away
+ * once, when no paid time is left. Ties go to the higher id, so exactly one revoke remains.
+ */
+function supersedeCoveredRevokes(now: number, serverId: number | null): Statement {
+  return statement(sql`UPDATE deliveries SET status = 'superseded', lease_until = NULL, done_at = ${now}
+     WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
+       AND EXISTS (
+         SELECT 1 FROM inventory_entries a JOIN inventory_entries b
+           ON b.user_id = a.user_id AND b.server_type = a.server_type AND b.used_server_id = a.used_server_id
+         WHERE a.id = deliveries.inventory_entry_id AND (${serverId} IS NULL OR a.used_server_id = ${serverId})
+           AND b.id <> a.id AND b.status = 'used'
+           AND (b.is_permanent = 1 OR b.expires_at > a.expires_at OR (b.expires_at = a.expires_at AND b.id > a.id))
+           AND ${sameRank("a", "b")})`);
+}
+
+/** The cron's sweep over every server (a poll and an acknowledgement sweep their own server). */
+export async function supersedeRevokes(deps: Deps): Promise<number> {
+  return (await deps.db.run(supersedeCoveredRevokes(deps.now().getTime(), null))).changes;
+}
+
+/**
+ * Due revokes whose granting server is gone (deleted, or no longer of the entry's type) can't
+ * run anywhere else: the rank is in that server's Oxide. They become `stranded` with the reason,
+ * for an operator to take the rank away by hand, instead of waiting silently or being marked done.
+ */
+export async function strandRevokes(deps: Deps): Promise<number> {
+  const now = deps.now().getTime();
+  const stranded = await deps.db.run<{ id: string; inventory_entry_id: number; steam_id: string; last_error: string }>(
+    statement(sql`UPDATE deliveries
+       SET status = 'stranded', lease_until = NULL,
+           last_error = (SELECT CASE WHEN e.used_server_id IS NULL
+                 THEN 'Неизвестно, какой сервер выдал привилегию; снимите её вручную'
+                 ELSE 'Сервер #' || e.used_server_id || ', выдавший привилегию, удалён или сменил тип; снимите её вручную' END
+               FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+       WHERE kind = 'revoke' AND status = 'pending' AND not_before <= ${now}
+         AND (lease_until IS NULL OR lease_until <= ${now})
+         AND NOT EXISTS (SELECT 1 FROM inventory_entries e JOIN servers s ON s.id = e.used_server_id
+           WHERE e.id = deliveries.inventory_entry_id AND s.server_type = deliveries.server_type)
+       RETURNING id, inventory_entry_id, steam_id, last_error`),
+  );
+  for (const row of stranded.rows) {
+    console.warn(
+      JSON.stringify({
+        event: "revoke_stranded",
+        delivery: row.id,
+        entry: row.inventory_entry_id,
+        steam_id: row.steam_id,
+        message: row.last_error,
+      }),
+    );
+  }
+  return stranded.changes;
+}
+
 interface DeliveryState {
   id: string;
   kind: "grant" | "revoke";
-  status: "pending" | "done" | "failed";
+  status: DeliveryStatus;
   attempts: number;
   lease_until: number | null;
   leased_server_id: number | null;
@@ -198,6 +281,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
   const statements: Statement[] = [];
   const outcomes: { delivery_id: string; status: "done" | "retry" | "failed" | "duplicate" }[] = [];
   const seen = new Set<string>();
+  let coversRanks = false;
 
   for (const result of results) {
     const row = byId.get(result.delivery_id);
@@ -215,13 +299,32 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
              WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id}`),
       );
       if (row.kind === "grant") {
+        const justDelivered = sql`EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'done' AND done_server_id = ${server.id} AND done_at = ${now})`;
         statements.push(
-          statement(sql`UPDATE inventory_entries
+          // Time on a rank stacks: it starts when the player's paid time on it on this server ends.
+          statement(sql`UPDATE inventory_entries AS e
                SET status = 'used', used_at = ${now}, used_server_id = ${server.id}, last_error = NULL,
-                   expires_at = CASE WHEN is_permanent = 0 AND duration_days IS NOT NULL THEN ${now} + duration_days * ${DAY_MS} END
-               WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ${row.id})
-                 AND status = 'not_used'
-                 AND EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'done' AND done_server_id = ${server.id} AND done_at = ${now})`),
+                   expires_at = CASE WHEN e.is_permanent = 0 AND e.duration_days IS NOT NULL THEN
+                     max(${now}, coalesce((SELECT max(p.expires_at) FROM inventory_entries p
+                       WHERE p.user_id = e.user_id AND p.server_type = e.server_type AND p.used_server_id = ${server.id}
+                         AND p.status = 'used' AND p.expires_at > ${now} AND ${sameRank("p", "e")}), 0))
+                     + e.duration_days * ${DAY_MS} END
+               WHERE e.id = (SELECT inventory_entry_id FROM deliveries WHERE id = ${row.id})
+                 AND e.status = 'not_used' AND ${justDelivered}`),
+          // Every running entry of the rank shows the rank's real end, and its revoke moves there.
+          statement(sql`UPDATE inventory_entries AS p
+               SET expires_at = (SELECT e.expires_at FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id WHERE d.id = ${row.id})
+               WHERE p.status = 'used' AND p.expires_at > ${now} AND p.used_server_id = ${server.id}
+                 AND ${justDelivered}
+                 AND EXISTS (SELECT 1 FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+                   WHERE d.id = ${row.id} AND e.id <> p.id AND e.expires_at IS NOT NULL
+                     AND e.user_id = p.user_id AND e.server_type = p.server_type AND ${sameRank("p", "e")})`),
+          statement(sql`UPDATE deliveries
+               SET not_before = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+               WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
+                 AND not_before < (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+                 AND inventory_entry_id IN (SELECT id FROM inventory_entries WHERE used_server_id = ${server.id}
+                   AND user_id = (SELECT e.user_id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id WHERE d.id = ${row.id}))`),
           statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
                SELECT ${crypto.randomUUID()}, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ${now}
                FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
@@ -229,6 +332,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
                  AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
                ON CONFLICT DO NOTHING`),
         );
+        coversRanks = true;
       }
       outcomes.push({ delivery_id: row.id, status: "done" });
       continue;
@@ -259,6 +363,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     outcomes.push({ delivery_id: row.id, status: finalFailure ? "failed" : "retry" });
   }
 
+  if (coversRanks) statements.push(supersedeCoveredRevokes(now, server.id));
   if (statements.length > 0) await deps.db.batch(statements);
   return { status: "ok", results: outcomes };
 }
