@@ -215,7 +215,13 @@ describe("POST /api/purchase/items/:id", () => {
 
   it("the same idempotency key with another duration or server type is a 409, not the first purchase again", async () => {
     const player = await createPlayer(100_000);
-    const itemId = await createItem({ price: 10_000, durations: [[7, 5_000], [30, 10_000]] });
+    const itemId = await createItem({
+      price: 10_000,
+      durations: [
+        [7, 5_000],
+        [30, 10_000],
+      ],
+    });
     const key = crypto.randomUUID();
     const first = await buy(player.token, itemId, { server_type: "SOLO", duration: 30, idempotency_key: key });
     expect(first.status).toBe(201);
