@@ -97,7 +97,7 @@ export interface VerifiedSteamLogin {
 }
 
 /**
- * Checks a positive assertion from the provider, in order: mode, ns, the exact
+ * Checks a positive assertion from the provider, in order: no repeated openid field, mode, ns, the exact
  * signed list, op_endpoint, claimed_id == identity, the SteamID64 identity,
  * return_to, nonce age, nonce not seen before (claimed by insert), and finally
  * the provider's own `check_authentication` answer.
