@@ -148,6 +148,51 @@ describe("sign-in through the Steam stand-in", () => {
   });
 });
 
+describe("an OpenID answer with a repeated field", () => {
+  // The attacker signs in genuinely as themselves, then puts the victim's claimed_id and identity
+  // in front of the genuine ones. The stand-in, like a provider that keeps the last value of a
+  // repeated field, confirms the attacker's own signed values.
+  const prependVictim = (victim: string) => (callback: string) => {
+    const url = new URL(callback);
+    const identity = `https://steamcommunity.com/openid/id/${victim}`;
+    url.search = `openid.claimed_id=${encodeURIComponent(identity)}&openid.identity=${encodeURIComponent(identity)}&${url.search.slice(1)}`;
+    return url.toString();
+  };
+
+  it("signs nobody in, least of all the player whose identity came first", async () => {
+    const victim = uniqueSteamId();
+    const attacker = uniqueSteamId();
+    const { callback, location, cookie, token } = await signInThroughStandIn(
+      attacker,
+      "/api/auth/steam",
+      selfFetch,
+      prependVictim(victim),
+    );
+    expect(callback.status).toBe(302);
+    expect(location).toBe("/?auth_error=failed");
+    expect(cookie).toBeNull();
+    expect(token).toBeNull();
+    expect(await userRow(victim)).toBeUndefined();
+  });
+
+  it("the stand-in's check_authentication keeps the last value of a repeated field, as such a provider does", async () => {
+    const victim = uniqueSteamId();
+    let genuine = "";
+    await signInThroughStandIn(uniqueSteamId(), "/api/auth/steam", selfFetch, (callback) => {
+      genuine = callback;
+      return callback;
+    });
+    const check = new URLSearchParams(prependVictim(victim)(genuine).split("?")[1]);
+    check.set("openid.mode", "check_authentication");
+    const answer = await SELF.fetch("http://localhost:5173/__standins/steam-openid/login", {
+      method: "POST",
+      headers: { "content-type": "application/x-www-form-urlencoded" },
+      body: check,
+    });
+    expect(await answer.text()).toBe("ns:http://specs.openid.net/auth/2.0\nis_valid:true\n");
+  });
+});
+
 describe("sign-in with a Steam Web API key", () => {
   function appWith(steam: FakeSteamOpenId, overridesEnv: Record<string, string>): Fetcher {
     const clock = testClock(Date.now());

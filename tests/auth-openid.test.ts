@@ -44,6 +44,21 @@ describe("Steam OpenID validation", () => {
     }
   });
 
+  it("refuses any repeated openid field without asking Steam, whichever value comes first", async () => {
+    const { steam, assertion, verify } = setup();
+    const victim = "https://steamcommunity.com/openid/id/76561198000000001";
+    for (const key of ["openid.claimed_id", "openid.identity", "openid.sig", "openid.ns", "openid.extra"]) {
+      const genuine = assertion();
+      const params = new URLSearchParams([
+        [key, key === "openid.claimed_id" || key === "openid.identity" ? victim : "x"],
+      ]);
+      for (const [name, value] of genuine) params.append(name, value);
+      if (key === "openid.extra") params.append(key, "y");
+      await refused(verify(params), "repeated_param");
+    }
+    expect(steam.checks).toHaveLength(0);
+  });
+
   it("refuses a mode other than id_res without asking Steam", async () => {
     const { steam, assertion, verify } = setup();
     await refused(verify(assertion({ "openid.mode": "checkid_setup" })), "mode");

@@ -318,14 +318,15 @@ describe("configuration", () => {
     const call = (url: string, init: RequestInit = {}) =>
       app.request(url, { redirect: "manual", ...init }, siteEnv, createExecutionContext());
     const start = await call("http://internal.host/api/auth/steam");
-    expect(setCookies(start).get("__steam_signin")?.attributes).toContain("Secure");
+    // On HTTPS the cookies are __Host- cookies (see cookie-prefix-and-origin.test.ts).
+    expect(setCookies(start).get("__Host-steam_signin")?.attributes).toContain("Secure");
     const returnTo = new URL(start.headers.get("location") ?? "").searchParams.get("openid.return_to") ?? "";
     expect(returnTo.startsWith("https://rust.example/api/auth/steam/callback?")).toBe(true);
     const params = steamAssertion({ returnTo, steamId: uniqueSteamId(), at: new Date() });
     const callback = await call(`${returnTo}&${params.toString()}`, {
-      headers: { cookie: `__steam_signin=${setCookies(start).get("__steam_signin")?.value}` },
+      headers: { cookie: `__Host-steam_signin=${setCookies(start).get("__Host-steam_signin")?.value}` },
     });
     expect(callback.headers.get("location")).toMatch(/^\/auth-success\?token=/);
-    expect(setCookies(callback).get("__session")?.attributes).toContain("Secure");
+    expect(setCookies(callback).get("__Host-session")?.attributes).toContain("Secure");
   });
 });

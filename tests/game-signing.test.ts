@@ -112,7 +112,11 @@ describe("signed plugin requests", () => {
   it("refuses requests without the signature headers", async () => {
     const { transport } = await setup();
     const response = await transport(
-      new Request("http://localhost/api/game/heartbeat", { method: "POST", body: JSON.stringify(beat) }),
+      new Request("http://localhost/api/game/heartbeat", {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        body: JSON.stringify(beat),
+      }),
     );
     expect(response.status).toBe(400);
   });
@@ -124,6 +128,7 @@ describe("signed plugin requests", () => {
       new Request(`http://shop.example${signed.path}`, {
         method: "POST",
         headers: {
+          "content-type": "application/json",
           "x-server-id": String(server.id),
           "x-timestamp": String(signed.timestamp),
           "x-signature": signed.signature,

@@ -216,6 +216,32 @@ describe("POST /api/purchase/items/:id", () => {
     expect(reused.status).toBe(409);
   });
 
+  it("the same idempotency key with another duration or server type is a 409, not the first purchase again", async () => {
+    const player = await createPlayer({ balance: 100_000 });
+    const itemId = await createItem({
+      price: 10_000,
+      durations: [
+        [7, 5_000],
+        [30, 10_000],
+      ],
+    });
+    const key = crypto.randomUUID();
+    const first = await buy(player.token, itemId, { server_type: "SOLO", duration: 30, idempotency_key: key });
+    expect(first.status).toBe(201);
+    for (const terms of [
+      { server_type: "SOLO", duration: 7 },
+      { server_type: "VANILLA", duration: 30 },
+    ]) {
+      const reused = await buy(player.token, itemId, { ...terms, idempotency_key: key });
+      expect(reused.status, JSON.stringify(terms)).toBe(409);
+      expect(await reused.json()).toEqual({ error: "Этот ключ идемпотентности уже использован для другой покупки" });
+    }
+    // The same terms again are still a replay of the one purchase.
+    const again = await buy(player.token, itemId, { server_type: "SOLO", duration: 30, idempotency_key: key });
+    expect(again.status).toBe(200);
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 90_000, ledger: 90_000 });
+  });
+
   it("50 concurrent purchases against a balance covering 10 buy exactly 10, and balance = sum(ledger)", async () => {
     const player = await createPlayer({ balance: 10 * 5_000 + 4_999 });
     const itemId = await createItem({ price: 5_000, isOneTime: true });

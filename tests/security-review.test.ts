@@ -213,7 +213,12 @@ describe("cross-site form posts", () => {
     expect(own.status).toBe(501);
     const scripted = await SELF.fetch(`${ORIGIN}/api/promos/validate`, {
       method: "POST",
-      headers: { ...bearer(player.token), "sec-fetch-site": "cross-site", "cf-connecting-ip": uniqueIp() },
+      headers: {
+        ...bearer(player.token),
+        "sec-fetch-site": "cross-site",
+        "cf-connecting-ip": uniqueIp(),
+        "content-type": "application/json",
+      },
       body: JSON.stringify({ code: "" }),
     });
     expect(scripted.status).toBe(400);

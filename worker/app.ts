@@ -7,17 +7,18 @@ import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { apiApp } from "./api/index.ts";
 import { STANDIN_PREFIX, standInsEnabled } from "./config.ts";
 import type { DepsOverrides, Platform } from "./deps.ts";
+import { crossSiteWrites } from "./guards/cross-site.ts";
+import { jsonApiBodies } from "./guards/json-body.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
-import { readCookie, readSessionToken, SESSION_COOKIE } from "./services/auth/sessions.ts";
+import { readSessionToken } from "./services/auth/sessions.ts";
 import { standInEnvOf, wireDeps } from "./wiring.ts";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
 export const REQUEST_TOO_LARGE = "Слишком большой запрос";
 export const BAD_FORM = "Некорректные данные формы";
-export const FORBIDDEN = "Доступ запрещен";
 
 const isApi = (c: Context) => c.req.path.startsWith("/api/");
 
@@ -49,6 +50,11 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   const selfFetch = (c: Context<AppEnv>) => (request: Request) => app.fetch(request, c.env, executionContextOf(c));
 
   app.use(requestId());
+  // First, so every guard below reads the same configuration the services get.
+  app.use(async (c, next) => {
+    c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
+    await next();
+  });
   app.use(
     secureHeaders({
       // The pages inline React Router's hydration data; scripts come from our origin only.
@@ -61,34 +67,18 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   // the balance): shared caches must never keep it. API handlers that chose a policy keep theirs.
   app.use(async (c, next) => {
     await next();
-    if (readSessionToken(c.req.raw) === null) return;
+    if (readSessionToken(c.req.raw, c.var.deps.config) === null) return;
     if (isApi(c) && c.res.headers.has("cache-control")) return;
     c.res.headers.set("cache-control", "private, no-store");
   });
-  // The session cookie is SameSite=Lax, so browsers don't send it with another site's posts; a sibling
-  // subdomain counts as the same site though. No page of ours posts from
-  // elsewhere (Steam and YooKassa come back with GETs), so a cookie-carried post that the browser marks
-  // as coming from another site is refused. Bearer-token calls can't be forged by a form.
-  app.use(async (c, next) => {
-    const site = c.req.header("sec-fetch-site");
-    if (!isSafeMethod(c.req.method) && (site === "cross-site" || site === "same-site")) {
-      const fromCookie = readCookie(c.req.raw, SESSION_COOKIE);
-      if (fromCookie !== null && readSessionToken(c.req.raw) === fromCookie) {
-        return isApi(c) ? c.json({ error: FORBIDDEN }, 403) : c.text(FORBIDDEN, 403);
-      }
-    }
-    await next();
-  });
+  app.use(crossSiteWrites);
+  app.use(jsonApiBodies);
   app.use(
     bodyLimit({
       maxSize: MAX_REQUEST_BODY_BYTES,
       onError: (c) => (isApi(c) ? c.json({ error: REQUEST_TOO_LARGE }, 413) : c.text(REQUEST_TOO_LARGE, 413)),
     }),
   );
-  app.use(async (c, next) => {
-    c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
-    await next();
-  });
 
   app.route("/api", apiApp);
   app.all("/api/*", (c) => c.json({ error: "Не найдено" }, 404));

@@ -2,7 +2,7 @@ import { useEffect, useRef } from "react";
 import { data, redirect, useNavigate } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { safeReturnPath } from "#worker/services/auth/return-path.ts";
-import { readCookie, SESSION_COOKIE, verifySessionToken } from "#worker/services/auth/sessions.ts";
+import { readSessionCookie, verifySessionToken } from "#worker/services/auth/sessions.ts";
 import { storeToken } from "../lib/api-client.ts";
 import { useAuth } from "../lib/auth-context.tsx";
 import type { Route } from "./+types/auth-success";
@@ -23,7 +23,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // Only the token of this browser's own new session is stored: the callback set the same
   // token as the session cookie. A token pushed through a link (someone else's account) is ignored.
   const deps = context.get(depsContext);
-  const cookieToken = readCookie(request, SESSION_COOKIE);
+  const cookieToken = readSessionCookie(request, deps.config);
   const [fromUrl, fromCookie] = await Promise.all([
     verifySessionToken(deps, token),
     cookieToken ? verifySessionToken(deps, cookieToken) : null,

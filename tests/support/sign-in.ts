@@ -67,6 +67,8 @@ export async function signInThroughStandIn(
   steamId: string | "cancel",
   startPath = "/api/auth/steam",
   fetcher: Fetcher = selfFetch,
+  /** Rewrites the address the provider sends the browser back to, as an attacker would. */
+  tamper: (callback: string) => string = (callback) => callback,
 ): Promise<SignInResult> {
   const start = await fetcher(`http://localhost:5173${startPath}`);
   if (start.status !== 302) throw new Error(`start answered ${start.status}`);
@@ -76,7 +78,7 @@ export async function signInThroughStandIn(
   if (page.status !== 200) throw new Error(`stand-in page answered ${page.status}`);
   const approved = await approveAtStandIn(providerPage, steamId, fetcher);
   if (approved.status !== 302) throw new Error(`stand-in approve answered ${approved.status}`);
-  const callback = await fetcher(approved.headers.get("location") ?? "", {
+  const callback = await fetcher(tamper(approved.headers.get("location") ?? ""), {
     headers: { cookie: `__steam_signin=${state}` },
   });
   const location = callback.headers.get("location") ?? "";

@@ -141,7 +141,12 @@ steamOpenIdStandIn.post("/approve", async (c) => {
 
 // `openid.mode=check_authentication`: Steam's exact key-value answer.
 steamOpenIdStandIn.post("/login", async (c) => {
-  const body = new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()));
+  // Of a repeated field the last value counts, as in providers that read a form into a map. That is
+  // the harsher behaviour for the site: what it checked must be the only value it sends.
+  const body = new URLSearchParams();
+  for (const [key, value] of new URLSearchParams(new TextDecoder().decode(await c.req.arrayBuffer()))) {
+    body.set(key, value);
+  }
   if (body.get("openid.mode") !== "check_authentication") return c.text("Invalid OpenID request", 400);
   const signed = body.get("openid.signed") ?? "";
   const signature = fromBase64(body.get("openid.sig") ?? "");

@@ -17,6 +17,7 @@ export type OpenIdFailure =
   | "cancelled"
   | "state"
   | "missing_param"
+  | "repeated_param"
   | "mode"
   | "ns"
   | "signed"
@@ -96,16 +97,17 @@ export interface VerifiedSteamLogin {
 }
 
 /**
- * Checks a positive assertion from the provider, in order: mode, ns, the exact
+ * Checks a positive assertion from the provider, in order: no repeated openid field, mode, ns, the exact
  * signed list, op_endpoint, claimed_id == identity, the SteamID64 identity,
  * return_to, nonce age, nonce not seen before (claimed by insert), and finally
  * the provider's own `check_authentication` answer.
  */
 export async function verifySteamAssertion(
   deps: Pick<Deps, "db" | "config" | "now" | "fetch">,
-  params: URLSearchParams,
+  query: URLSearchParams,
   callbackUrl: string,
 ): Promise<VerifiedSteamLogin> {
+  const params = singleOpenIdFields(query);
   const mode = params.get("openid.mode");
   if (mode === "cancel") throw new SteamOpenIdError("cancelled");
   if (mode !== "id_res") throw new SteamOpenIdError("mode", String(mode));
@@ -143,12 +145,25 @@ export async function verifySteamAssertion(
   return { steamId, returnTo };
 }
 
-/** Asks the provider whether it really issued this assertion (`openid.mode=check_authentication`). */
-async function checkAuthentication(deps: Pick<Deps, "config" | "fetch">, params: URLSearchParams): Promise<void> {
-  const body = new URLSearchParams();
-  for (const [key, value] of params) {
-    if (key.startsWith("openid.")) body.append(key, value);
+/**
+ * The `openid.*` fields of a callback, each exactly once. A repeated field is refused: the checks
+ * above read one value and a provider may confirm another (one that keeps the last value would
+ * confirm the attacker's genuine identity placed after a victim's), so the site and the provider
+ * must see the very same single values.
+ */
+function singleOpenIdFields(query: URLSearchParams): Map<string, string> {
+  const fields = new Map<string, string>();
+  for (const [key, value] of query) {
+    if (!key.startsWith("openid.")) continue;
+    if (fields.has(key)) throw new SteamOpenIdError("repeated_param", key);
+    fields.set(key, value);
   }
+  return fields;
+}
+
+/** Asks the provider whether it really issued this assertion (`openid.mode=check_authentication`). */
+async function checkAuthentication(deps: Pick<Deps, "config" | "fetch">, fields: Map<string, string>): Promise<void> {
+  const body = new URLSearchParams([...fields]);
   body.set("openid.mode", "check_authentication");
   let response: Response;
   try {

@@ -2,9 +2,9 @@
 // state cookie that ties a Steam callback to the browser that started it.
 import { stringifySetCookie } from "cookie";
 import { type Config, isLoopbackUrl } from "../../config.ts";
-import { SESSION_COOKIE, SESSION_TTL_MS } from "./sessions.ts";
+import { hostOnlyCookies, sessionCookieName, signInStateCookieName } from "./cookie-names.ts";
+import { SESSION_TTL_MS } from "./sessions.ts";
 
-export const SIGNIN_STATE_COOKIE = "__steam_signin";
 export const SIGNIN_STATE_TTL_S = 10 * 60;
 export const CALLBACK_PATH = "/api/auth/steam/callback";
 
@@ -25,18 +25,23 @@ function serialize(config: Pick<Config, "publicUrl">, name: string, value: strin
 
 /** `Set-Cookie` for a new session; it lives as long as the session row. */
 export function sessionCookie(config: Pick<Config, "publicUrl">, token: string, ttlMs = SESSION_TTL_MS): string {
-  return serialize(config, SESSION_COOKIE, token, "/", Math.max(0, Math.round(ttlMs / 1000)));
+  return serialize(config, sessionCookieName(config), token, "/", Math.max(0, Math.round(ttlMs / 1000)));
 }
 
 /** `Set-Cookie` that removes the session cookie. */
 export function clearSessionCookie(config: Pick<Config, "publicUrl">): string {
-  return serialize(config, SESSION_COOKIE, "", "/", 0);
+  return serialize(config, sessionCookieName(config), "", "/", 0);
+}
+
+/** A __Host- cookie must have Path=/; without the prefix the state goes to the callback only. */
+function signInStatePath(config: Pick<Config, "publicUrl">): string {
+  return hostOnlyCookies(config) ? "/" : CALLBACK_PATH;
 }
 
 export function signInStateCookie(config: Pick<Config, "publicUrl">, state: string): string {
-  return serialize(config, SIGNIN_STATE_COOKIE, state, CALLBACK_PATH, SIGNIN_STATE_TTL_S);
+  return serialize(config, signInStateCookieName(config), state, signInStatePath(config), SIGNIN_STATE_TTL_S);
 }
 
 export function clearSignInStateCookie(config: Pick<Config, "publicUrl">): string {
-  return serialize(config, SIGNIN_STATE_COOKIE, "", CALLBACK_PATH, 0);
+  return serialize(config, signInStateCookieName(config), "", signInStatePath(config), 0);
 }

@@ -1,6 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { clearSessionCookie } from "./cookies.ts";
-import { readCookie, revokeSession, SESSION_COOKIE, verifySessionToken } from "./sessions.ts";
+import { readSessionCookie, revokeSession, verifySessionToken } from "./sessions.ts";
 
 /**
  * Ends the caller's session — the one its bearer token names and the one its
@@ -10,7 +10,7 @@ import { readCookie, revokeSession, SESSION_COOKIE, verifySessionToken } from ".
  */
 export async function logout(deps: Pick<Deps, "db" | "config" | "now">, request: Request): Promise<string> {
   const bearer = request.headers.get("authorization")?.match(/^Bearer\s+(\S+)$/i)?.[1] ?? null;
-  const tokens = new Set([bearer, readCookie(request, SESSION_COOKIE)].filter((token) => token !== null));
+  const tokens = new Set([bearer, readSessionCookie(request, deps.config)].filter((token) => token !== null));
   for (const token of tokens) {
     const sessionId = await verifySessionToken(deps, token);
     if (sessionId) await revokeSession(deps, sessionId);

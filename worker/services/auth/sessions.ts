@@ -2,11 +2,12 @@ import { parseCookie } from "cookie";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { sessions, users } from "#db/schema.ts";
+import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { isSafeMethod } from "../../http-methods.ts";
+import { sessionCookieName } from "./cookie-names.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-export const SESSION_COOKIE = "__session";
 const TOKEN_ISSUER = "rust-servers-site";
 
 export interface SessionUser {
@@ -54,11 +55,16 @@ export async function verifySessionToken(deps: Pick<Deps, "config" | "now">, tok
 }
 
 /** The bearer token, else the session cookie, of a request. */
-export function readSessionToken(request: Request): string | null {
+export function readSessionToken(request: Request, config: Pick<Config, "publicUrl">): string | null {
   const authorization = request.headers.get("authorization");
   const bearer = authorization?.match(/^Bearer\s+(\S+)$/i)?.[1];
   if (bearer) return bearer;
-  return readCookie(request, SESSION_COOKIE);
+  return readSessionCookie(request, config);
+}
+
+/** The session cookie's value, under the name this site gives it. */
+export function readSessionCookie(request: Request, config: Pick<Config, "publicUrl">): string | null {
+  return readCookie(request, sessionCookieName(config));
 }
 
 /** A cookie's value from a request, or null. */
@@ -89,7 +95,7 @@ async function lookUpSessionUser(
   deps: Pick<Deps, "db" | "config" | "now">,
   request: Request,
 ): Promise<SessionUser | null> {
-  const token = readSessionToken(request);
+  const token = readSessionToken(request, deps.config);
   if (!token) return null;
   const sessionId = await verifySessionToken(deps, token);
   if (!sessionId) return null;

@@ -5,7 +5,8 @@
 import { Strategy } from "remix-auth/strategy";
 import type { Deps } from "../../deps.ts";
 import { SteamOpenIdError, steamLoginUrl, verifySteamAssertion } from "../../integrations/steam/openid.ts";
-import { CALLBACK_PATH, SIGNIN_STATE_COOKIE, signInStateCookie } from "./cookies.ts";
+import { signInStateCookieName } from "./cookie-names.ts";
+import { CALLBACK_PATH, signInStateCookie } from "./cookies.ts";
 import { safeReturnPath } from "./return-path.ts";
 import { readCookie } from "./sessions.ts";
 
@@ -58,7 +59,7 @@ export class SteamStrategy<User> extends Strategy<User, SteamVerifyParams> {
     if (mode === null) throw this.redirectToProvider(url.searchParams.get("return_to"));
     if (mode === "cancel") throw new SteamOpenIdError("cancelled");
 
-    const state = readCookie(request, SIGNIN_STATE_COOKIE);
+    const state = readCookie(request, signInStateCookieName(deps.config));
     const claimedReturnTo = url.searchParams.get("openid.return_to") ?? "";
     let claimedState: string | null = null;
     try {

@@ -95,8 +95,17 @@ async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number
   return row?.balance ?? 0;
 }
 
+/** The key was used for exactly these terms: anything else is a different purchase, never the first one again. */
+function sameTerms(row: PurchaseRow, input: PurchaseInput): boolean {
+  return (
+    row.itemId === input.itemId &&
+    row.serverType === input.serverType &&
+    (row.durationDays ?? null) === (input.durationDays ?? null)
+  );
+}
+
 async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: PurchaseRow) {
-  if (row.itemId !== input.itemId) return fail(409, PURCHASE_ERRORS.idempotencyReused);
+  if (!sameTerms(row, input)) return fail(409, PURCHASE_ERRORS.idempotencyReused);
   return {
     ok: true as const,
     replayed: true,

@@ -1,0 +1,18 @@
+import type { Config } from "../../config.ts";
+
+// On HTTPS the cookies carry the __Host- prefix: browsers accept such a cookie only from this exact
+// host, Secure, with Path=/ and no Domain, so a sibling subdomain can't plant a session or a
+// sign-in state. Browsers refuse the prefix without TLS, so plain-http localhost keeps bare names.
+// Every reader and writer takes the name from here.
+
+export function hostOnlyCookies(config: Pick<Config, "publicUrl">): boolean {
+  return config.publicUrl.startsWith("https://");
+}
+
+export function sessionCookieName(config: Pick<Config, "publicUrl">): string {
+  return hostOnlyCookies(config) ? "__Host-session" : "__session";
+}
+
+export function signInStateCookieName(config: Pick<Config, "publicUrl">): string {
+  return hostOnlyCookies(config) ? "__Host-steam_signin" : "__steam_signin";
+}
