@@ -9,6 +9,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { pagePlayer } from "#core/profile/player.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
@@ -18,7 +19,6 @@ import { Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { AuthProvider, authUserFrom } from "./lib/auth-context.tsx";
-import { pagePlayer } from "./lib/player.ts";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [

@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isInsufficientFunds, purchaseErrorText } from "../app/lib/shop/errors.ts";
-import { formatCountdown, limitedState, quantityInfo } from "../app/lib/shop/limited.ts";
-import { durationText, reloadText, searchHint } from "../app/lib/shop/plural.ts";
-import { discounted, durationBasePrice, proRatedPrice } from "../app/lib/shop/pricing.ts";
-import { resolveServerTypes } from "../app/lib/shop/types.ts";
+import { isInsufficientFunds, purchaseErrorText } from "#core/shop/errors.ts";
+import { formatCountdown, limitedState, quantityInfo } from "#core/shop/limited.ts";
+import { durationText, reloadText, searchHint } from "#core/shop/plural.ts";
+import { discounted, durationBasePrice, proRatedPrice } from "#core/shop/pricing.ts";
+import { resolveServerTypes } from "#core/shop/types.ts";
 
 const HOUR = 3_600_000;
 const NOW = Date.parse("2026-11-22T12:00:00Z");

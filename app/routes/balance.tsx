@@ -1,4 +1,7 @@
 import { data, Link, redirect } from "react-router";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { TOP_UP_MESSAGES, type TopUpFieldErrors } from "#core/payments/top-up.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import {
@@ -8,11 +11,8 @@ import {
   topUpFormSchema,
 } from "#worker/services/payments/payments.ts";
 import { PaymentProviderError } from "#worker/services/payments/provider.ts";
-import { TOP_UP_MESSAGES, type TopUpFieldErrors } from "#worker/services/payments/rules.ts";
 import balanceStylesheet from "../components/balance/balance.css?url";
 import { TopUpForm } from "../components/balance/top-up-form.tsx";
-import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
-import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/balance";
 
 const SIGN_IN_HREF = signInHref("/balance");

@@ -1,7 +1,8 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { z } from "zod";
+import { INVENTORY_FILTERS } from "#core/profile/types.ts";
 import { depsContext } from "#worker/router-context.ts";
-import { INVENTORY_FILTERS, listInventory } from "#worker/services/profile/inventory.ts";
+import { listInventory } from "#worker/services/profile/inventory.ts";
 import { profileUserContext } from "#worker/services/profile/page-user.ts";
 import { InventoryFilters, InventoryList } from "../components/profile/inventory-list.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";

@@ -1,10 +1,10 @@
 import { data } from "react-router";
+import { PROMO_TEXT, promoSuccessText } from "#core/messages/promos.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { profileUserContext } from "#worker/services/profile/page-user.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
-import { PROMO_TEXT, promoSuccessText } from "#worker/services/promos/texts.ts";
 import { type PromoActionResult, PromoForm } from "../components/profile/promo-form.tsx";
 import type { Route } from "./+types/profile.promocodes";
 

@@ -1,5 +1,7 @@
 import { useEffect } from "react";
 import { Link, Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { pagePlayer } from "#core/profile/player.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { loadProfileUser, profileUserContext } from "#worker/services/profile/page-user.ts";
 import { InfoPanel } from "../components/profile/info-panel.tsx";
@@ -7,8 +9,6 @@ import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";
-import { pagePlayer } from "../lib/player.ts";
-import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/profile";
 
 // The layout of /profile, /promocodes, /purchases, /history and /deposits:

@@ -1,6 +1,13 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
 import { z } from "zod";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
+import type { PurchaseReceipt } from "#core/profile/types.ts";
+import { AUTH_REQUIRED, INSUFFICIENT_FUNDS, isInsufficientFunds, purchaseErrorText } from "#core/shop/errors.ts";
+import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "#core/shop/limited.ts";
+import { reloadText } from "#core/shop/plural.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
@@ -9,14 +16,7 @@ import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import shopStyles from "../components/shop/shop.css?url";
-import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
-import { serverTypeLabel } from "../lib/format/server-type.ts";
-import { AUTH_REQUIRED, INSUFFICIENT_FUNDS, isInsufficientFunds, purchaseErrorText } from "../lib/shop/errors.ts";
-import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../lib/shop/limited.ts";
-import { reloadText } from "../lib/shop/plural.ts";
 import { shopUrl } from "../lib/shop/query.ts";
-import type { PurchaseView } from "../lib/shop/types.ts";
-import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/shop.item";
 
 const itemId = z
@@ -66,7 +66,7 @@ const formSchema = z.object({
 });
 
 export type PurchaseActionData =
-  | { ok: true; purchase: PurchaseView; balance: number }
+  | { ok: true; purchase: PurchaseReceipt; balance: number }
   | { ok: false; status: number; error: string };
 
 export async function action({ params, request, context }: Route.ActionArgs) {

@@ -1,7 +1,10 @@
 import { useCallback, useState } from "react";
 import { Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
+import { DEFAULT_SERVER_TYPE, SERVER_TYPES } from "#core/shop/server-types.ts";
+import { resolveServerTypes, type ShopCardItem } from "#core/shop/types.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
@@ -12,9 +15,6 @@ import { SearchBox } from "../components/shop/search-box.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.tsx";
 import { Toast, useToast } from "../components/toast.tsx";
-import { kopecksToRubles } from "../lib/format/money.ts";
-import { MIN_SEARCH_LENGTH } from "../lib/shop/plural.ts";
-import { resolveServerTypes, type ShopCardItem } from "../lib/shop/types.ts";
 import type { Route } from "./+types/shop";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
@@ -42,7 +42,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The same list /api/server-types answers; the spec's fallbacks (types in the items, then SOLO) are in resolveServerTypes.
   const types = resolveServerTypes([...SERVER_TYPES], null);
   const serverType =
-    params.server_type && types.includes(params.server_type) ? params.server_type : (types[0] ?? "SOLO");
+    params.server_type && types.includes(params.server_type) ? params.server_type : (types[0] ?? DEFAULT_SERVER_TYPE);
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };

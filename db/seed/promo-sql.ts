@@ -2,6 +2,7 @@
 // `npm run promo` through wrangler (local or remote D1) and by the seed.
 // Kept free of the schema and the Worker so the Node scripts' project can type-check it.
 import { z } from "zod";
+import { SERVER_TYPES } from "../../core/shop/server-types.ts";
 import { sqlLiteral } from "./sql.ts";
 
 /** 3–32 characters of A–Z, 0–9, underscore and hyphen, after trimming and upper-casing. */
@@ -15,8 +16,6 @@ export function normalizePromoCode(raw: string): string {
 export function isWellFormedPromoCode(code: string): boolean {
   return PROMO_CODE_PATTERN.test(code);
 }
-
-const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
 
 /** A calendar day means midnight Moscow time; anything else must be a full ISO 8601 time. */
 export function parseOperatorTime(value: string): number {

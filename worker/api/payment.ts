@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { TOP_UP_MESSAGES } from "#core/payments/top-up.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getSessionUser } from "../services/auth/sessions.ts";
 import {
@@ -11,7 +12,6 @@ import {
   topUpRequestSchema,
 } from "../services/payments/payments.ts";
 import { PaymentProviderError, paymentProvider } from "../services/payments/provider.ts";
-import { TOP_UP_MESSAGES } from "../services/payments/rules.ts";
 
 // Creating and settling payments. The read side (GET /payment/history,
 // GET /payment/{id}) lives with the profile; these paths don't overlap it.

@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { purchaseItem } from "../services/shop/purchase.ts";
 import { requireUser } from "./require-user.ts";

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { readServerStatus } from "../services/server-status.ts";
 

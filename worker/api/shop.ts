@@ -1,6 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getItem, listCategories, listItems, listLimited, searchItems } from "../services/shop/catalog.ts";
 

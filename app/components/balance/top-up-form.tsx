@@ -6,7 +6,7 @@ import {
   parseRublesText,
   TOP_UP_MESSAGES,
   type TopUpFieldErrors,
-} from "#worker/services/payments/rules.ts";
+} from "#core/payments/top-up.ts";
 
 export interface TopUpFormProps {
   signedIn: boolean;

@@ -1,9 +1,9 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { formatRubles } from "../../lib/format/money.ts";
-import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "../../lib/shop/errors.ts";
-import type { ShopCardItem } from "../../lib/shop/types.ts";
-import { signInHref } from "../../lib/sign-in.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles } from "#core/format/money.ts";
+import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/shop/errors.ts";
+import type { ShopCardItem } from "#core/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 

@@ -7,7 +7,7 @@ import {
   type LimitedState,
   limitedState,
   quantityInfo,
-} from "../../lib/shop/limited.ts";
+} from "#core/shop/limited.ts";
 
 /**
  * The current time, ticking every second once hydrated. The first render uses the

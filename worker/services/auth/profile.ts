@@ -1,4 +1,4 @@
-import { kopecksToRubles } from "#app/lib/format/money.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
 import type { SessionUser } from "./sessions.ts";
 
 /** The user profile as the spec's API speaks it (section 3): balance in rubles. */

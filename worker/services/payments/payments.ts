@@ -1,11 +1,17 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
+import {
+  MAX_TOP_UP_RUBLES,
+  MIN_TOP_UP_RUBLES,
+  parseRublesText,
+  rublesToKopecks,
+  TOP_UP_MESSAGES,
+} from "#core/payments/top-up.ts";
 import { asBatch } from "#db/batch.ts";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
-import { MAX_TOP_UP_RUBLES, MIN_TOP_UP_RUBLES, parseRublesText, rublesToKopecks, TOP_UP_MESSAGES } from "./rules.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
 // from what the provider's API says (never from what a notification says).

@@ -1,6 +1,7 @@
 import { and, asc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
-import { discounted, durationBasePrice, toRubles } from "#app/lib/shop/pricing.ts";
-import type { ShopCategory, ShopItem } from "#app/lib/shop/types.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
+import type { ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { categories, itemContents, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 
@@ -49,9 +50,9 @@ function toShopItem(
     id: row.id,
     name: row.name,
     description: row.description,
-    price: toRubles(row.price),
+    price: kopecksToRubles(row.price),
     discount: row.discount,
-    discount_price: toRubles(discounted(row.price, row.discount)),
+    discount_price: kopecksToRubles(discounted(row.price, row.discount)),
     img: row.img,
     server_type: row.serverType,
     category_id: row.categoryId,
@@ -64,7 +65,11 @@ function toShopItem(
       .toSorted((a, b) => a.days - b.days)
       .map((duration) => {
         const base = durationBasePrice(duration.days, duration.price, row.price);
-        return { days: duration.days, price: toRubles(base), discount_price: toRubles(discounted(base, row.discount)) };
+        return {
+          days: duration.days,
+          price: kopecksToRubles(base),
+          discount_price: kopecksToRubles(discounted(base, row.discount)),
+        };
       }),
     contents,
     start_time: iso(row.startTime),

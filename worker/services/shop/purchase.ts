@@ -1,8 +1,8 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
-import { durationText } from "#app/lib/shop/plural.ts";
-import { toRubles } from "#app/lib/shop/pricing.ts";
-import type { PurchaseView } from "#app/lib/shop/types.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import type { PurchaseReceipt } from "#core/profile/types.ts";
+import { durationText } from "#core/shop/plural.ts";
 import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type DurationRow, type ItemRow, loadItemForPurchase, priceFor } from "./catalog.ts";
@@ -30,7 +30,7 @@ export interface PurchaseInput {
 }
 
 export type PurchaseResult =
-  | { ok: true; replayed: boolean; purchase: PurchaseView; balance: number }
+  | { ok: true; replayed: boolean; purchase: PurchaseReceipt; balance: number }
   | { ok: false; status: 400 | 402 | 404 | 409 | 410; error: string };
 
 type Failure = Extract<PurchaseResult, { ok: false }>;
@@ -71,14 +71,14 @@ type PurchaseViewRow = Pick<
   "id" | "transactionId" | "paidAt" | "serverType" | "durationDays" | "price" | "status"
 >;
 
-export function toPurchaseView(row: PurchaseViewRow): PurchaseView {
+export function toPurchaseView(row: PurchaseViewRow): PurchaseReceipt {
   return {
     id: row.id,
     transaction_id: row.transactionId,
     paid_at: row.paidAt == null ? null : new Date(row.paidAt).toISOString(),
     server_type: row.serverType,
     duration_text: durationText(row.durationDays),
-    price: toRubles(row.price),
+    price: kopecksToRubles(row.price),
     status: row.status,
   };
 }
@@ -103,7 +103,7 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
     ok: true as const,
     replayed: true,
     purchase: toPurchaseView(row),
-    balance: toRubles(await balanceOf(deps, userId)),
+    balance: kopecksToRubles(await balanceOf(deps, userId)),
   };
 }
 
@@ -199,7 +199,7 @@ export async function purchaseItem(
     if (inserted?.meta.changes !== 1 || !purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");
     }
-    return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: toRubles(balance.balance) };
+    return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);

@@ -1,4 +1,6 @@
-// The API's shapes (spec section 3), shared by the Worker and the pages.
+// The catalogue's shapes as the API answers them and the shop pages show them.
+
+import { DEFAULT_SERVER_TYPE } from "./server-types.ts";
 
 export interface ShopDuration {
   days: number;
@@ -36,18 +38,6 @@ export interface ShopCategory {
   name: string;
   description: string;
 }
-
-export interface PurchaseView {
-  id: number;
-  transaction_id: string;
-  paid_at: string | null;
-  server_type: string;
-  duration_text: string;
-  price: number;
-  status: "pending" | "completed" | "failed" | "refunded";
-}
-
-export const DEFAULT_SERVER_TYPE = "SOLO";
 
 /**
  * Server types per spec section 7: the list from /server-types; failing that,

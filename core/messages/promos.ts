@@ -1,7 +1,8 @@
 // Every text a player can see from promo activation (spec sections 4, 5 and 8).
 // Plain constants: the page's browser code imports them too.
 
-import { formatRubles } from "#app/lib/format/money.ts";
+import { formatRubles } from "../format/money.ts";
+import type { PromoView } from "../promos/types.ts";
 
 export const PROMO_TEXT = {
   success: "Промокод успешно активирован!",
@@ -27,11 +28,4 @@ export function promoSuccessText(promo: PromoView): string {
   }
   if (promo.type === "ITEM" && promo.item) return `${PROMO_TEXT.success} Вы получили предмет: ${promo.item.name}`;
   return PROMO_TEXT.success;
-}
-
-/** The promo part of a successful answer: value in rubles for BALANCE, the item's name for ITEM. */
-export interface PromoView {
-  type: "BALANCE" | "ITEM";
-  value: number | null;
-  item: { name: string } | null;
 }
