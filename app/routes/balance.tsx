@@ -1,7 +1,8 @@
 import { data, Link, redirect } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
-import { TOP_UP_MESSAGES, type TopUpFieldErrors } from "#core/payments/top-up.ts";
+import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import type { TopUpFieldErrors } from "#core/payments/top-up.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import {

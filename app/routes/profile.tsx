@@ -1,11 +1,11 @@
 import { useEffect } from "react";
 import { Link, Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
+import { PAYMENT_RETURN_TEXT } from "#core/messages/payments.ts";
 import { pagePlayer } from "#core/profile/player.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { loadProfileUser, profileUserContext } from "#worker/services/profile/page-user.ts";
 import { InfoPanel } from "../components/profile/info-panel.tsx";
-import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";

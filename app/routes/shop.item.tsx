@@ -3,9 +3,16 @@ import { z } from "zod";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
+import {
+  INSUFFICIENT_FUNDS,
+  isInsufficientFunds,
+  PURCHASE_ERRORS,
+  purchaseErrorText,
+  UNAVAILABLE_TOOLTIP,
+  UPCOMING_TOOLTIP,
+} from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
-import { AUTH_REQUIRED, INSUFFICIENT_FUNDS, isInsufficientFunds, purchaseErrorText } from "#core/shop/errors.ts";
-import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "#core/shop/limited.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { depsContext } from "#worker/router-context.ts";
@@ -37,10 +44,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = itemId.safeParse(params.id);
-  if (!id.success) throw data("Страница не найдена", { status: 404 });
+  if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
-  if (!item) throw data("Страница не найдена", { status: 404 });
+  if (!item) throw data(PAGE_NOT_FOUND, { status: 404 });
   const url = new URL(request.url);
   return {
     item,
@@ -71,7 +78,7 @@ export type PurchaseActionData =
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = itemId.safeParse(params.id);
-  if (!id.success) throw data("Страница не найдена", { status: 404 });
+  if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
@@ -83,7 +90,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     duration: form.get("duration") ?? "",
     idempotency_key: form.get("idempotency_key"),
   });
-  if (!parsed.success) return fail(400, "Некорректные данные покупки");
+  if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
   const result = await purchaseItem(deps, user.id, {
     itemId: id.data,
     serverType: parsed.data.server_type,
@@ -168,7 +175,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
               {error ? (
                 <p className="form-error" role="alert">
-                  {isInsufficientFunds(error.error) ? (
+                  {isInsufficientFunds(error.status) ? (
                     <>
                       {INSUFFICIENT_FUNDS}. <Link to="/balance">Пополнить баланс</Link>
                     </>

@@ -1,12 +1,7 @@
 // Why a Steam sign-in did not happen, as `?auth_error=<code>` on the page the
-// player comes back to. Only codes travel in the address; the texts live here.
+// player comes back to. Only codes travel in the address; the texts are in the message catalogue.
 
-export const AUTH_ERROR_MESSAGES = {
-  cancelled: "Вход через Steam отменён.",
-  expired: "Время входа истекло. Попробуйте войти ещё раз.",
-  unavailable: "Steam сейчас не отвечает. Попробуйте войти позже.",
-  failed: "Не удалось войти через Steam. Попробуйте ещё раз.",
-} as const;
+import { AUTH_ERROR_MESSAGES } from "../messages/auth.ts";
 
 export type AuthErrorCode = keyof typeof AUTH_ERROR_MESSAGES;
 

@@ -1,14 +1,14 @@
-// Every text a player can see from promo activation (spec sections 4, 5 and 8).
-// Plain constants: the page's browser code imports them too.
+// Every text a player can see from promo activation.
 
 import { formatRubles } from "../format/money.ts";
 import type { PromoView } from "../promos/types.ts";
+import { AUTH_REQUIRED } from "./common.ts";
 
 export const PROMO_TEXT = {
   success: "Промокод успешно активирован!",
   empty: "Введите промокод",
   malformed: "Некорректный формат промокода",
-  unauthorized: "Необходима авторизация",
+  unauthorized: AUTH_REQUIRED,
   notFound: "Промокод не найден",
   alreadyUsed: "Вы уже использовали этот промокод",
   expired: "Срок действия промокода истек",

@@ -1,21 +1,10 @@
-// Top-up rules and texts (spec §5, §8, §9). No imports: the /balance page's
-// browser code checks the same rules before calling the API.
+// Top-up rules: the /balance page's browser code checks the same rules before calling the API.
+
+import { TOP_UP_MESSAGES } from "../messages/payments.ts";
 
 export const MIN_TOP_UP_RUBLES = 10;
 /** Our own ceiling, so a typo can't ask the bank for a fortune (not in the spec; see decision 041). */
 export const MAX_TOP_UP_RUBLES = 100_000;
-
-export const TOP_UP_MESSAGES = {
-  signInRequired: "Для пополнения баланса необходимо авторизоваться",
-  amountMin: "Минимальная сумма пополнения - 10 ₽",
-  amountMax: "Максимальная сумма пополнения - 100 000 ₽",
-  amountPrecision: "Сумма указывается в рублях, не точнее копеек",
-  emailInvalid: "Пожалуйста, введите корректный email",
-  createUnauthorized: "Необходимо авторизоваться для создания платежа",
-  createFailed: "Произошла ошибка при создании платежа. Попробуйте позже.",
-  returnSuccess: "Оплата успешно выполнена! Баланс пополнен.",
-  returnFailed: "К сожалению, платеж не был завершен.",
-} as const;
 
 /** "150", "150.5", "150,50" → 150.5; anything else → NaN. */
 export function parseRublesText(text: string): number {

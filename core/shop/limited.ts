@@ -1,4 +1,4 @@
-// Limited offer states (spec section 4) and the countdown format (section 9).
+// Limited offer states and the countdown format.
 
 export type LimitedState = "upcoming" | "active" | "urgent" | "unavailable";
 
@@ -12,16 +12,6 @@ export interface LimitedFields {
 
 export const URGENT_MS = 24 * 60 * 60 * 1000;
 export const URGENT_SHARE = 0.1;
-
-export const LIMITED_BADGES: Record<LimitedState, string> = {
-  upcoming: "Скоро",
-  active: "Лимитированный",
-  urgent: "Скоро закончится",
-  unavailable: "Товар недоступен",
-};
-
-export const UPCOMING_TOOLTIP = "Товар станет доступен позже";
-export const UNAVAILABLE_TOOLTIP = "Товар недоступен";
 
 function time(value: string | null): number | null {
   if (!value) return null;

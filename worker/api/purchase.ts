@@ -1,16 +1,12 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { purchaseItem } from "../services/shop/purchase.ts";
 import { requireUser } from "./require-user.ts";
 
 export const purchaseApi = new Hono<AppEnv>();
-
-export const PURCHASE_API_ERRORS = {
-  badId: "Некорректный идентификатор товара",
-  badBody: "Некорректные данные покупки",
-} as const;
 
 export const purchaseBodySchema = z.object({
   server_type: z.enum(SERVER_TYPES),
@@ -26,15 +22,15 @@ purchaseApi.post("/purchase/items/:id", requireUser, async (c) => {
     .string()
     .regex(/^[1-9]\d{0,9}$/)
     .safeParse(c.req.param("id"));
-  if (!id.success) return c.json({ error: PURCHASE_API_ERRORS.badId }, 400);
+  if (!id.success) return c.json({ error: PURCHASE_ERRORS.badId }, 400);
   const raw = await c.req.json().catch(() => undefined);
   const body = purchaseBodySchema.safeParse(raw);
-  if (!body.success) return c.json({ error: PURCHASE_API_ERRORS.badBody }, 400);
+  if (!body.success) return c.json({ error: PURCHASE_ERRORS.badBody }, 400);
   const header = c.req.header("Idempotency-Key");
   let key = body.data.idempotency_key;
   if (!key && header !== undefined) {
     const parsed = idempotencyHeader.safeParse(header);
-    if (!parsed.success) return c.json({ error: PURCHASE_API_ERRORS.badBody }, 400);
+    if (!parsed.success) return c.json({ error: PURCHASE_ERRORS.badBody }, 400);
     key = parsed.data;
   }
 

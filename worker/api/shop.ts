@@ -1,18 +1,11 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { SHOP_ERRORS } from "#core/messages/shop.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getItem, listCategories, listItems, listLimited, searchItems } from "../services/shop/catalog.ts";
 
 export const shopApi = new Hono<AppEnv>();
-
-export const SHOP_ERRORS = {
-  badQuery: "Некорректные параметры запроса",
-  badId: "Некорректный идентификатор товара",
-  itemNotFound: "Товар не найден",
-  queryRequired: "Поисковый запрос обязателен",
-  queryTooShort: "Поисковый запрос должен содержать не менее 3 символов",
-} as const;
 
 const positiveId = z
   .string()

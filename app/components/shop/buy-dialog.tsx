@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
-import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/shop/errors.ts";
+import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/messages/shop.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
@@ -49,7 +49,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
   }, [fetcher.state, result, item, onClose, onPurchased]);
 
   const serverError = result && !result.ok ? result.error : null;
-  const fundsError = shortOfFunds || isInsufficientFunds(serverError);
+  const fundsError = shortOfFunds || isInsufficientFunds(result && !result.ok ? result.status : null);
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes a modal <dialog> natively

@@ -1,8 +1,8 @@
 import { useEffect, useState } from "react";
+import { LIMITED_BADGES } from "#core/messages/shop.ts";
 import {
   countdownTarget,
   formatCountdown,
-  LIMITED_BADGES,
   type LimitedFields,
   type LimitedState,
   limitedState,

@@ -1,12 +1,7 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  MAX_TOP_UP_RUBLES,
-  MIN_TOP_UP_RUBLES,
-  parseRublesText,
-  rublesToKopecks,
-  TOP_UP_MESSAGES,
-} from "#core/payments/top-up.ts";
+import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { MAX_TOP_UP_RUBLES, MIN_TOP_UP_RUBLES, parseRublesText, rublesToKopecks } from "#core/payments/top-up.ts";
 import { asBatch } from "#db/batch.ts";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";

@@ -1,26 +1,12 @@
 import { and, eq, type SQL, sql } from "drizzle-orm";
 import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { kopecksToRubles } from "#core/format/money.ts";
+import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type DurationRow, type ItemRow, loadItemForPurchase, priceFor } from "./catalog.ts";
-
-export const PURCHASE_ERRORS = {
-  itemNotFound: "Товар не найден",
-  wrongServerType: "Этот товар недоступен для выбранного типа сервера",
-  durationRequired: "Выберите срок действия",
-  durationNotOffered: "Такой срок действия для этого товара не предусмотрен",
-  oneTimeNoDuration: "Для разового товара срок действия не указывается",
-  notStarted: "Продажа этого товара еще не началась",
-  ended: "Срок действия предложения истек",
-  soldOut: "Товар распродан",
-  unavailable: "Товар недоступен",
-  insufficientFunds: "Недостаточно средств на балансе",
-  idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
-  conflict: "Не удалось завершить покупку, попробуйте еще раз",
-} as const;
 
 export interface PurchaseInput {
   itemId: number;
