@@ -1,5 +1,6 @@
 import { data } from "react-router";
 import { PROMO_TEXT, promoSuccessText } from "#core/messages/promos.ts";
+import { promoCodeFromForm } from "#core/schemas/promo.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { profileUserContext } from "#worker/services/profile/page-user.ts";
@@ -13,7 +14,7 @@ import type { Route } from "./+types/profile.promocodes";
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
-  const code = String(form.get("code") ?? "").slice(0, 1000);
+  const code = promoCodeFromForm(form);
   const user = context.get(profileUserContext);
   if (!user) return data<PromoActionResult>({ error: PROMO_TEXT.unauthorized, code }, { status: 401 });
   const result = await redeemPromo(context.get(depsContext), { userId: user.id, ip: clientAddress(request), code });

@@ -1,5 +1,4 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
@@ -13,8 +12,9 @@ import {
   UPCOMING_TOOLTIP,
 } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
+import { purchaseFormFields, purchaseFormSchema } from "#core/schemas/purchase.ts";
 import { reloadText } from "#core/shop/plural.ts";
-import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
@@ -25,11 +25,6 @@ import { Price } from "../components/shop/price.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { shopUrl } from "../lib/shop/query.ts";
 import type { Route } from "./+types/shop.item";
-
-const itemId = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/)
-  .transform(Number);
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
 
@@ -43,7 +38,7 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = itemId.safeParse(params.id);
+  const id = positiveIdText.safeParse(params.id);
   if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
@@ -60,24 +55,12 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-const formSchema = z.object({
-  server_type: z.enum(SERVER_TYPES),
-  duration: z.union([
-    z.literal("").transform(() => null),
-    z
-      .string()
-      .regex(/^\d{1,4}$/)
-      .transform(Number),
-  ]),
-  idempotency_key: z.string().trim().min(8).max(100),
-});
-
 export type PurchaseActionData =
   | { ok: true; purchase: PurchaseReceipt; balance: number }
   | { ok: false; status: number; error: string };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const id = itemId.safeParse(params.id);
+  const id = positiveIdText.safeParse(params.id);
   if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const form = await request.formData();
@@ -85,11 +68,7 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const fail = (status: number, error: string) =>
     data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error) }, { status });
   if (!user) return fail(401, AUTH_REQUIRED);
-  const parsed = formSchema.safeParse({
-    server_type: form.get("server_type"),
-    duration: form.get("duration") ?? "",
-    idempotency_key: form.get("idempotency_key"),
-  });
+  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
   if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
   const result = await purchaseItem(deps, user.id, {
     itemId: id.data,

@@ -2,6 +2,7 @@ import { useCallback, useState } from "react";
 import { Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
 import { kopecksToRubles } from "#core/format/money.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
 import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
 import { DEFAULT_SERVER_TYPE, SERVER_TYPES } from "#core/shop/server-types.ts";
 import { resolveServerTypes, type ShopCardItem } from "#core/shop/types.ts";
@@ -26,12 +27,7 @@ export const meta: Route.MetaFunction = () => [
 
 const paramsSchema = z.object({
   server_type: z.string().optional(),
-  category_id: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/)
-    .transform(Number)
-    .optional()
-    .catch(undefined),
+  category_id: positiveIdText.optional().catch(undefined),
   query: z.string().max(100).optional().catch(undefined),
 });
 

@@ -1,8 +1,10 @@
 // Top-up texts: the form's checks, the API's answers, and the provider notification's errors.
 
+import { MIN_TOP_UP_RUBLES } from "../payments/limits.ts";
+
 export const TOP_UP_MESSAGES = {
   signInRequired: "Для пополнения баланса необходимо авторизоваться",
-  amountMin: "Минимальная сумма пополнения - 10 ₽",
+  amountMin: `Минимальная сумма пополнения - ${MIN_TOP_UP_RUBLES} ₽`,
   amountMax: "Максимальная сумма пополнения - 100 000 ₽",
   amountPrecision: "Сумма указывается в рублях, не точнее копеек",
   emailInvalid: "Пожалуйста, введите корректный email",

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { FORBIDDEN, NOT_FOUND } from "#core/messages/common.ts";
 import { PAYMENT_NOTIFICATION_ERRORS, TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { topUpRequestSchema } from "#core/schemas/top-up.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getSessionUser } from "../services/auth/sessions.ts";
 import {
@@ -10,7 +11,6 @@ import {
   paymentReturnResult,
   TopUpTooFrequentError,
   TopUpUnavailableError,
-  topUpRequestSchema,
 } from "../services/payments/payments.ts";
 import { PaymentProviderError, paymentProvider } from "../services/payments/provider.ts";
 

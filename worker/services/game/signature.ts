@@ -1,4 +1,5 @@
 import { GAME_ERRORS } from "#core/messages/game.ts";
+import { POSITIVE_ID_PATTERN } from "#core/schemas/common.ts";
 import type { Deps } from "../../deps.ts";
 import { hexToBytes, importSigningKey } from "./keys.ts";
 
@@ -69,7 +70,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   const timestamp = request.headers.get("x-timestamp") ?? "";
   const signature = (request.headers.get("x-signature") ?? "").toLowerCase();
   if (
-    !/^[1-9][0-9]{0,9}$/.test(serverIdHeader) ||
+    !POSITIVE_ID_PATTERN.test(serverIdHeader) ||
     !/^[0-9]{1,12}$/.test(timestamp) ||
     !/^[0-9a-f]{64}$/.test(signature)
   ) {
