@@ -1,5 +1,7 @@
 // Limited offer states and the countdown format.
 
+import { saleRefusal } from "./eligibility.ts";
+
 export type LimitedState = "upcoming" | "active" | "urgent" | "unavailable";
 
 export interface LimitedFields {
@@ -22,12 +24,21 @@ function time(value: string | null): number | null {
 /** The state of a limited item at `now` (ms), or null for a regular item. */
 export function limitedState(item: LimitedFields, now: number): LimitedState | null {
   if (!item.is_limited) return null;
-  const start = time(item.start_time);
   const end = time(item.end_time);
+  // Whether the item is listed at all is not a limited offer's state: is_available says that.
+  const sale = saleRefusal(
+    {
+      isAvailable: true,
+      startTime: time(item.start_time),
+      endTime: end,
+      maxQuantity: item.max_quantity,
+      soldQuantity: item.sold_quantity,
+    },
+    now,
+  );
+  if (sale === "ended" || sale === "soldOut") return "unavailable";
+  if (sale === "notStarted") return "upcoming";
   const remaining = item.max_quantity == null ? null : item.max_quantity - item.sold_quantity;
-  if (end != null && now >= end) return "unavailable";
-  if (remaining != null && remaining <= 0) return "unavailable";
-  if (start != null && now < start) return "upcoming";
   if (end != null && end - now < URGENT_MS) return "urgent";
   if (remaining != null && item.max_quantity != null && remaining <= item.max_quantity * URGENT_SHARE) return "urgent";
   return "active";

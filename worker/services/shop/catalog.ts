@@ -1,5 +1,6 @@
 import { and, asc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
+import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
 import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
 import type { ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { categories, itemContents, itemDurations, items } from "#db/schema.ts";
@@ -22,11 +23,12 @@ export function isLimitedRow(row: Pick<ItemRow, "startTime" | "endTime" | "maxQu
 
 /** Whether the item can be bought at `now`: listed, inside its window, in stock. */
 export function isPurchasableRow(row: ItemRow, now: number): boolean {
-  if (!row.isAvailable) return false;
-  if (row.startTime != null && now < row.startTime) return false;
-  if (row.endTime != null && now >= row.endTime) return false;
-  if (row.maxQuantity != null && row.soldQuantity >= row.maxQuantity) return false;
-  return true;
+  return saleRefusal(row, now) === null;
+}
+
+/** What the eligibility rule needs to know of an item row and its durations. */
+export function itemFacts(row: ItemRow, durations: DurationRow[]): ItemFacts {
+  return { ...row, offeredDays: durations.map((duration) => duration.days) };
 }
 
 /** The price in kopecks of buying `row` for `days` (null: one-time or permanent), discount applied. */

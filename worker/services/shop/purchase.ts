@@ -3,10 +3,11 @@ import { SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
+import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { type DurationRow, type ItemRow, loadItemForPurchase, priceFor } from "./catalog.ts";
+import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
 
 export interface PurchaseInput {
   itemId: number;
@@ -22,6 +23,18 @@ export type PurchaseResult =
 type Failure = Extract<PurchaseResult, { ok: false }>;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
 
+/** The answer's status for each reason a purchase is refused. */
+const REFUSAL_STATUS: Record<PurchaseRefusal, Failure["status"]> = {
+  wrongServerType: 400,
+  oneTimeNoDuration: 400,
+  durationRequired: 400,
+  durationNotOffered: 400,
+  unavailable: 410,
+  ended: 410,
+  soldOut: 410,
+  notStarted: 409,
+};
+
 /** Why `input` can't be bought now, or its price in kopecks. */
 export function checkPurchase(
   item: ItemRow,
@@ -29,20 +42,8 @@ export function checkPurchase(
   input: Pick<PurchaseInput, "serverType" | "durationDays">,
   now: number,
 ): Failure | { ok: true; price: number } {
-  if (item.serverType !== input.serverType) return fail(400, PURCHASE_ERRORS.wrongServerType);
-  if (item.isOneTime || durations.length === 0) {
-    if (input.durationDays != null) {
-      return fail(400, item.isOneTime ? PURCHASE_ERRORS.oneTimeNoDuration : PURCHASE_ERRORS.durationNotOffered);
-    }
-  } else if (input.durationDays == null) {
-    return fail(400, PURCHASE_ERRORS.durationRequired);
-  } else if (!durations.some((duration) => duration.days === input.durationDays)) {
-    return fail(400, PURCHASE_ERRORS.durationNotOffered);
-  }
-  if (!item.isAvailable) return fail(410, PURCHASE_ERRORS.unavailable);
-  if (item.endTime != null && now >= item.endTime) return fail(410, PURCHASE_ERRORS.ended);
-  if (item.maxQuantity != null && item.soldQuantity >= item.maxQuantity) return fail(410, PURCHASE_ERRORS.soldOut);
-  if (item.startTime != null && now < item.startTime) return fail(409, PURCHASE_ERRORS.notStarted);
+  const refusal = purchaseRefusal(itemFacts(item, durations), input, now);
+  if (refusal) return fail(REFUSAL_STATUS[refusal], PURCHASE_ERRORS[refusal]);
   const price = priceFor(item, durations, input.durationDays);
   if (price == null) return fail(400, PURCHASE_ERRORS.durationNotOffered);
   return { ok: true, price };
