@@ -9,6 +9,7 @@ import {
   ScrollRestoration,
   useRouteLoaderData,
 } from "react-router";
+import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
 import { pagePlayer } from "#core/profile/player.ts";
 import { depsContext } from "#worker/router-context.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
@@ -101,7 +102,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundView />;
   return (
     <main className="container page page--center">
-      <h1>Неизвестная ошибка сервера</h1>
+      <h1>{UNKNOWN_SERVER_ERROR}</h1>
       <p className="muted">Что-то пошло не так. Попробуйте обновить страницу чуть позже.</p>
       <Link to="/" className="button">
         На главную

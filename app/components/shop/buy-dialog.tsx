@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
+import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/messages/shop.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
@@ -64,7 +65,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
     >
       {balance == null ? (
         <div className="buy-dialog__body">
-          <h2 id="buy-dialog-title">Необходима авторизация</h2>
+          <h2 id="buy-dialog-title">{AUTH_REQUIRED}</h2>
           <p>Чтобы купить «{item.name}», войдите через Steam.</p>
           <div className="buy-dialog__actions">
             <a className="button button--steam" href={signInHref(returnTo)}>
