@@ -4,7 +4,7 @@ import { isInsufficientFunds, purchaseErrorText } from "#core/messages/shop.ts";
 import { formatCountdown, limitedState, quantityInfo } from "#core/shop/limited.ts";
 import { durationText, reloadText, searchHint } from "#core/shop/plural.ts";
 import { discounted, durationBasePrice, proRatedPrice } from "#core/shop/pricing.ts";
-import { resolveServerTypes } from "#core/shop/types.ts";
+import { resolveServerTypes } from "#core/shop/server-types.ts";
 
 const HOUR = 3_600_000;
 const NOW = Date.parse("2026-11-22T12:00:00Z");

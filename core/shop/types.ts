@@ -1,7 +1,5 @@
 // The catalogue's shapes as the API answers them and the shop pages show them.
 
-import { DEFAULT_SERVER_TYPE } from "./server-types.ts";
-
 export interface ShopDuration {
   days: number;
   /** Rubles: the duration's own price, else round(days / 30 × price). */
@@ -37,16 +35,6 @@ export interface ShopCategory {
   id: number;
   name: string;
   description: string;
-}
-
-/**
- * Server types per spec section 7: the list from /server-types; failing that,
- * the types found in the items; failing that, SOLO.
- */
-export function resolveServerTypes(fromApi: string[] | null, items: { server_type: string }[] | null): string[] {
-  if (fromApi && fromApi.length > 0) return fromApi;
-  const derived = [...new Set((items ?? []).map((item) => item.server_type))];
-  return derived.length > 0 ? derived : [DEFAULT_SERVER_TYPE];
 }
 
 /** What a card and the buy dialog need: the item without its description and kit contents. */
