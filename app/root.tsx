@@ -10,6 +10,8 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
+import { pagePlayer } from "#core/profile/player.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
 import { AuthErrorBanner } from "./components/auth-error-banner.tsx";
@@ -18,7 +20,6 @@ import { Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { AuthProvider, authUserFrom } from "./lib/auth-context.tsx";
-import { pagePlayer } from "./lib/player.ts";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -101,7 +102,7 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
   if (isRouteErrorResponse(error) && error.status === 404) return <NotFoundView />;
   return (
     <main className="container page page--center">
-      <h1>Неизвестная ошибка сервера</h1>
+      <h1>{UNKNOWN_SERVER_ERROR}</h1>
       <p className="muted">Что-то пошло не так. Попробуйте обновить страницу чуть позже.</p>
       <Link to="/" className="button">
         На главную

@@ -4,9 +4,6 @@ import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } fro
 // Money is integer kopecks everywhere in the database; the API speaks rubles.
 // Times are integer milliseconds since the epoch (UTC).
 
-export const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
-export type ServerType = (typeof SERVER_TYPES)[number];
-
 const createdAt = () => integer("created_at", { mode: "number" }).notNull().default(sql`(unixepoch('subsec') * 1000)`);
 
 export const servers = sqliteTable("servers", {

@@ -2,7 +2,7 @@ import { createElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import type { InventoryItem } from "#worker/services/profile/inventory.ts";
+import type { InventoryItem } from "#core/profile/types.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
 
 const now = "2026-11-22T12:00:00.000Z";

@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { formatDate, timeLeft } from "#app/lib/format/dates.ts";
-import { formatRubles, kopecksToRubles } from "#app/lib/format/money.ts";
-import { formatDays, formatDuration } from "#app/lib/format/plural.ts";
-import { serverTypeLabel } from "#app/lib/format/server-type.ts";
+import { formatDate, timeLeft } from "#core/format/dates.ts";
+import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { formatDays, formatDuration } from "#core/format/plural.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
 
 describe("formatDate", () => {
   it("prints ru-RU date and Moscow time", () => {

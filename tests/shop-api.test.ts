@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import type { ShopItem } from "../app/lib/shop/types.ts";
+import type { ShopItem } from "#core/shop/types.ts";
 import { createCategory, createItem, fetchApi } from "./support/shop-fixtures.ts";
 
 const HOUR = 60 * 60 * 1000;

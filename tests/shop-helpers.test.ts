@@ -1,10 +1,10 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
-import { isInsufficientFunds, purchaseErrorText } from "../app/lib/shop/errors.ts";
-import { formatCountdown, limitedState, quantityInfo } from "../app/lib/shop/limited.ts";
-import { durationText, reloadText, searchHint } from "../app/lib/shop/plural.ts";
-import { discounted, durationBasePrice, proRatedPrice } from "../app/lib/shop/pricing.ts";
-import { resolveServerTypes } from "../app/lib/shop/types.ts";
+import { isInsufficientFunds, purchaseErrorText } from "#core/messages/shop.ts";
+import { formatCountdown, limitedState, quantityInfo } from "#core/shop/limited.ts";
+import { durationText, reloadText, searchHint } from "#core/shop/plural.ts";
+import { discounted, durationBasePrice, proRatedPrice } from "#core/shop/pricing.ts";
+import { resolveServerTypes } from "#core/shop/server-types.ts";
 
 const HOUR = 3_600_000;
 const NOW = Date.parse("2026-11-22T12:00:00Z");
@@ -93,8 +93,10 @@ describe("prices", () => {
 });
 
 describe("errors and server types", () => {
-  it("shows Недостаточно средств на балансе for any insufficient-funds message", () => {
-    expect(isInsufficientFunds("Insufficient funds")).toBe(true);
+  it("shows Недостаточно средств на балансе for a 402, whatever its text", () => {
+    expect(isInsufficientFunds(402)).toBe(true);
+    expect(isInsufficientFunds(400)).toBe(false);
+    expect(isInsufficientFunds(null)).toBe(false);
     expect(purchaseErrorText(402, "insufficient balance")).toBe("Недостаточно средств на балансе");
     expect(purchaseErrorText(401, "whatever")).toBe("Необходима авторизация");
     expect(purchaseErrorText(500, "")).toBe("Произошла ошибка при покупке предмета");

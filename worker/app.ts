@@ -4,6 +4,7 @@ import { requestId } from "hono/request-id";
 import { secureHeaders } from "hono/secure-headers";
 import type { RouterContextProvider } from "react-router";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
+import { BAD_FORM, NOT_FOUND, REQUEST_TOO_LARGE, UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
 import { apiApp } from "./api/index.ts";
 import { STANDIN_PREFIX, standInsEnabled } from "./config.ts";
 import type { DepsOverrides, Platform } from "./deps.ts";
@@ -17,8 +18,6 @@ import { standInEnvOf, wireDeps } from "./wiring.ts";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
-export const REQUEST_TOO_LARGE = "Слишком большой запрос";
-export const BAD_FORM = "Некорректные данные формы";
 
 const isApi = (c: Context) => c.req.path.startsWith("/api/");
 
@@ -81,7 +80,7 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   );
 
   app.route("/api", apiApp);
-  app.all("/api/*", (c) => c.json({ error: "Не найдено" }, 404));
+  app.all("/api/*", (c) => c.json({ error: NOT_FOUND }, 404));
 
   app.all(`${STANDIN_PREFIX}*`, async (c, next) => {
     if (!standInsEnabled(c.var.deps.config)) return next();
@@ -97,9 +96,9 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   app.onError((error, c) => {
     console.error(JSON.stringify({ requestId: c.var.requestId, error: String(error), stack: error.stack }));
     if (new URL(c.req.url).pathname.startsWith("/api/")) {
-      return c.json({ error: "Неизвестная ошибка сервера" }, 500);
+      return c.json({ error: UNKNOWN_SERVER_ERROR }, 500);
     }
-    return c.text("Неизвестная ошибка сервера", 500);
+    return c.text(UNKNOWN_SERVER_ERROR, 500);
   });
 
   return app;

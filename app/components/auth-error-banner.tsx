@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { useLocation } from "react-router";
-import { AUTH_ERROR_PARAM, authErrorMessage } from "../lib/auth-errors.ts";
+import { AUTH_ERROR_PARAM, authErrorMessage } from "#core/auth/errors.ts";
 
 /**
  * Says why a Steam sign-in did not happen (`?auth_error=<code>` from the

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { serverTypeLabel } from "../lib/format/server-type.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
 import { isOnline, parseServerStatus, type ServerView, serverIcon } from "../lib/servers.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { Toast, useToast } from "./toast.tsx";

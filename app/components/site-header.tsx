@@ -1,16 +1,9 @@
 import { Form, Link, NavLink, useLocation } from "react-router";
-import { formatRubles } from "../lib/format/money.ts";
-import { signInHref } from "../lib/sign-in.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles } from "#core/format/money.ts";
+import type { PagePlayer } from "#core/profile/player.ts";
 
-export interface HeaderUser {
-  nickname: string;
-  avatarUrl: string;
-  steamId: string;
-  /** Rubles. */
-  balance: number;
-}
-
-export function SiteHeader({ user }: { user: HeaderUser | null }) {
+export function SiteHeader({ user }: { user: PagePlayer | null }) {
   return (
     <header className="site-header">
       <div className="container site-header__inner">
@@ -38,7 +31,7 @@ function SignInLink() {
   );
 }
 
-function SignedIn({ user }: { user: HeaderUser }) {
+function SignedIn({ user }: { user: PagePlayer }) {
   return (
     <>
       <Link to="/profile" className="account__profile" title="Профиль">

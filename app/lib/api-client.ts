@@ -1,12 +1,10 @@
-// The browser's generic request helper for /api: JSON, Russian error texts,
+import { AUTH_REQUIRED, NETWORK_ERROR, serverErrorText, UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
+
+// The browser's generic request helper for /api: JSON,
 // cookies, and the bearer token from local storage when there is one.
 
 export const TOKEN_KEY = "jwt_token";
 export const API_BASE = "/api";
-
-export const NETWORK_ERROR = "Ошибка сети: сервер недоступен";
-export const UNKNOWN_ERROR = "Неизвестная ошибка сервера";
-export const AUTH_REQUIRED = "Необходима авторизация";
 
 /** A failed call: `status` 0 for the network, the HTTP status otherwise; `body` is the answer's text if any. */
 export class ApiError extends Error {
@@ -89,12 +87,12 @@ export async function apiRequest<T = unknown>(path: string, options: ApiRequestO
   try {
     const text = await response.text();
     if (!response.ok) {
-      const base = `Ошибка сервера: ${response.status} ${response.statusText}`.trim();
+      const base = serverErrorText(response.status, response.statusText);
       throw new ApiError(response.status, appendBodyToError && text ? `${base} ${text}` : base, text);
     }
     return (text ? JSON.parse(text) : null) as T;
   } catch (error) {
     if (error instanceof ApiError) throw error;
-    throw new ApiError(500, UNKNOWN_ERROR);
+    throw new ApiError(500, UNKNOWN_SERVER_ERROR);
   }
 }

@@ -1,5 +1,5 @@
 import { createContext, redirectDocument } from "react-router";
-import { signInHref } from "#app/lib/sign-in.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
 import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
 import { getSessionUser, type SessionUser } from "#worker/services/auth/sessions.ts";

@@ -1,18 +1,15 @@
 import { data, Link, redirect } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { MIN_TOP_UP_RUBLES, type TopUpFieldErrors } from "#core/payments/top-up.ts";
+import { topUpFormSchema } from "#core/schemas/top-up.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
-import {
-  createTopUp,
-  lastTopUpEmail,
-  TopUpUnavailableError,
-  topUpFormSchema,
-} from "#worker/services/payments/payments.ts";
+import { createTopUp, lastTopUpEmail, TopUpUnavailableError } from "#worker/services/payments/payments.ts";
 import { PaymentProviderError } from "#worker/services/payments/provider.ts";
-import { TOP_UP_MESSAGES, type TopUpFieldErrors } from "#worker/services/payments/rules.ts";
 import balanceStylesheet from "../components/balance/balance.css?url";
 import { TopUpForm } from "../components/balance/top-up-form.tsx";
-import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
-import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/balance";
 
 const SIGN_IN_HREF = signInHref("/balance");
@@ -88,8 +85,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
         signInHref={SIGN_IN_HREF}
       />
       <p className="muted">
-        Минимальная сумма — 10 ₽. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс
-        автоматически после оплаты.
+        {`Минимальная сумма — ${MIN_TOP_UP_RUBLES} ₽. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}
       </p>
     </main>
   );

@@ -1,10 +1,11 @@
 import { data } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { profileUserContext } from "#app/lib/profile-user.server.ts";
+import { PROMO_TEXT, promoSuccessText } from "#core/messages/promos.ts";
+import { promoCodeFromForm } from "#core/schemas/promo.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
-import { PROMO_TEXT, promoSuccessText } from "#worker/services/promos/texts.ts";
 import { type PromoActionResult, PromoForm } from "../components/profile/promo-form.tsx";
 import type { Route } from "./+types/profile.promocodes";
 
@@ -13,7 +14,7 @@ import type { Route } from "./+types/profile.promocodes";
 
 export async function action({ context, request }: Route.ActionArgs) {
   const form = await request.formData();
-  const code = String(form.get("code") ?? "").slice(0, 1000);
+  const code = promoCodeFromForm(form);
   const user = context.get(profileUserContext);
   if (!user) return data<PromoActionResult>({ error: PROMO_TEXT.unauthorized, code }, { status: 401 });
   const result = await redeemPromo(context.get(depsContext), { userId: user.id, ip: clientAddress(request), code });

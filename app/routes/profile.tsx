@@ -2,13 +2,13 @@ import { useEffect } from "react";
 import { Link, Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { loadProfileUser, profileUserContext } from "#app/lib/profile-user.server.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { PAYMENT_RETURN_TEXT } from "#core/messages/payments.ts";
+import { pagePlayer } from "#core/profile/player.ts";
 import { InfoPanel } from "../components/profile/info-panel.tsx";
-import { PAYMENT_RETURN_TEXT } from "../components/profile/labels.ts";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";
-import { pagePlayer } from "../lib/player.ts";
-import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/profile";
 
 // The layout of /profile, /promocodes, /purchases, /history and /deposits:

@@ -1,7 +1,21 @@
 import { data, Form, Link, redirect, useNavigation } from "react-router";
-import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
+import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
+import {
+  INSUFFICIENT_FUNDS,
+  isInsufficientFunds,
+  PURCHASE_ERRORS,
+  purchaseErrorText,
+  UNAVAILABLE_TOOLTIP,
+  UPCOMING_TOOLTIP,
+} from "#core/messages/shop.ts";
+import type { PurchaseReceipt } from "#core/profile/types.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
+import { purchaseFormFields, purchaseFormSchema } from "#core/schemas/purchase.ts";
+import { reloadText } from "#core/shop/plural.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
@@ -9,20 +23,8 @@ import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import shopStyles from "../components/shop/shop.css?url";
-import { formatRubles, kopecksToRubles } from "../lib/format/money.ts";
-import { serverTypeLabel } from "../lib/format/server-type.ts";
-import { AUTH_REQUIRED, INSUFFICIENT_FUNDS, isInsufficientFunds, purchaseErrorText } from "../lib/shop/errors.ts";
-import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../lib/shop/limited.ts";
-import { reloadText } from "../lib/shop/plural.ts";
 import { shopUrl } from "../lib/shop/query.ts";
-import type { PurchaseView } from "../lib/shop/types.ts";
-import { signInHref } from "../lib/sign-in.ts";
 import type { Route } from "./+types/shop.item";
-
-const itemId = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/)
-  .transform(Number);
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
 
@@ -36,11 +38,11 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 ];
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
-  const id = itemId.safeParse(params.id);
-  if (!id.success) throw data("Страница не найдена", { status: 404 });
+  const id = positiveIdText.safeParse(params.id);
+  if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
-  if (!item) throw data("Страница не найдена", { status: 404 });
+  if (!item) throw data(PAGE_NOT_FOUND, { status: 404 });
   const url = new URL(request.url);
   return {
     item,
@@ -53,37 +55,21 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   };
 }
 
-const formSchema = z.object({
-  server_type: z.enum(SERVER_TYPES),
-  duration: z.union([
-    z.literal("").transform(() => null),
-    z
-      .string()
-      .regex(/^\d{1,4}$/)
-      .transform(Number),
-  ]),
-  idempotency_key: z.string().trim().min(8).max(100),
-});
-
 export type PurchaseActionData =
-  | { ok: true; purchase: PurchaseView; balance: number }
+  | { ok: true; purchase: PurchaseReceipt; balance: number }
   | { ok: false; status: number; error: string };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
-  const id = itemId.safeParse(params.id);
-  if (!id.success) throw data("Страница не найдена", { status: 404 });
+  const id = positiveIdText.safeParse(params.id);
+  if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
   const fail = (status: number, error: string) =>
     data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error) }, { status });
   if (!user) return fail(401, AUTH_REQUIRED);
-  const parsed = formSchema.safeParse({
-    server_type: form.get("server_type"),
-    duration: form.get("duration") ?? "",
-    idempotency_key: form.get("idempotency_key"),
-  });
-  if (!parsed.success) return fail(400, "Некорректные данные покупки");
+  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
+  if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
   const result = await purchaseItem(deps, user.id, {
     itemId: id.data,
     serverType: parsed.data.server_type,
@@ -168,7 +154,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
               {error ? (
                 <p className="form-error" role="alert">
-                  {isInsufficientFunds(error.error) ? (
+                  {isInsufficientFunds(error.status) ? (
                     <>
                       {INSUFFICIENT_FUNDS}. <Link to="/balance">Пополнить баланс</Link>
                     </>

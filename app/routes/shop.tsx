@@ -2,7 +2,11 @@ import { useCallback, useState } from "react";
 import { Link, useLocation, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
+import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
+import { DEFAULT_SERVER_TYPE, resolveServerTypes, SERVER_TYPES } from "#core/shop/server-types.ts";
+import type { ShopCardItem } from "#core/shop/types.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";
@@ -12,9 +16,6 @@ import { SearchBox } from "../components/shop/search-box.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.tsx";
 import { Toast, useToast } from "../components/toast.tsx";
-import { kopecksToRubles } from "../lib/format/money.ts";
-import { MIN_SEARCH_LENGTH } from "../lib/shop/plural.ts";
-import { resolveServerTypes, type ShopCardItem } from "../lib/shop/types.ts";
 import type { Route } from "./+types/shop";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
@@ -26,12 +27,7 @@ export const meta: Route.MetaFunction = () => [
 
 const paramsSchema = z.object({
   server_type: z.string().optional(),
-  category_id: z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/)
-    .transform(Number)
-    .optional()
-    .catch(undefined),
+  category_id: positiveIdText.optional().catch(undefined),
   query: z.string().max(100).optional().catch(undefined),
 });
 
@@ -42,7 +38,7 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   // The same list /api/server-types answers; the fallbacks (types in the items, then SOLO) are in resolveServerTypes.
   const types = resolveServerTypes([...SERVER_TYPES], null);
   const serverType =
-    params.server_type && types.includes(params.server_type) ? params.server_type : (types[0] ?? "SOLO");
+    params.server_type && types.includes(params.server_type) ? params.server_type : (types[0] ?? DEFAULT_SERVER_TYPE);
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };

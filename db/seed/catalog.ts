@@ -4,6 +4,7 @@
 // times in ms; limited windows are relative to the moment the seed runs.
 // Console commands are real Rust/Oxide commands; the game plugin runs them with
 // {steamid} {nickname} {days} {server} filled in.
+import { SERVER_TYPES, type ServerType } from "../../core/shop/server-types.ts";
 import { type SqlValue, sqlLiteral } from "./sql.ts";
 
 const HOUR = 60 * 60 * 1000;
@@ -272,17 +273,14 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
   ];
 }
 
-export const SEED_SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
-
 /** Item ids are (server type index + 1) × 100 + n: SOLO VIP is 101, NO_LIMIT Premium 502. */
-export const seedItemId = (serverType: (typeof SEED_SERVER_TYPES)[number], n: number) =>
-  (SEED_SERVER_TYPES.indexOf(serverType) + 1) * 100 + n;
+export const seedItemId = (serverType: ServerType, n: number) => (SERVER_TYPES.indexOf(serverType) + 1) * 100 + n;
 
 export function catalogSeedSql(now = Date.now()): string[] {
   const statements = seedCategories.map((category, index) =>
     upsertOn("categories", ["id"], { ...category, sort_order: index }),
   );
-  SEED_SERVER_TYPES.forEach((serverType, typeIndex) => {
+  SERVER_TYPES.forEach((serverType, typeIndex) => {
     for (const item of catalogFor(now, typeIndex)) {
       const id = (typeIndex + 1) * 100 + item.n;
       statements.push(

@@ -3,10 +3,9 @@
 // Kept free of the schema and the Worker's bindings so the Node scripts' project can type-check it;
 // the code format itself is the redemption service's (worker/services/promos/code.ts).
 import { z } from "zod";
-import { isWellFormedPromoCode, normalizePromoCode } from "../../worker/services/promos/code.ts";
+import { isWellFormedPromoCode, normalizePromoCode } from "../../core/promos/code.ts";
+import { SERVER_TYPES } from "../../core/shop/server-types.ts";
 import { sqlLiteral } from "./sql.ts";
-
-const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
 
 /** A calendar day means midnight Moscow time; anything else must be a full ISO 8601 time. */
 export function parseOperatorTime(value: string): number {

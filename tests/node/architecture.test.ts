@@ -16,6 +16,7 @@ type Layer =
   | "api"
   | "pages-server"
   | "pages-browser"
+  | "stand-ins"
   | "entry"
   | "tools";
 
@@ -33,7 +34,7 @@ function layerOf(path: string): Layer {
   if (path.startsWith("db/")) return "seed";
   if (path.startsWith("worker/ports/")) return "ports";
   if (path.startsWith("worker/adapters/")) return "adapters";
-  if (path.startsWith("worker/integrations/stand-ins/")) return "entry";
+  if (path.startsWith("worker/integrations/stand-ins/")) return "stand-ins";
   if (path.startsWith("worker/integrations/")) return "integrations";
   if (path.startsWith("worker/api/")) return "api";
   if (ENTRY_FILES.has(path) || /^worker\/(cloudflare|node|cron)\//.test(path)) return "entry";
@@ -51,7 +52,8 @@ function layerOf(path: string): Layer {
 const ALLOWED: Record<Layer, Layer[]> = {
   core: ["core"],
   schema: ["core", "schema"],
-  seed: ["core", "schema", "seed"],
+  // The seed creates the players the local Steam stand-in signs in as.
+  seed: ["core", "schema", "seed", "stand-ins"],
   ports: ["core", "schema", "ports"],
   adapters: ["core", "schema", "ports", "adapters"],
   integrations: ["core", "schema", "ports", "integrations"],
@@ -59,7 +61,20 @@ const ALLOWED: Record<Layer, Layer[]> = {
   api: ["core", "schema", "services", "api"],
   "pages-browser": ["core", "pages-browser"],
   "pages-server": ["core", "schema", "services", "pages-browser", "pages-server"],
-  entry: ["core", "schema", "ports", "adapters", "integrations", "services", "api", "pages-server", "entry"],
+  // Local fakes of outside systems, wired in by the entry; they speak HTTP and reach the data through the ports.
+  "stand-ins": ["core", "schema", "ports", "integrations", "services", "stand-ins"],
+  entry: [
+    "core",
+    "schema",
+    "ports",
+    "adapters",
+    "integrations",
+    "services",
+    "api",
+    "pages-server",
+    "stand-ins",
+    "entry",
+  ],
   tools: [
     "core",
     "schema",
@@ -71,6 +86,7 @@ const ALLOWED: Record<Layer, Layer[]> = {
     "api",
     "pages-browser",
     "pages-server",
+    "stand-ins",
     "entry",
     "tools",
   ],

@@ -1,5 +1,6 @@
 import { type Context, Hono } from "hono";
 import { z } from "zod";
+import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
@@ -55,7 +56,7 @@ function parseBody<T extends z.ZodType>(c: Context<GameEnv>, schema: T): z.infer
   return parsed.success ? parsed.data : null;
 }
 
-const badRequest = { error: "Неверный формат запроса" };
+const badRequest = { error: GAME_ERRORS.badRequest };
 
 gameApi.post("/heartbeat", async (c) => {
   const beat = parseBody(c, heartbeatSchema);
@@ -82,10 +83,10 @@ gameApi.post("/ack", async (c) => {
   if (!body) return c.json(badRequest, 400);
   const outcome = await acknowledgeDeliveries(c.var.deps, c.var.game.server, body.results);
   if (outcome.status === "unknown") {
-    return c.json({ error: "Неизвестные доставки", delivery_ids: outcome.ids }, 404);
+    return c.json({ error: GAME_ERRORS.unknownDeliveries, delivery_ids: outcome.ids }, 404);
   }
   if (outcome.status === "forbidden") {
-    return c.json({ error: "Доставки выданы другому серверу", delivery_ids: outcome.ids }, 403);
+    return c.json({ error: GAME_ERRORS.foreignDeliveries, delivery_ids: outcome.ids }, 403);
   }
   return c.json({ results: outcome.results });
 });

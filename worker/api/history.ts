@@ -1,5 +1,6 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { NOT_FOUND } from "#core/messages/common.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getDeposit, listDeposits } from "../services/profile/deposits.ts";
 import { getPurchase, listPurchases } from "../services/profile/purchases.ts";
@@ -7,7 +8,6 @@ import { requireUser } from "./require-user.ts";
 
 export const historyApi = new Hono<AppEnv>();
 
-const NOT_FOUND = "Не найдено";
 const purchaseId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGER);
 const paymentId = z.uuid();
 

@@ -1,7 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { INVENTORY_FILTERS } from "#core/profile/types.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { INVENTORY_FILTERS, listInventory } from "../services/profile/inventory.ts";
+import { listInventory } from "../services/profile/inventory.ts";
 import { requireUser } from "./require-user.ts";
 
 export const inventoryApi = new Hono<AppEnv>();

@@ -1,5 +1,8 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { FORBIDDEN, NOT_FOUND } from "#core/messages/common.ts";
+import { PAYMENT_NOTIFICATION_ERRORS, TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { topUpRequestSchema } from "#core/schemas/top-up.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getSessionUser } from "../services/auth/sessions.ts";
 import {
@@ -8,10 +11,8 @@ import {
   paymentReturnResult,
   TopUpTooFrequentError,
   TopUpUnavailableError,
-  topUpRequestSchema,
 } from "../services/payments/payments.ts";
 import { PaymentProviderError, paymentProvider } from "../services/payments/provider.ts";
-import { TOP_UP_MESSAGES } from "../services/payments/rules.ts";
 
 // Creating and settling payments. The read side (GET /payment/history,
 // GET /payment/{id}) lives with the profile; these paths don't overlap it.
@@ -48,7 +49,7 @@ const notificationSchema = z.object({
 // happened. 200 tells the provider to stop repeating; repeats are harmless.
 paymentApi.post("/payment/webhook/:provider", async (c) => {
   const deps = c.var.deps;
-  if (c.req.param("provider") !== deps.config.paymentProvider) return c.json({ error: "Не найдено" }, 404);
+  if (c.req.param("provider") !== deps.config.paymentProvider) return c.json({ error: NOT_FOUND }, 404);
   let provider: ReturnType<typeof paymentProvider>;
   try {
     provider = paymentProvider(deps);
@@ -56,16 +57,16 @@ paymentApi.post("/payment/webhook/:provider", async (c) => {
     if (!(error instanceof PaymentProviderError)) throw error;
     // Credentials missing: nothing can be verified, so the provider should try again later.
     console.error(JSON.stringify({ event: "payment.provider_not_configured", reason: error.message }));
-    return c.json({ error: "Платёжная система недоступна" }, 503);
+    return c.json({ error: PAYMENT_NOTIFICATION_ERRORS.providerUnavailable }, 503);
   }
   if (!provider.acceptsNotificationFrom(c.req.header("cf-connecting-ip") ?? null)) {
     console.warn(
       JSON.stringify({ event: "payment.notification_untrusted_source", address: c.req.header("cf-connecting-ip") }),
     );
-    return c.json({ error: "Доступ запрещен" }, 403);
+    return c.json({ error: FORBIDDEN }, 403);
   }
   const parsed = notificationSchema.safeParse(await c.req.json().catch(() => null));
-  if (!parsed.success) return c.json({ error: "Некорректное уведомление" }, 400);
+  if (!parsed.success) return c.json({ error: PAYMENT_NOTIFICATION_ERRORS.malformed }, 400);
   try {
     await handleNotification(deps, parsed.data.object.id, provider);
     return c.json({ ok: true });
@@ -73,7 +74,7 @@ paymentApi.post("/payment/webhook/:provider", async (c) => {
     if (!(error instanceof PaymentProviderError)) throw error;
     // The provider's API couldn't confirm anything: ask the provider to repeat later.
     console.warn(JSON.stringify({ event: "payment.notification_unverified", reason: error.message }));
-    return c.json({ error: "Платёжная система недоступна" }, 503);
+    return c.json({ error: PAYMENT_NOTIFICATION_ERRORS.providerUnavailable }, 503);
   }
 });
 

@@ -1,5 +1,5 @@
 import { Hono } from "hono";
-import { z } from "zod";
+import { promoCodeFromBody } from "#core/schemas/promo.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { clientAddress } from "../services/promos/client-address.ts";
 import { redeemPromo } from "../services/promos/redeem.ts";
@@ -7,15 +7,12 @@ import { requireUser } from "./require-user.ts";
 
 export const promosApi = new Hono<AppEnv>();
 
-const body = z.object({ code: z.string().max(1000) });
-
 // Activates a code for the signed-in player: 200 {message, promo}, else {error} with the failure's status.
 promosApi.post("/promos/validate", requireUser, async (c) => {
-  const parsed = body.safeParse(await c.req.json().catch(() => null));
   const result = await redeemPromo(c.var.deps, {
     userId: c.var.user.id,
     ip: clientAddress(c.req.raw),
-    code: parsed.success ? parsed.data.code : "",
+    code: promoCodeFromBody(await c.req.json().catch(() => null)),
   });
   c.header("Cache-Control", "no-store");
   if (result.ok) return c.json({ message: result.message, promo: result.promo }, 200);

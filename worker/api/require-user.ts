@@ -1,4 +1,5 @@
 import { createMiddleware } from "hono/factory";
+import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getSessionUser, type SessionUser } from "../services/auth/sessions.ts";
 
@@ -7,7 +8,7 @@ type WithUser = AppEnv & { Variables: AppEnv["Variables"] & { user: SessionUser 
 /** 401 «Необходима авторизация» unless the request carries a live session (bearer token or cookie). */
 export const requireUser = createMiddleware<WithUser>(async (c, next) => {
   const user = await getSessionUser(c.var.deps, c.req.raw);
-  if (!user) return c.json({ error: "Необходима авторизация" }, 401);
+  if (!user) return c.json({ error: AUTH_REQUIRED }, 401);
   c.set("user", user);
   await next();
 });

@@ -1,5 +1,6 @@
 import { Hono } from "hono";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { SERVER_STATUS_FAILED } from "#core/messages/server-status.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { readServerStatus } from "../services/server-status.ts";
 
@@ -18,7 +19,7 @@ serverStatusApi.get("/server-status", async (c) => {
   const status = await readServerStatus(c.var.deps);
   if (status.state === "unavailable") {
     c.header("Cache-Control", "no-store");
-    return c.json({ servers: [], error: "Ошибка при получении статуса серверов" }, 503);
+    return c.json({ servers: [], error: SERVER_STATUS_FAILED }, 503);
   }
   if (status.state === "empty") {
     c.header("Cache-Control", EMPTY_CACHE);

@@ -1,27 +1,16 @@
 import { Hono } from "hono";
 import { z } from "zod";
-import { SERVER_TYPES } from "#db/schema.ts";
+import { SHOP_ERRORS } from "#core/messages/shop.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getItem, listCategories, listItems, listLimited, searchItems } from "../services/shop/catalog.ts";
 
 export const shopApi = new Hono<AppEnv>();
 
-export const SHOP_ERRORS = {
-  badQuery: "Некорректные параметры запроса",
-  badId: "Некорректный идентификатор товара",
-  itemNotFound: "Товар не найден",
-  queryRequired: "Поисковый запрос обязателен",
-  queryTooShort: "Поисковый запрос должен содержать не менее 3 символов",
-} as const;
-
-const positiveId = z
-  .string()
-  .regex(/^[1-9]\d{0,9}$/)
-  .transform(Number);
-
 const filterSchema = z.object({
   server_type: z.enum(SERVER_TYPES).optional(),
-  category_id: positiveId.optional(),
+  category_id: positiveIdText.optional(),
 });
 
 // Empty parameters (`?category_id=`) mean "no filter", as forms send them.
@@ -40,7 +29,7 @@ shopApi.get("/shop/items", async (c) => {
 });
 
 shopApi.get("/shop/items/:id", async (c) => {
-  const id = positiveId.safeParse(c.req.param("id"));
+  const id = positiveIdText.safeParse(c.req.param("id"));
   if (!id.success) return c.json({ error: SHOP_ERRORS.badId }, 400);
   const item = await getItem(c.var.deps, id.data);
   if (!item) return c.json({ error: SHOP_ERRORS.itemNotFound }, 404);

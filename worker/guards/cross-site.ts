@@ -4,12 +4,11 @@
 // back with GETs; the webhook and the game API carry no cookie), and a bearer token can't be
 // forged by a form, so only requests whose session rides in the cookie are checked.
 import type { Context, MiddlewareHandler } from "hono";
+import { FORBIDDEN } from "#core/messages/common.ts";
 import type { Config } from "../config.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { isSafeMethod } from "../http-methods.ts";
 import { readSessionCookie, readSessionToken } from "../services/auth/sessions.ts";
-
-export const FORBIDDEN = "Доступ запрещен";
 
 function sessionFromCookie(request: Request, config: Config): boolean {
   const fromCookie = readSessionCookie(request, config);

@@ -2,11 +2,11 @@
 // text/plain post (what another site can send without CORS asking first) never reaches a handler,
 // and a bodyless post such as sign-out still passes. YooKassa and the game plugin send
 // application/json.
+
 import type { MiddlewareHandler } from "hono";
+import { NOT_JSON } from "#core/messages/common.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { isSafeMethod } from "../http-methods.ts";
-
-export const NOT_JSON = "Неподдерживаемый тип содержимого: нужен application/json";
 
 const JSON_TYPE = /^application\/json\s*(;|$)/i;
 

@@ -1,12 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
-import {
-  checkTopUp,
-  MIN_TOP_UP_RUBLES,
-  parseRublesText,
-  TOP_UP_MESSAGES,
-  type TopUpFieldErrors,
-} from "#worker/services/payments/rules.ts";
+import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { checkTopUp, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
 
 export interface TopUpFormProps {
   signedIn: boolean;

@@ -1,6 +1,6 @@
-import type { DepositView } from "#worker/services/profile/deposits.ts";
-import { formatDate } from "../../lib/format/dates.ts";
-import { formatRubles } from "../../lib/format/money.ts";
+import { formatDate } from "#core/format/dates.ts";
+import { formatRubles } from "#core/format/money.ts";
+import type { DepositView } from "#core/profile/types.ts";
 import { depositStatusLabel, statusTone } from "./labels.ts";
 
 export function DepositTable({ deposits }: { deposits: DepositView[] }) {

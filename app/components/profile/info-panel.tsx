@@ -1,16 +1,9 @@
 import { Link } from "react-router";
-import { formatRubles } from "../../lib/format/money.ts";
-
-export interface ProfileUser {
-  nickname: string;
-  avatarUrl: string;
-  steamId: string;
-  /** Rubles. */
-  balance: number;
-}
+import { formatRubles } from "#core/format/money.ts";
+import type { PagePlayer } from "#core/profile/player.ts";
 
 /** Avatar, nickname, Steam ID, balance and the (fixed) discount. */
-export function InfoPanel({ user }: { user: ProfileUser }) {
+export function InfoPanel({ user }: { user: PagePlayer }) {
   return (
     <aside className="profile-info" aria-label="Информация об игроке">
       <img

@@ -1,8 +1,8 @@
 import { Link } from "react-router";
-import type { InventoryFilter, InventoryItem } from "#worker/services/profile/inventory.ts";
-import { formatDate, timeLeft } from "../../lib/format/dates.ts";
-import { formatDuration } from "../../lib/format/plural.ts";
-import { serverTypeLabel } from "../../lib/format/server-type.ts";
+import { formatDate, timeLeft } from "#core/format/dates.ts";
+import { formatDuration } from "#core/format/plural.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
+import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { INVENTORY_STATUS_LABEL, statusTone } from "./labels.ts";
 
 const FILTERS: { value: InventoryFilter; label: string }[] = [

@@ -31,11 +31,6 @@ export function statusTone(status: string): "good" | "wait" | "bad" | "neutral" 
   return "neutral";
 }
 
-export const PAYMENT_RETURN_TEXT = {
-  success: "Оплата успешно выполнена! Баланс пополнен.",
-  failure: "К сожалению, платеж не был завершен.",
-} as const;
-
 export const PROFILE_TABS = [
   { to: "/profile", label: "Корзина", paths: ["/profile"] },
   { to: "/promocodes", label: "Промокод", paths: ["/promocodes"] },

@@ -1,6 +1,6 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { PROMO_TEXT } from "#worker/services/promos/texts.ts";
+import { PROMO_TEXT } from "#core/messages/promos.ts";
 import { useAuth } from "../../lib/auth-context.tsx";
 
 export type PromoActionResult =

@@ -1,7 +1,7 @@
-import type { PurchaseView } from "#worker/services/profile/purchases.ts";
-import { formatDate } from "../../lib/format/dates.ts";
-import { formatRubles } from "../../lib/format/money.ts";
-import { serverTypeLabel } from "../../lib/format/server-type.ts";
+import { formatDate } from "#core/format/dates.ts";
+import { formatRubles } from "#core/format/money.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
+import type { PurchaseView } from "#core/profile/types.ts";
 import { PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
 
 export function PurchaseTable({ purchases }: { purchases: PurchaseView[] }) {

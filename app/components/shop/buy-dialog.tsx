@@ -1,9 +1,10 @@
 import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
-import { formatRubles } from "../../lib/format/money.ts";
-import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "../../lib/shop/errors.ts";
-import type { ShopCardItem } from "../../lib/shop/types.ts";
-import { signInHref } from "../../lib/sign-in.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
+import { formatRubles } from "#core/format/money.ts";
+import { AUTH_REQUIRED } from "#core/messages/common.ts";
+import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/messages/shop.ts";
+import type { ShopCardItem } from "#core/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 
@@ -49,7 +50,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
   }, [fetcher.state, result, item, onClose, onPurchased]);
 
   const serverError = result && !result.ok ? result.error : null;
-  const fundsError = shortOfFunds || isInsufficientFunds(serverError);
+  const fundsError = shortOfFunds || isInsufficientFunds(result && !result.ok ? result.status : null);
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes a modal <dialog> natively
@@ -64,7 +65,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
     >
       {balance == null ? (
         <div className="buy-dialog__body">
-          <h2 id="buy-dialog-title">Необходима авторизация</h2>
+          <h2 id="buy-dialog-title">{AUTH_REQUIRED}</h2>
           <p>Чтобы купить «{item.name}», войдите через Steam.</p>
           <div className="buy-dialog__actions">
             <a className="button button--steam" href={signInHref(returnTo)}>

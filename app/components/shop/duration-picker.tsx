@@ -1,6 +1,6 @@
-import { formatRubles } from "../../lib/format/money.ts";
-import { formatDays } from "../../lib/format/plural.ts";
-import type { ShopDuration } from "../../lib/shop/types.ts";
+import { formatRubles } from "#core/format/money.ts";
+import { formatDays } from "#core/format/plural.ts";
+import type { ShopDuration } from "#core/shop/types.ts";
 
 interface DurationPickerProps {
   durations: ShopDuration[];

@@ -1,7 +1,7 @@
 import { Link } from "react-router";
-import { serverTypeLabel } from "../../lib/format/server-type.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
+import type { ShopCategory } from "#core/shop/types.ts";
 import { shopUrl } from "../../lib/shop/query.ts";
-import type { ShopCategory } from "../../lib/shop/types.ts";
 
 interface FilterProps {
   serverType: string;

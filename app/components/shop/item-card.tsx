@@ -1,7 +1,7 @@
 import type { MouseEvent } from "react";
 import { Link } from "react-router";
-import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "../../lib/shop/limited.ts";
-import type { ShopCardItem } from "../../lib/shop/types.ts";
+import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "#core/messages/shop.ts";
+import type { ShopCardItem } from "#core/shop/types.ts";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
 import { fromPrice, Price } from "./price.tsx";
 

@@ -1,13 +1,13 @@
 import { useEffect, useState } from "react";
+import { LIMITED_BADGES } from "#core/messages/shop.ts";
 import {
   countdownTarget,
   formatCountdown,
-  LIMITED_BADGES,
   type LimitedFields,
   type LimitedState,
   limitedState,
   quantityInfo,
-} from "../../lib/shop/limited.ts";
+} from "#core/shop/limited.ts";
 
 /**
  * The current time, ticking every second once hydrated. The first render uses the

@@ -1,4 +1,4 @@
-import { formatRubles } from "../../lib/format/money.ts";
+import { formatRubles } from "#core/format/money.ts";
 
 /** A price, with the old price struck through when discounted. */
 export function Price({ price, discountPrice, discount }: { price: number; discountPrice: number; discount: number }) {

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, useNavigate } from "react-router";
-import { MIN_SEARCH_LENGTH, SEARCH_DELAY_MS, searchHint } from "../../lib/shop/plural.ts";
+import { MIN_SEARCH_LENGTH, SEARCH_DELAY_MS, searchHint } from "#core/shop/plural.ts";
 import { shopUrl } from "../../lib/shop/query.ts";
 
 interface SearchBoxProps {

@@ -1,4 +1,4 @@
-import { kopecksToRubles } from "#app/lib/format/money.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
 import type { SessionUser } from "./sessions.ts";
 
 /** The user profile as the API answers it: snake_case fields, balance in rubles. */

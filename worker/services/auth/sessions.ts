@@ -1,6 +1,7 @@
 import { parseCookie } from "cookie";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
+import type { SessionUser } from "#core/auth/session-user.ts";
 import { sessions, users } from "#db/schema.ts";
 import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
@@ -10,15 +11,7 @@ import { sessionCookieName } from "./cookie-names.ts";
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
 const TOKEN_ISSUER = "rust-servers-site";
 
-export interface SessionUser {
-  id: number;
-  steamId: string;
-  nickname: string;
-  avatarUrl: string;
-  /** Kopecks. */
-  balance: number;
-  sessionId: string;
-}
+export type { SessionUser };
 
 function secretKey(deps: Pick<Deps, "config">): Uint8Array {
   return new TextEncoder().encode(deps.config.sessionSecret);

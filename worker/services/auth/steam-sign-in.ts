@@ -2,7 +2,7 @@
 // checked callback, the player's row, the session, the cookie.
 import { lt, sql } from "drizzle-orm";
 import { Authenticator } from "remix-auth";
-import { AUTH_ERROR_PARAM, type AuthErrorCode } from "#app/lib/auth-errors.ts";
+import { AUTH_ERROR_PARAM, type AuthErrorCode } from "#core/auth/errors.ts";
 import { openidNonces, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { NONCE_MAX_AGE_MS, type OpenIdFailure, SteamOpenIdError } from "../../integrations/steam/openid.ts";

@@ -1,4 +1,6 @@
 import { sql } from "drizzle-orm";
+import { GAME_ERRORS } from "#core/messages/game.ts";
+import { POSITIVE_ID_PATTERN } from "#core/schemas/common.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { hexToBytes, importSigningKey } from "./keys.ts";
@@ -50,10 +52,10 @@ export function isSecureTransport(url: URL): boolean {
 
 async function readBody(request: Request): Promise<string> {
   const declared = Number(request.headers.get("content-length") ?? "0");
-  if (declared > MAX_BODY_BYTES) throw new GameRequestError(413, "Слишком большой запрос");
+  if (declared > MAX_BODY_BYTES) throw new GameRequestError(413, GAME_ERRORS.tooLarge);
   const body = await request.text();
   if (new TextEncoder().encode(body).length > MAX_BODY_BYTES) {
-    throw new GameRequestError(413, "Слишком большой запрос");
+    throw new GameRequestError(413, GAME_ERRORS.tooLarge);
   }
   return body;
 }
@@ -64,24 +66,24 @@ async function readBody(request: Request): Promise<string> {
  */
 export async function verifyGameRequest(deps: Deps, request: Request): Promise<VerifiedGameRequest> {
   const url = new URL(request.url);
-  if (!isSecureTransport(url)) throw new GameRequestError(403, "Требуется HTTPS");
+  if (!isSecureTransport(url)) throw new GameRequestError(403, GAME_ERRORS.httpsRequired);
 
   const serverIdHeader = request.headers.get("x-server-id") ?? "";
   const timestamp = request.headers.get("x-timestamp") ?? "";
   const signature = (request.headers.get("x-signature") ?? "").toLowerCase();
   if (
-    !/^[1-9][0-9]{0,9}$/.test(serverIdHeader) ||
+    !POSITIVE_ID_PATTERN.test(serverIdHeader) ||
     !/^[0-9]{1,12}$/.test(timestamp) ||
     !/^[0-9a-f]{64}$/.test(signature)
   ) {
-    throw new GameRequestError(400, "Нет заголовков подписи X-Server-Id, X-Timestamp, X-Signature");
+    throw new GameRequestError(400, GAME_ERRORS.signatureHeadersMissing);
   }
 
   const body = await readBody(request);
 
   const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (Math.abs(nowSeconds - Number(timestamp)) > SIGNATURE_WINDOW_SECONDS) {
-    throw new GameRequestError(401, "Метка времени вне допустимого окна ±5 минут");
+    throw new GameRequestError(401, GAME_ERRORS.timestampOutOfWindow);
   }
 
   const serverId = Number(serverIdHeader);
@@ -95,7 +97,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   const canonical = new TextEncoder().encode(canonicalRequest(timestamp, request.method, url.pathname, body));
   // Unknown servers and wrong keys answer the same, so ids can't be probed.
   if (!row || !key || !signatureBytes || !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))) {
-    throw new GameRequestError(401, "Неверная подпись запроса");
+    throw new GameRequestError(401, GAME_ERRORS.badSignature);
   }
 
   const inserted = await deps.db.run(
@@ -103,7 +105,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
       sql`INSERT INTO game_request_nonces (server_id, signature, seen_at) VALUES (${serverId}, ${signature}, ${deps.now().getTime()}) ON CONFLICT DO NOTHING`,
     ),
   );
-  if (inserted.changes !== 1) throw new GameRequestError(409, "Этот запрос уже был принят");
+  if (inserted.changes !== 1) throw new GameRequestError(409, GAME_ERRORS.replayed);
 
   return { server: { id: row.id, name: row.name, serverType: row.server_type }, body, signature, key };
 }

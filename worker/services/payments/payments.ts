@@ -1,42 +1,14 @@
 import { and, count, desc, eq, gt, sql } from "drizzle-orm";
-import { z } from "zod";
+import { rublesToKopecks } from "#core/payments/top-up.ts";
+import type { TopUpInput } from "#core/schemas/top-up.ts";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
-import { MAX_TOP_UP_RUBLES, MIN_TOP_UP_RUBLES, parseRublesText, rublesToKopecks, TOP_UP_MESSAGES } from "./rules.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
 // from what the provider's API says (never from what a notification says).
-
-const amountRubles = z
-  .number({ error: TOP_UP_MESSAGES.amountMin })
-  .min(MIN_TOP_UP_RUBLES, TOP_UP_MESSAGES.amountMin)
-  .max(MAX_TOP_UP_RUBLES, TOP_UP_MESSAGES.amountMax)
-  .refine((value) => rublesToKopecks(value) !== null, TOP_UP_MESSAGES.amountPrecision);
-
-const email = z
-  .string({ error: TOP_UP_MESSAGES.emailInvalid })
-  .trim()
-  .min(1, TOP_UP_MESSAGES.emailInvalid)
-  .max(254, TOP_UP_MESSAGES.emailInvalid)
-  .includes("@", { error: TOP_UP_MESSAGES.emailInvalid });
-
-/** `POST /api/payment/create` body: amount in rubles. */
-export const topUpRequestSchema = z.object(
-  { amount: amountRubles, email },
-  // A body that is no JSON object at all gets our generic Russian text, not zod's English one.
-  { error: TOP_UP_MESSAGES.createFailed },
-);
-
-/** The /balance form: the amount arrives as text ("150", "150,50"). */
-export const topUpFormSchema = z.object({
-  amount: z.string({ error: TOP_UP_MESSAGES.amountMin }).transform(parseRublesText).pipe(amountRubles),
-  email,
-});
-
-export type TopUpInput = z.infer<typeof topUpRequestSchema>;
 
 /** The provider couldn't create the payment; the player sees the "try later" text. */
 export class TopUpUnavailableError extends Error {}

@@ -1,21 +1,9 @@
 import { and, desc, eq } from "drizzle-orm";
-import { kopecksToRubles } from "#app/lib/format/money.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import type { DepositView } from "#core/profile/types.ts";
 import { payments } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
-
-/** A deposit (top-up) with the API's field names. */
-export interface DepositView {
-  /** Our payment id (UUID). */
-  ID: string;
-  /** The provider's payment id, null until the provider has one. */
-  payment_id: string | null;
-  /** Rubles. */
-  amount: number;
-  status: "pending" | "completed" | "failed" | "cancelled";
-  completed_at: string | null;
-  CreatedAt: string | null;
-}
 
 const depositColumns = {
   id: payments.id,

@@ -1,26 +1,8 @@
 import { and, desc, eq } from "drizzle-orm";
+import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { inventoryEntries, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
-
-export const INVENTORY_FILTERS = ["all", "not_used", "used"] as const;
-export type InventoryFilter = (typeof INVENTORY_FILTERS)[number];
-
-/** A Корзина entry as the API and the page show it. */
-export interface InventoryItem {
-  id: number;
-  item_name: string;
-  item_image: string;
-  server_type: string;
-  /** Days; null when permanent. */
-  duration: number | null;
-  is_permanent: boolean;
-  status: "not_used" | "used";
-  created_at: string | null;
-  used_at: string | null;
-  expires_at: string | null;
-  last_error: string | null;
-}
 
 /** The player's own Корзина, newest first, optionally only unused or only used entries. */
 export async function listInventory(

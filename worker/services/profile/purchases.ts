@@ -1,23 +1,10 @@
 import { and, desc, eq } from "drizzle-orm";
-import { kopecksToRubles } from "#app/lib/format/money.ts";
-import { formatDays, PERMANENT } from "#app/lib/format/plural.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { formatDays, PERMANENT } from "#core/format/plural.ts";
+import type { PurchaseView } from "#core/profile/types.ts";
 import { items, purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
-
-/** A purchase as the API and the page show it, plus the item's name. */
-export interface PurchaseView {
-  id: number;
-  transaction_id: string;
-  item_name: string;
-  paid_at: string | null;
-  created_at: string | null;
-  server_type: string;
-  duration_text: string;
-  /** Rubles. */
-  price: number;
-  status: "pending" | "completed" | "failed" | "refunded";
-}
 
 const purchaseColumns = {
   id: purchases.id,

@@ -1,11 +1,12 @@
 import { and, eq, sql } from "drizzle-orm";
-import { kopecksToRubles } from "#app/lib/format/money.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { PROMO_TEXT, tooManyAttemptsText } from "#core/messages/promos.ts";
+import { isWellFormedPromoCode, normalizePromoCode } from "#core/promos/code.ts";
+import type { PromoView } from "#core/promos/types.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
-import { isWellFormedPromoCode, normalizePromoCode } from "./code.ts";
 import { type AttemptSource, promoBlockedUntil, recordFailedPromoAttempt } from "./rate-limit.ts";
-import { PROMO_TEXT, type PromoView, tooManyAttemptsText } from "./texts.ts";
 
 export type RedeemResult =
   | { ok: true; status: 200; message: string; promo: PromoView }

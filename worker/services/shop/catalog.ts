@@ -1,6 +1,8 @@
 import { and, asc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
-import { discounted, durationBasePrice, toRubles } from "#app/lib/shop/pricing.ts";
-import type { ShopCategory, ShopItem } from "#app/lib/shop/types.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
+import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
+import type { ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { categories, itemContents, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 
@@ -21,11 +23,12 @@ export function isLimitedRow(row: Pick<ItemRow, "startTime" | "endTime" | "maxQu
 
 /** Whether the item can be bought at `now`: listed, inside its window, in stock. */
 export function isPurchasableRow(row: ItemRow, now: number): boolean {
-  if (!row.isAvailable) return false;
-  if (row.startTime != null && now < row.startTime) return false;
-  if (row.endTime != null && now >= row.endTime) return false;
-  if (row.maxQuantity != null && row.soldQuantity >= row.maxQuantity) return false;
-  return true;
+  return saleRefusal(row, now) === null;
+}
+
+/** What the eligibility rule needs to know of an item row and its durations. */
+export function itemFacts(row: ItemRow, durations: DurationRow[]): ItemFacts {
+  return { ...row, offeredDays: durations.map((duration) => duration.days) };
 }
 
 /** The price in kopecks of buying `row` for `days` (null: one-time or permanent), discount applied. */
@@ -49,9 +52,9 @@ function toShopItem(
     id: row.id,
     name: row.name,
     description: row.description,
-    price: toRubles(row.price),
+    price: kopecksToRubles(row.price),
     discount: row.discount,
-    discount_price: toRubles(discounted(row.price, row.discount)),
+    discount_price: kopecksToRubles(discounted(row.price, row.discount)),
     img: row.img,
     server_type: row.serverType,
     category_id: row.categoryId,
@@ -64,7 +67,11 @@ function toShopItem(
       .toSorted((a, b) => a.days - b.days)
       .map((duration) => {
         const base = durationBasePrice(duration.days, duration.price, row.price);
-        return { days: duration.days, price: toRubles(base), discount_price: toRubles(discounted(base, row.discount)) };
+        return {
+          days: duration.days,
+          price: kopecksToRubles(base),
+          discount_price: kopecksToRubles(discounted(base, row.discount)),
+        };
       }),
     contents,
     start_time: iso(row.startTime),

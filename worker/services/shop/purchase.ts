@@ -1,26 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
-import { durationText } from "#app/lib/shop/plural.ts";
-import { toRubles } from "#app/lib/shop/pricing.ts";
-import type { PurchaseView } from "#app/lib/shop/types.ts";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
+import type { PurchaseReceipt } from "#core/profile/types.ts";
+import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
+import { durationText } from "#core/shop/plural.ts";
 import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { type DurationRow, type ItemRow, loadItemForPurchase, priceFor } from "./catalog.ts";
-
-export const PURCHASE_ERRORS = {
-  itemNotFound: "Товар не найден",
-  wrongServerType: "Этот товар недоступен для выбранного типа сервера",
-  durationRequired: "Выберите срок действия",
-  durationNotOffered: "Такой срок действия для этого товара не предусмотрен",
-  oneTimeNoDuration: "Для разового товара срок действия не указывается",
-  notStarted: "Продажа этого товара еще не началась",
-  ended: "Срок действия предложения истек",
-  soldOut: "Товар распродан",
-  unavailable: "Товар недоступен",
-  insufficientFunds: "Недостаточно средств на балансе",
-  idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
-  conflict: "Не удалось завершить покупку, попробуйте еще раз",
-} as const;
+import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
 
 export interface PurchaseInput {
   itemId: number;
@@ -30,11 +17,23 @@ export interface PurchaseInput {
 }
 
 export type PurchaseResult =
-  | { ok: true; replayed: boolean; purchase: PurchaseView; balance: number }
+  | { ok: true; replayed: boolean; purchase: PurchaseReceipt; balance: number }
   | { ok: false; status: 400 | 402 | 404 | 409 | 410; error: string };
 
 type Failure = Extract<PurchaseResult, { ok: false }>;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
+
+/** The answer's status for each reason a purchase is refused. */
+const REFUSAL_STATUS: Record<PurchaseRefusal, Failure["status"]> = {
+  wrongServerType: 400,
+  oneTimeNoDuration: 400,
+  durationRequired: 400,
+  durationNotOffered: 400,
+  unavailable: 410,
+  ended: 410,
+  soldOut: 410,
+  notStarted: 409,
+};
 
 /** Why `input` can't be bought now, or its price in kopecks. */
 export function checkPurchase(
@@ -43,20 +42,8 @@ export function checkPurchase(
   input: Pick<PurchaseInput, "serverType" | "durationDays">,
   now: number,
 ): Failure | { ok: true; price: number } {
-  if (item.serverType !== input.serverType) return fail(400, PURCHASE_ERRORS.wrongServerType);
-  if (item.isOneTime || durations.length === 0) {
-    if (input.durationDays != null) {
-      return fail(400, item.isOneTime ? PURCHASE_ERRORS.oneTimeNoDuration : PURCHASE_ERRORS.durationNotOffered);
-    }
-  } else if (input.durationDays == null) {
-    return fail(400, PURCHASE_ERRORS.durationRequired);
-  } else if (!durations.some((duration) => duration.days === input.durationDays)) {
-    return fail(400, PURCHASE_ERRORS.durationNotOffered);
-  }
-  if (!item.isAvailable) return fail(410, PURCHASE_ERRORS.unavailable);
-  if (item.endTime != null && now >= item.endTime) return fail(410, PURCHASE_ERRORS.ended);
-  if (item.maxQuantity != null && item.soldQuantity >= item.maxQuantity) return fail(410, PURCHASE_ERRORS.soldOut);
-  if (item.startTime != null && now < item.startTime) return fail(409, PURCHASE_ERRORS.notStarted);
+  const refusal = purchaseRefusal(itemFacts(item, durations), input, now);
+  if (refusal) return fail(REFUSAL_STATUS[refusal], PURCHASE_ERRORS[refusal]);
   const price = priceFor(item, durations, input.durationDays);
   if (price == null) return fail(400, PURCHASE_ERRORS.durationNotOffered);
   return { ok: true, price };
@@ -69,14 +56,14 @@ type PurchaseViewRow = Pick<
   "id" | "transactionId" | "paidAt" | "serverType" | "durationDays" | "price" | "status"
 >;
 
-export function toPurchaseView(row: PurchaseViewRow): PurchaseView {
+export function toPurchaseView(row: PurchaseViewRow): PurchaseReceipt {
   return {
     id: row.id,
     transaction_id: row.transactionId,
     paid_at: row.paidAt == null ? null : new Date(row.paidAt).toISOString(),
     server_type: row.serverType,
     duration_text: durationText(row.durationDays),
-    price: toRubles(row.price),
+    price: kopecksToRubles(row.price),
     status: row.status,
   };
 }
@@ -110,7 +97,7 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
     ok: true as const,
     replayed: true,
     purchase: toPurchaseView(row),
-    balance: toRubles(await balanceOf(deps, userId)),
+    balance: kopecksToRubles(await balanceOf(deps, userId)),
   };
 }
 
@@ -201,7 +188,7 @@ export async function purchaseItem(
     if (inserted?.changes !== 1 || !purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");
     }
-    return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: toRubles(balance.balance) };
+    return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);

@@ -1,4 +1,4 @@
-// Client-safe price helpers. Money is integer kopecks inside; the API and the
+// Price helpers. Money is integer kopecks inside; the API and the
 // pages show rubles. The duration rule (price per 30 days pro-rated as
 // round(days / 30 × price)) and the discount both round to whole rubles, the
 // same arithmetic the purchase SQL does (see worker/services/shop/purchase.ts).
@@ -19,8 +19,4 @@ export function durationBasePrice(days: number, ownPriceKopecks: number | null, 
 export function discounted(priceKopecks: number, discountPercent: number): number {
   if (discountPercent <= 0) return priceKopecks;
   return Math.round((priceKopecks * (100 - discountPercent)) / 10000) * KOPECKS_PER_RUBLE;
-}
-
-export function toRubles(kopecks: number): number {
-  return kopecks / KOPECKS_PER_RUBLE;
 }

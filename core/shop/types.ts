@@ -1,4 +1,4 @@
-// The API's JSON shapes, shared by the Worker and the pages.
+// The catalogue's shapes as the API answers them and the shop pages show them.
 
 export interface ShopDuration {
   days: number;
@@ -35,28 +35,6 @@ export interface ShopCategory {
   id: number;
   name: string;
   description: string;
-}
-
-export interface PurchaseView {
-  id: number;
-  transaction_id: string;
-  paid_at: string | null;
-  server_type: string;
-  duration_text: string;
-  price: number;
-  status: "pending" | "completed" | "failed" | "refunded";
-}
-
-export const DEFAULT_SERVER_TYPE = "SOLO";
-
-/**
- * Server types for the shop's tabs: the list from /server-types; failing that,
- * the types found in the items; failing that, SOLO.
- */
-export function resolveServerTypes(fromApi: string[] | null, items: { server_type: string }[] | null): string[] {
-  if (fromApi && fromApi.length > 0) return fromApi;
-  const derived = [...new Set((items ?? []).map((item) => item.server_type))];
-  return derived.length > 0 ? derived : [DEFAULT_SERVER_TYPE];
 }
 
 /** What a card and the buy dialog need: the item without its description and kit contents. */

@@ -1,4 +1,6 @@
-// Limited offer states (not yet on sale, on sale, ending soon by time or stock, over) and the countdown format.
+// Limited offer states and the countdown format.
+
+import { saleRefusal } from "./eligibility.ts";
 
 export type LimitedState = "upcoming" | "active" | "urgent" | "unavailable";
 
@@ -13,16 +15,6 @@ export interface LimitedFields {
 export const URGENT_MS = 24 * 60 * 60 * 1000;
 export const URGENT_SHARE = 0.1;
 
-export const LIMITED_BADGES: Record<LimitedState, string> = {
-  upcoming: "Скоро",
-  active: "Лимитированный",
-  urgent: "Скоро закончится",
-  unavailable: "Товар недоступен",
-};
-
-export const UPCOMING_TOOLTIP = "Товар станет доступен позже";
-export const UNAVAILABLE_TOOLTIP = "Товар недоступен";
-
 function time(value: string | null): number | null {
   if (!value) return null;
   const ms = Date.parse(value);
@@ -32,12 +24,21 @@ function time(value: string | null): number | null {
 /** The state of a limited item at `now` (ms), or null for a regular item. */
 export function limitedState(item: LimitedFields, now: number): LimitedState | null {
   if (!item.is_limited) return null;
-  const start = time(item.start_time);
   const end = time(item.end_time);
+  // Whether the item is listed at all is not a limited offer's state: is_available says that.
+  const sale = saleRefusal(
+    {
+      isAvailable: true,
+      startTime: time(item.start_time),
+      endTime: end,
+      maxQuantity: item.max_quantity,
+      soldQuantity: item.sold_quantity,
+    },
+    now,
+  );
+  if (sale === "ended" || sale === "soldOut") return "unavailable";
+  if (sale === "notStarted") return "upcoming";
   const remaining = item.max_quantity == null ? null : item.max_quantity - item.sold_quantity;
-  if (end != null && now >= end) return "unavailable";
-  if (remaining != null && remaining <= 0) return "unavailable";
-  if (start != null && now < start) return "upcoming";
   if (end != null && end - now < URGENT_MS) return "urgent";
   if (remaining != null && item.max_quantity != null && remaining <= item.max_quantity * URGENT_SHARE) return "urgent";
   return "active";

@@ -1,11 +1,12 @@
-import type { SessionUser } from "#worker/services/auth/sessions.ts";
-import { kopecksToRubles } from "./format/money.ts";
+import type { SessionUser } from "../auth/session-user.ts";
+import { kopecksToRubles } from "../format/money.ts";
 
 /** What a page shows of the signed-in player (header, profile panel): the balance in rubles. */
 export interface PagePlayer {
   nickname: string;
   avatarUrl: string;
   steamId: string;
+  /** Rubles. */
   balance: number;
 }
 

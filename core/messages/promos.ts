@@ -1,13 +1,14 @@
 // Every text a player can see from promo activation.
-// Plain constants: the page's browser code imports them too.
 
-import { formatRubles } from "#app/lib/format/money.ts";
+import { formatRubles } from "../format/money.ts";
+import type { PromoView } from "../promos/types.ts";
+import { AUTH_REQUIRED } from "./common.ts";
 
 export const PROMO_TEXT = {
   success: "Промокод успешно активирован!",
   empty: "Введите промокод",
   malformed: "Некорректный формат промокода",
-  unauthorized: "Необходима авторизация",
+  unauthorized: AUTH_REQUIRED,
   notFound: "Промокод не найден",
   alreadyUsed: "Вы уже использовали этот промокод",
   expired: "Срок действия промокода истек",
@@ -27,11 +28,4 @@ export function promoSuccessText(promo: PromoView): string {
   }
   if (promo.type === "ITEM" && promo.item) return `${PROMO_TEXT.success} Вы получили предмет: ${promo.item.name}`;
   return PROMO_TEXT.success;
-}
-
-/** The promo part of a successful answer: value in rubles for BALANCE, the item's name for ITEM. */
-export interface PromoView {
-  type: "BALANCE" | "ITEM";
-  value: number | null;
-  item: { name: string } | null;
 }

@@ -1,5 +1,4 @@
-// The promo code format: one rule for redemption here and for the operator's SQL builder
-// (db/seed/promo-sql.ts, which imports it). Free of imports so the Node scripts can type-check it.
+// The promo code format: one rule for redemption and for the operator's SQL builder (db/seed/promo-sql.ts).
 
 /** 3–32 characters of A–Z, 0–9, underscore and hyphen, after trimming and upper-casing. */
 export const PROMO_CODE_PATTERN = /^[A-Z0-9_-]{3,32}$/;

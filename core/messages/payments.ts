@@ -1,0 +1,24 @@
+// Top-up texts: the form's checks, the API's answers, and the provider notification's errors.
+
+import { MIN_TOP_UP_RUBLES } from "../payments/limits.ts";
+
+export const TOP_UP_MESSAGES = {
+  signInRequired: "Для пополнения баланса необходимо авторизоваться",
+  amountMin: `Минимальная сумма пополнения - ${MIN_TOP_UP_RUBLES} ₽`,
+  amountMax: "Максимальная сумма пополнения - 100 000 ₽",
+  amountPrecision: "Сумма указывается в рублях, не точнее копеек",
+  emailInvalid: "Пожалуйста, введите корректный email",
+  createUnauthorized: "Необходимо авторизоваться для создания платежа",
+  createFailed: "Произошла ошибка при создании платежа. Попробуйте позже.",
+} as const;
+
+export const PAYMENT_NOTIFICATION_ERRORS = {
+  providerUnavailable: "Платёжная система недоступна",
+  malformed: "Некорректное уведомление",
+} as const;
+
+/** What the profile says when the player comes back from the payment page. */
+export const PAYMENT_RETURN_TEXT = {
+  success: "Оплата успешно выполнена! Баланс пополнен.",
+  failure: "К сожалению, платеж не был завершен.",
+} as const;

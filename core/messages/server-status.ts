@@ -1,0 +1,1 @@
+export const SERVER_STATUS_FAILED = "Ошибка при получении статуса серверов";

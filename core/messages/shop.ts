@@ -1,0 +1,57 @@
+// Shop and purchase texts: the API's errors, the limited-offer badges and what the buy forms show.
+
+import { AUTH_REQUIRED } from "./common.ts";
+
+export const ITEM_UNAVAILABLE = "Товар недоступен";
+export const ITEM_NOT_FOUND = "Товар не найден";
+export const BAD_ITEM_ID = "Некорректный идентификатор товара";
+export const INSUFFICIENT_FUNDS = "Недостаточно средств на балансе";
+export const PURCHASE_FAILED = "Произошла ошибка при покупке предмета";
+export const BAD_PURCHASE = "Некорректные данные покупки";
+
+export const SHOP_ERRORS = {
+  badQuery: "Некорректные параметры запроса",
+  badId: BAD_ITEM_ID,
+  itemNotFound: ITEM_NOT_FOUND,
+  queryRequired: "Поисковый запрос обязателен",
+  queryTooShort: "Поисковый запрос должен содержать не менее 3 символов",
+} as const;
+
+export const PURCHASE_ERRORS = {
+  badId: BAD_ITEM_ID,
+  badBody: BAD_PURCHASE,
+  itemNotFound: ITEM_NOT_FOUND,
+  wrongServerType: "Этот товар недоступен для выбранного типа сервера",
+  durationRequired: "Выберите срок действия",
+  durationNotOffered: "Такой срок действия для этого товара не предусмотрен",
+  oneTimeNoDuration: "Для разового товара срок действия не указывается",
+  notStarted: "Продажа этого товара еще не началась",
+  ended: "Срок действия предложения истек",
+  soldOut: "Товар распродан",
+  unavailable: ITEM_UNAVAILABLE,
+  insufficientFunds: INSUFFICIENT_FUNDS,
+  idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
+  conflict: "Не удалось завершить покупку, попробуйте еще раз",
+} as const;
+
+export const LIMITED_BADGES = {
+  upcoming: "Скоро",
+  active: "Лимитированный",
+  urgent: "Скоро закончится",
+  unavailable: ITEM_UNAVAILABLE,
+} as const;
+
+export const UPCOMING_TOOLTIP = "Товар станет доступен позже";
+export const UNAVAILABLE_TOOLTIP = ITEM_UNAVAILABLE;
+
+/** The purchase answer's status, not its text, says the balance was short: 402. */
+export function isInsufficientFunds(status: number | null | undefined): boolean {
+  return status === 402;
+}
+
+/** 401: Необходима авторизация; 402: Недостаточно средств на балансе; else the server's text. */
+export function purchaseErrorText(status: number, error: string | null | undefined): string {
+  if (status === 401) return AUTH_REQUIRED;
+  if (isInsufficientFunds(status)) return INSUFFICIENT_FUNDS;
+  return error?.trim() ? error : PURCHASE_FAILED;
+}
