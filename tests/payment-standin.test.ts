@@ -3,12 +3,13 @@
 // checkout page's buttons send the notification YooKassa would, our webhook
 // re-reads the payment from the stand-in's API and credits once. Also the
 // /balance page's action (the no-JavaScript path) and the API's error texts.
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { action, loader } from "#app/routes/balance.tsx";
 import { ledger, payments, users } from "#db/schema.ts";
+import { rows } from "#tests/support/sql.ts";
 import type { Deps } from "#worker/deps.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
 import { testDeps } from "./support/deps.ts";
@@ -53,12 +54,11 @@ function press(checkoutUrl: string, button: "pay" | "cancel") {
 
 afterEach(async () => {
   if (touchedUsers.length === 0) return;
-  const { results } = await env.DB.prepare(
+  const results = await rows<{ id: number; balance: number; total: number }>(
     `SELECT u.id, u.balance, (SELECT COALESCE(SUM(l.amount), 0) FROM ledger l WHERE l.user_id = u.id) AS total
      FROM users u WHERE u.id IN (SELECT value FROM json_each(?1))`,
-  )
-    .bind(JSON.stringify(touchedUsers))
-    .all<{ id: number; balance: number; total: number }>();
+    JSON.stringify(touchedUsers),
+  );
   expect(results).toHaveLength(touchedUsers.length);
   for (const row of results) expect(row.balance, `user ${row.id}`).toBe(row.total);
 });

@@ -7,6 +7,7 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { ledger, payments, users } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
+import { rows } from "#tests/support/sql.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
@@ -69,12 +70,11 @@ async function paymentRow(deps: Deps, id: string) {
 afterEach(async () => {
   // Balance = sum(ledger) for every player these tests touched.
   if (touchedUsers.length === 0) return;
-  const { results } = await env.DB.prepare(
+  const results = await rows<{ id: number; balance: number; total: number }>(
     `SELECT u.id, u.balance, (SELECT COALESCE(SUM(l.amount), 0) FROM ledger l WHERE l.user_id = u.id) AS total
      FROM users u WHERE u.id IN (SELECT value FROM json_each(?1))`,
-  )
-    .bind(JSON.stringify(touchedUsers))
-    .all<{ id: number; balance: number; total: number }>();
+    JSON.stringify(touchedUsers),
+  );
   expect(results).toHaveLength(touchedUsers.length);
   for (const row of results) expect(row.balance, `user ${row.id}`).toBe(row.total);
 });

@@ -1,6 +1,6 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { balanceAndLedger, buy, createItem, createPlayer } from "./shop-fixtures.ts";
+import { rows } from "./support/sql.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -15,14 +15,6 @@ interface PurchaseBody {
     status: string;
   };
   balance: number;
-}
-
-async function rows<T>(query: string, ...values: unknown[]): Promise<T[]> {
-  return (
-    await env.DB.prepare(query)
-      .bind(...values)
-      .all<T>()
-  ).results;
 }
 
 describe("POST /api/purchase/items/:id", () => {

@@ -1,8 +1,8 @@
-// Rows for the shop and purchase tests. D1 is shared within a run, so every
+// Rows for the shop and purchase tests. The database is shared within a run, so every
 // helper makes fresh rows with ids no other test uses.
-import { env } from "cloudflare:test";
 import { createSession } from "../worker/services/auth/sessions.ts";
 import { testDeps } from "./support/deps.ts";
+import { firstRow, raw, runBatch } from "./support/sql.ts";
 
 let counter = 0;
 const runTag = Math.floor(Math.random() * 1_000_000);
@@ -13,9 +13,14 @@ export function uniqueId(): number {
 
 export async function createCategory(name = "Тестовая категория"): Promise<number> {
   const id = uniqueId();
-  await env.DB.prepare("INSERT INTO categories (id, name, description, sort_order) VALUES (?, ?, ?, 1000)")
-    .bind(id, `${name} ${id}`, "Для тестов")
-    .run();
+  await runBatch([
+    raw(
+      "INSERT INTO categories (id, name, description, sort_order) VALUES (?, ?, ?, 1000)",
+      id,
+      `${name} ${id}`,
+      "Для тестов",
+    ),
+  ]);
   return id;
 }
 
@@ -42,11 +47,10 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
   const id = uniqueId();
   const categoryId = options.categoryId ?? (await createCategory());
   const statements = [
-    env.DB.prepare(
+    raw(
       `INSERT INTO items (id, name, description, price, discount, img, server_type, category_id, is_one_time, is_available,
         reload_time, start_time, end_time, max_quantity, sold_quantity)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
-    ).bind(
       id,
       options.name ?? `Товар ${id}`,
       options.description ?? "Описание",
@@ -63,10 +67,11 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
       options.soldQuantity ?? 0,
     ),
     ...(options.durations ?? []).map(([days, price]) =>
-      env.DB.prepare("INSERT INTO item_durations (item_id, days, price) VALUES (?, ?, ?)").bind(id, days, price),
+      raw("INSERT INTO item_durations (item_id, days, price) VALUES (?, ?, ?)", id, days, price),
     ),
     ...(options.contents ?? []).map((content, index) =>
-      env.DB.prepare("INSERT INTO item_contents (item_id, item, img, sort_order) VALUES (?, ?, ?, ?)").bind(
+      raw(
+        "INSERT INTO item_contents (item_id, item, img, sort_order) VALUES (?, ?, ?, ?)",
         id,
         content.item,
         content.img,
@@ -74,23 +79,23 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
       ),
     ),
   ];
-  await env.DB.batch(statements);
+  await runBatch(statements);
   return id;
 }
 
 /** A player with `balance` kopecks credited the way money arrives: a ledger row and the balance in one batch. */
 export async function createPlayer(balance = 0): Promise<{ id: number; token: string; steamId: string }> {
   const steamId = `7656119${String(uniqueId()).padStart(10, "0")}`;
-  const user = await env.DB.prepare(
+  const user = await firstRow<{ id: number }>(
     "INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES (?, ?, '', 0) RETURNING id",
-  )
-    .bind(steamId, `Игрок ${steamId}`)
-    .first<{ id: number }>();
+    steamId,
+    `Игрок ${steamId}`,
+  );
   if (!user) throw new Error("no user");
   if (balance > 0) {
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?, ?, 'adjustment')").bind(user.id, balance),
-      env.DB.prepare("UPDATE users SET balance = balance + ? WHERE id = ?").bind(balance, user.id),
+    await runBatch([
+      raw("INSERT INTO ledger (user_id, amount, kind) VALUES (?, ?, 'adjustment')", user.id, balance),
+      raw("UPDATE users SET balance = balance + ? WHERE id = ?", balance, user.id),
     ]);
   }
   const session = await createSession(testDeps(), user.id);
@@ -98,11 +103,10 @@ export async function createPlayer(balance = 0): Promise<{ id: number; token: st
 }
 
 export async function balanceAndLedger(userId: number): Promise<{ balance: number; ledger: number }> {
-  const row = await env.DB.prepare(
+  const row = await firstRow<{ balance: number; ledger: number }>(
     "SELECT balance, (SELECT COALESCE(SUM(amount), 0) FROM ledger WHERE user_id = users.id) AS ledger FROM users WHERE id = ?",
-  )
-    .bind(userId)
-    .first<{ balance: number; ledger: number }>();
+    userId,
+  );
   if (!row) throw new Error("no user");
   return row;
 }

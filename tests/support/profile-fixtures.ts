@@ -1,10 +1,11 @@
 // Rows the profile, history and promo tests need, each with fresh unique ids
 // (D1 is shared by every test file in a run).
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { sql } from "drizzle-orm";
 import { categories, inventoryEntries, items, payments, promoCodes, purchases, users } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
+import { raw, runBatch } from "./sql.ts";
 
 let counter = 0;
 export function unique(prefix = ""): string {
@@ -28,9 +29,9 @@ export async function createPlayer(deps: Deps, { balance = 0, nickname = "Игр
   if (!user) throw new Error("no user");
   if (balance > 0) {
     // Through the ledger, so balance = sum(ledger) holds from the start.
-    await env.DB.batch([
-      env.DB.prepare("INSERT INTO ledger (user_id, amount, kind) VALUES (?1, ?2, 'adjustment')").bind(user.id, balance),
-      env.DB.prepare("UPDATE users SET balance = balance + ?2 WHERE id = ?1").bind(user.id, balance),
+    await runBatch([
+      raw("INSERT INTO ledger (user_id, amount, kind) VALUES (?1, ?2, 'adjustment')", user.id, balance),
+      raw("UPDATE users SET balance = balance + ?2 WHERE id = ?1", user.id, balance),
     ]);
   }
   const session = await createSession(deps, user.id);

@@ -17,27 +17,40 @@ export interface MinutelyJobs {
  * The Worker's cron on a process: every minute, whichever instance takes the minute's lease row
  * runs the jobs. `protect` keeps a slow run from overlapping the next tick in this process.
  */
-export function scheduleMinutelyJobs(deps: () => Deps, holder = `${process.pid}-${randomUUID()}`): MinutelyJobs {
-  let running: Promise<void> = Promise.resolve();
-  const tick = () => {
-    const current = deps();
-    running = runLeased(
-      current.db,
-      holder,
-      () => current.now().getTime(),
-      () => runScheduled(MINUTELY, current),
-    ).then(
-      () => {},
-      (error: unknown) => console.error(JSON.stringify({ event: "cron_failed", error: String(error) })),
-    );
-    return running;
+export function scheduleMinutelyJobs(
+  deps: () => Deps,
+  options: { holder?: string; jobs?: (deps: Deps) => Promise<void> } = {},
+): MinutelyJobs {
+  const holder = options.holder ?? `${process.pid}-${randomUUID()}`;
+  const jobs = options.jobs ?? ((current: Deps) => runScheduled(MINUTELY, current));
+  const inFlight = new Set<Promise<unknown>>();
+  const track = (promise: Promise<unknown>) => {
+    inFlight.add(promise);
+    void promise.finally(() => inFlight.delete(promise));
   };
-  const job = new Cron(MINUTELY, { protect: true }, tick);
+  const tick = async () => {
+    const current = deps();
+    try {
+      await runLeased(
+        current.db,
+        holder,
+        () => current.now().getTime(),
+        () => jobs(current),
+      );
+    } catch (error) {
+      console.error(JSON.stringify({ event: "cron_failed", error: String(error) }));
+    }
+  };
+  const job = new Cron(MINUTELY, { protect: true }, () => {
+    const run = tick();
+    track(run);
+    return run;
+  });
   return {
-    trigger: () => void job.trigger(),
+    trigger: () => track(job.trigger()),
     async stop() {
       job.stop();
-      await running;
+      await Promise.allSettled([...inFlight]);
     },
   };
 }
