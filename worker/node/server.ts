@@ -23,7 +23,7 @@ try {
 prepareFileDatabase(settings.database.url);
 const client = openLibsql(settings.database);
 if (settings.migrateOnStart) {
-  await migrateLibsql(client, fileURLToPath(new URL("../../../migrations", import.meta.url)));
+  await migrateLibsql(client, fileURLToPath(new URL("../../migrations", import.meta.url)));
 }
 const platform = { ...libsqlPorts(client), settings: settings.site };
 const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
