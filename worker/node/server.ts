@@ -31,6 +31,7 @@ const app = createNodeApp({
   pageHandler: (request, context) => requestHandler(request, context),
   platform,
   clientDir: fileURLToPath(new URL("../client", import.meta.url)),
+  trustProxy: settings.trustProxy,
 });
 
 const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));

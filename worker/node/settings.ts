@@ -19,6 +19,7 @@ const schema = z.object({
     .default("file:data/site.db"),
   DATABASE_AUTH_TOKEN: optional,
   MIGRATE_ON_START: flag,
+  TRUST_PROXY: flag,
   APP_ENV: z.enum(["development", "test", "production"]).default("development"),
   PUBLIC_URL: z.url(),
   DISCORD_URL: z.url().default("https://discord.gg/rustfree"),
@@ -38,6 +39,7 @@ export interface NodeSettings {
   host: string;
   database: { url: string; authToken?: string };
   migrateOnStart: boolean;
+  trustProxy: boolean;
   /** What the site's config reads, as on Workers. */
   site: Settings;
 }
@@ -86,6 +88,7 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     host: value.HOST,
     database: { url: value.DATABASE_URL, authToken: value.DATABASE_AUTH_TOKEN },
     migrateOnStart: value.MIGRATE_ON_START === "1",
+    trustProxy: value.TRUST_PROXY === "1",
     site,
   };
 }
