@@ -1,5 +1,10 @@
 import type { Config } from "@react-router/dev/config";
 
+// SITE_RUNTIME=node builds the owner's-own-server target into its own folder (decision 095); not under
+// build/, which the Worker build empties.
+const node = process.env.SITE_RUNTIME === "node";
+
 export default {
   ssr: true,
+  ...(node ? { buildDirectory: "build-node" } : {}),
 } satisfies Config;

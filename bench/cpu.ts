@@ -13,8 +13,11 @@ function clockTicks(): number {
   return ticksPerSecond;
 }
 
-/** CPU milliseconds used so far by the workerd processes in process group `group`, or null when unknown. */
-export function workerdCpuMs(group: number | undefined): number | null {
+/**
+ * CPU milliseconds used so far by the `command` processes (workerd, or node for the Node server) in
+ * process group `group`, or null when unknown.
+ */
+export function workerdCpuMs(group: number | undefined, command = "workerd"): number | null {
   if (group === undefined || process.platform !== "linux") return null;
   let ticks = 0;
   let found = false;
@@ -29,7 +32,7 @@ export function workerdCpuMs(group: number | undefined): number | null {
     // "pid (comm) state ppid pgrp … utime stime …": fields after the command name.
     const comm = stat.slice(stat.indexOf("(") + 1, stat.lastIndexOf(")"));
     const fields = stat.slice(stat.lastIndexOf(")") + 2).split(" ");
-    if (comm !== "workerd" || Number(fields[2]) !== group) continue;
+    if (comm !== command || Number(fields[2]) !== group) continue;
     found = true;
     ticks += Number(fields[11]) + Number(fields[12]);
   }

@@ -2,11 +2,13 @@
 // every target of bench/targets.ts (throughput, latency, JS/CSS sizes), the Worker bundle,
 // and a bare React Router page (bench/baseline) built and served in the same run.
 // Exits non-zero when a size budget is exceeded. Usage:
-//   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline]
+// The Node server (build-node/, libSQL) is measured on the same targets in the same run.
+//   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline] [--skip-node]
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
+import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../tests/e2e/node-site.ts";
 import { buildSite, E2E_ORIGIN, fireCron, freshState, servePreview, serveSite, stopSite } from "../tests/e2e/site.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { type LoadResult, runLoad } from "./load.ts";
@@ -19,6 +21,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
     "skip-baseline": { type: "boolean", default: false },
+    "skip-node": { type: "boolean", default: false },
   },
 });
 const durationMs = Number(args.duration) * 1000;
@@ -26,6 +29,8 @@ const connections = Number(args.connections);
 const WARMUP_MS = 2000;
 const BASELINE_PORT = 8789;
 const BASELINE_ORIGIN = `http://localhost:${BASELINE_PORT}`;
+const NODE_PORT = Number(process.env.BENCH_NODE_PORT ?? 8792);
+const NODE_ORIGIN = `http://localhost:${NODE_PORT}`;
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -39,14 +44,19 @@ interface Row {
   sizes?: PageSizes;
 }
 
-async function measureTarget(origin: string, target: Target, serverGroup: number | undefined): Promise<Row> {
+async function measureTarget(
+  origin: string,
+  target: Target,
+  serverGroup: number | undefined,
+  command = "workerd",
+): Promise<Row> {
   const request = (await target.prepare?.({ origin })) ?? {};
   const url = `${origin}${target.path}`;
   const common = { url, request, connections, expectStatus: target.expectStatus };
   await runLoad({ ...common, durationMs: WARMUP_MS });
-  const cpuBefore = workerdCpuMs(serverGroup);
+  const cpuBefore = workerdCpuMs(serverGroup, command);
   const load = await runLoad({ ...common, durationMs });
-  const cpuAfter = workerdCpuMs(serverGroup);
+  const cpuAfter = workerdCpuMs(serverGroup, command);
   const cpuMs =
     cpuBefore === null || cpuAfter === null || load.requests === 0 ? null : (cpuAfter - cpuBefore) / load.requests;
   const sizes = target.kind === "page" ? await measurePage(url, request.headers) : undefined;
@@ -68,6 +78,22 @@ try {
   stopSite(site);
 }
 const worker = measureWorkerBundle("build/server");
+
+const nodeRows: Row[] = [];
+if (!args["skip-node"]) {
+  console.log("Building the Node server…");
+  buildNodeSite();
+  const databaseUrl = freshNodeDatabase(".bench-state/node");
+  const server = await serveNodeSite(localSiteEnv(NODE_PORT, databaseUrl));
+  try {
+    for (const target of targets) {
+      console.log(`Measuring ${target.path} on the Node server (${connections} connections, ${durationMs / 1000} s)…`);
+      nodeRows.push(await measureTarget(NODE_ORIGIN, target, server.process.pid, "node"));
+    }
+  } finally {
+    stopSite(server.process);
+  }
+}
 
 let baseline:
   | { load: LoadResult; cpuMs: number | null; sizes: PageSizes; worker: ReturnType<typeof measureWorkerBundle> }
@@ -148,6 +174,29 @@ for (const row of rows) {
   }
 }
 if (baseline) line("bare React Router (baseline)", "/", baseline, 1, 1);
+
+if (nodeRows.length > 0) {
+  // "vs Worker" is the Node server's requests/s over the Worker build's on the same target, same run.
+  console.log("\nThe Node server (build-node/, libSQL file) on the same targets:\n");
+  console.log("| target | path | req/s | p50 ms | p99 ms | errors | CPU ms/req | vs Worker | vs baseline |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---:|---:|");
+  for (const [index, row] of nodeRows.entries()) {
+    const workerRow = rows[index];
+    const vsWorker = workerRow ? row.load.requestsPerSecond / workerRow.load.requestsPerSecond : undefined;
+    const vsBaseline = baseline ? row.load.requestsPerSecond / baseline.load.requestsPerSecond : undefined;
+    console.log(
+      `| ${row.target.name} | \`${row.target.path}\` | ${fmt(row.load.requestsPerSecond)} | ${fmt(row.load.p50Ms)} | ` +
+        `${fmt(row.load.p99Ms)} | ${row.load.errors} | ${row.cpuMs === null ? "–" : row.cpuMs.toFixed(2)} | ` +
+        `${ratioText(vsWorker)} | ${ratioText(vsBaseline)} |`,
+    );
+    if (row.load.errors > 0) {
+      failures.push(`Node ${row.target.path}: ${row.load.errors} answers were not ${row.target.expectStatus ?? 200}`);
+    }
+    if (row.target.kind === "page" && vsWorker !== undefined && vsWorker < 1) {
+      warnings.push(`Node ${row.target.path}: ${vsWorker.toFixed(2)}× the Worker build's requests/s, below 1×`);
+    }
+  }
+}
 
 console.log(
   `\nWorker bundle (build/server/**/*.js): ${kib(worker.raw)} raw, **${kib(worker.gzip)} gzip** ` +

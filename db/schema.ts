@@ -330,3 +330,23 @@ export const ledger = sqliteTable(
   },
   (t) => [index("ledger_user").on(t.userId)],
 );
+
+// What KV holds on Workers (the server list, the payment stand-in's state), on a runtime without KV.
+// Unused on D1.
+export const keyValues = sqliteTable("key_values", {
+  key: text("key").primaryKey(),
+  value: text("value").notNull(),
+  // Milliseconds since the epoch; NULL keeps the value until it is overwritten.
+  expiresAt: integer("expires_at"),
+});
+
+// Who runs the minutely jobs for which minute, when several processes share the database (decision 095).
+// Unused on Workers, where Cloudflare's cron fires once.
+export const jobLeases = sqliteTable("job_leases", {
+  name: text("name").primaryKey(),
+  // The minute (ms since the epoch / 60 000) the holder runs.
+  slot: integer("slot").notNull(),
+  holder: text("holder").notNull(),
+  // The holder may run until then; another process may take a later minute only after it.
+  heldUntil: integer("held_until").notNull(),
+});

@@ -1,10 +1,21 @@
-// Applies migrations and seed data to a local D1 (wrangler's .wrangler/state, or --persist-to DIR).
+// Applies migrations and seed data to a local D1 (wrangler's .wrangler/state, or --persist-to DIR),
+// or, with --libsql or DATABASE_URL set, to the Node server's libSQL database.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedStatements } from "../db/seed/index.ts";
 
 const args = process.argv.slice(2);
+
+if (args.includes("--libsql") || process.env.DATABASE_URL) {
+  const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
+  const { client, url, migrate } = libsqlDatabaseFromEnv();
+  await migrate();
+  await client.executeMultiple(seedStatements().join("\n"));
+  client.close();
+  console.log(`Seeded ${url}.`);
+  process.exit(0);
+}
 const persistIndex = args.indexOf("--persist-to");
 const persistTo = persistIndex >= 0 ? args[persistIndex + 1] : undefined;
 const envIndex = args.indexOf("--env");

@@ -1,4 +1,3 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { HANDOFF_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
@@ -12,6 +11,7 @@ import {
 } from "./support/game-fixtures.ts";
 import { createPlayer } from "./support/players.ts";
 import { PluginSimulator } from "./support/plugin-simulator.ts";
+import { firstRow, rows } from "./support/sql.ts";
 
 const MINUTE = 60_000;
 const DAY = 24 * 60 * MINUTE;
@@ -43,15 +43,11 @@ async function world({
 }
 
 function entryRow(id: number) {
-  return env.DB.prepare("SELECT * FROM inventory_entries WHERE id = ?").bind(id).first<Record<string, unknown>>();
+  return firstRow("SELECT * FROM inventory_entries WHERE id = ?", id);
 }
 
 async function deliveryRows(entryId: number) {
-  return (
-    await env.DB.prepare("SELECT * FROM deliveries WHERE inventory_entry_id = ? ORDER BY kind")
-      .bind(entryId)
-      .all<Record<string, unknown>>()
-  ).results;
+  return rows("SELECT * FROM deliveries WHERE inventory_entry_id = ? ORDER BY kind", entryId);
 }
 
 describe("delivery queue and acknowledgements", () => {
@@ -274,11 +270,12 @@ describe("delivery queue and acknowledgements", () => {
     const waiting = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
     // An entry delivered before its item had revoke commands (or by hand): the cron adds its revoke.
     const expired = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
-    await env.DB.prepare(
+    await rows(
       "UPDATE inventory_entries SET status = 'used', used_at = ?1, expires_at = ?1, used_server_id = ?2 WHERE id = ?3",
-    )
-      .bind(clock.now().getTime(), server.id, expired.id)
-      .run();
+      clock.now().getTime(),
+      server.id,
+      expired.id,
+    );
     await sim.heartbeat([]);
 
     const report = await runGameMaintenance(deps);
@@ -289,9 +286,7 @@ describe("delivery queue and acknowledgements", () => {
     expect((await runGameMaintenance(deps)).revokesQueued).toBe(0);
 
     const nonces = () =>
-      env.DB.prepare("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?")
-        .bind(server.id)
-        .first<{ n: number }>();
+      firstRow<{ n: number }>("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?", server.id);
     expect((await nonces())?.n).toBe(1);
     clock.advance(11 * MINUTE);
     await runGameMaintenance(deps);

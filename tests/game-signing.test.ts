@@ -1,8 +1,9 @@
-import { env, SELF } from "cloudflare:test";
+import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { testClock, testDeps } from "./support/deps.ts";
 import { clockedTransport, createGameServer } from "./support/game-fixtures.ts";
 import { PluginSimulator, signRequest } from "./support/plugin-simulator.ts";
+import { firstRow } from "./support/sql.ts";
 
 const beat = { hostname: "h", players: 1, max_players: 10, queue: 0, map: "m", online: [] };
 
@@ -16,15 +17,12 @@ async function setup() {
 }
 
 async function heartbeatRow(serverId: number) {
-  return env.DB.prepare("SELECT * FROM server_heartbeats WHERE server_id = ?").bind(serverId).first();
+  return firstRow("SELECT * FROM server_heartbeats WHERE server_id = ?", serverId);
 }
 
 async function nonceCount(serverId: number) {
-  return (
-    await env.DB.prepare("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?")
-      .bind(serverId)
-      .first<{ n: number }>()
-  )?.n;
+  return (await firstRow<{ n: number }>("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?", serverId))
+    ?.n;
 }
 
 describe("signed plugin requests", () => {
@@ -154,7 +152,7 @@ describe("signed plugin requests", () => {
     const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(newKey)))]
       .map((byte) => byte.toString(16).padStart(2, "0"))
       .join("");
-    await env.DB.prepare("UPDATE servers SET key_hash = ? WHERE id = ?").bind(hash, server.id).run();
+    await firstRow("UPDATE servers SET key_hash = ? WHERE id = ?", hash, server.id);
     expect((await sim.heartbeat([])).status).toBe(401);
     const rotated = new PluginSimulator({ transport, serverId: server.id, serverKey: newKey, now: clock.now });
     expect((await rotated.heartbeat([])).status).toBe(200);

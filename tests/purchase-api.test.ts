@@ -1,9 +1,9 @@
-import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
 import { buy, createItem } from "./support/shop-fixtures.ts";
 import { sessionCookie } from "./support/sign-in.ts";
+import { rows } from "./support/sql.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -18,14 +18,6 @@ interface PurchaseBody {
     status: string;
   };
   balance: number;
-}
-
-async function rows<T>(query: string, ...values: unknown[]): Promise<T[]> {
-  return (
-    await env.DB.prepare(query)
-      .bind(...values)
-      .all<T>()
-  ).results;
 }
 
 describe("POST /api/purchase/items/:id", () => {

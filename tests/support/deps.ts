@@ -1,15 +1,15 @@
 import { env, SELF } from "cloudflare:test";
-import { cloudflarePlatform } from "#worker/adapters/cloudflare.ts";
+import { platformFor } from "#tests/support/platform.ts";
 import type { Deps, DepsOverrides } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
 import { wireDeps } from "#worker/wiring.ts";
 
-/** The services' dependencies over a Worker environment: its D1 and KV, its settings. */
+/** The services' dependencies over a test environment's settings, on the runtime under test. */
 export function depsFor(workerEnv: Env, overrides: DepsOverrides = {}): Deps {
-  return wireDeps(cloudflarePlatform(workerEnv), { overrides, notify: (request) => SELF.fetch(request) });
+  return wireDeps(platformFor(workerEnv), { overrides, notify: (request) => SELF.fetch(request) });
 }
 
-/** The services' dependencies over the test's real local D1 and KV. */
+/** The services' dependencies over the test's real database and key-value store. */
 export function testDeps(overrides: DepsOverrides = {}): Deps {
   return depsFor(env, overrides);
 }

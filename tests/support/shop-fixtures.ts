@@ -1,7 +1,8 @@
-// Rows for the shop and purchase tests. D1 is shared within a run, so every
+// Rows for the shop and purchase tests. The database is shared within a run, so every
 // helper makes fresh rows with ids no other test uses.
 import { env } from "cloudflare:test";
 import { bearer } from "./sign-in.ts";
+import { firstRow, raw, runBatch } from "./sql.ts";
 
 let counter = 0;
 const runTag = Math.floor(Math.random() * 1_000_000);
@@ -12,9 +13,14 @@ export function uniqueId(): number {
 
 export async function createCategory(name = "Тестовая категория"): Promise<number> {
   const id = uniqueId();
-  await env.DB.prepare("INSERT INTO categories (id, name, description, sort_order) VALUES (?, ?, ?, 1000)")
-    .bind(id, `${name} ${id}`, "Для тестов")
-    .run();
+  await runBatch([
+    raw(
+      "INSERT INTO categories (id, name, description, sort_order) VALUES (?, ?, ?, 1000)",
+      id,
+      `${name} ${id}`,
+      "Для тестов",
+    ),
+  ]);
   return id;
 }
 
@@ -41,11 +47,10 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
   const id = uniqueId();
   const categoryId = options.categoryId ?? (await createCategory());
   const statements = [
-    env.DB.prepare(
+    raw(
       `INSERT INTO items (id, name, description, price, discount, img, server_type, category_id, is_one_time, is_available,
         reload_time, start_time, end_time, max_quantity, sold_quantity)
        VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
-    ).bind(
       id,
       options.name ?? `Товар ${id}`,
       options.description ?? "Описание",
@@ -62,10 +67,11 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
       options.soldQuantity ?? 0,
     ),
     ...(options.durations ?? []).map(([days, price]) =>
-      env.DB.prepare("INSERT INTO item_durations (item_id, days, price) VALUES (?, ?, ?)").bind(id, days, price),
+      raw("INSERT INTO item_durations (item_id, days, price) VALUES (?, ?, ?)", id, days, price),
     ),
     ...(options.contents ?? []).map((content, index) =>
-      env.DB.prepare("INSERT INTO item_contents (item_id, item, img, sort_order) VALUES (?, ?, ?, ?)").bind(
+      raw(
+        "INSERT INTO item_contents (item_id, item, img, sort_order) VALUES (?, ?, ?, ?)",
         id,
         content.item,
         content.img,
@@ -73,7 +79,7 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
       ),
     ),
   ];
-  await env.DB.batch(statements);
+  await runBatch(statements);
   return id;
 }
 

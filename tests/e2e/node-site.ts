@@ -1,0 +1,73 @@
+// Builds the Node server (npm run build:node) and runs it on its own port over a fresh seeded libSQL
+// file, with the local stand-ins as the Worker's e2e build has them.
+import { type ChildProcess, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
+
+export function buildNodeSite(): void {
+  execFileSync("npm", ["run", "--silent", "build:node"], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+/** A fresh seeded database in `dir`; answers its DATABASE_URL. */
+export function freshNodeDatabase(dir: string): string {
+  const path = resolve(dir);
+  rmSync(path, { recursive: true, force: true });
+  mkdirSync(path, { recursive: true });
+  const url = `file:${join(path, "site.db")}`;
+  execFileSync(process.execPath, ["scripts/seed-local.ts", "--libsql"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, DATABASE_URL: url },
+  });
+  return url;
+}
+
+/** The settings of a Node server on this machine with the stand-ins, as `npm run dev` has them. */
+export function localSiteEnv(port: number, databaseUrl: string): NodeJS.ProcessEnv {
+  const origin = `http://localhost:${port}`;
+  return {
+    PATH: process.env.PATH,
+    PORT: String(port),
+    HOST: "127.0.0.1",
+    DATABASE_URL: databaseUrl,
+    APP_ENV: "development",
+    PUBLIC_URL: origin,
+    STEAM_WEBAPI_BASE: `${origin}/__standins/steam-webapi`,
+    STEAM_OPENID_ENDPOINT: `${origin}/__standins/steam-openid/login`,
+    PAYMENT_PROVIDER: "standin",
+  };
+}
+
+export interface NodeServer {
+  process: ChildProcess;
+  /** Everything it printed so far. */
+  output(): string;
+}
+
+/** Starts `build-node/server/index.js` in its own process group and waits until it answers. */
+export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = "."): Promise<NodeServer> {
+  const server = spawn(process.execPath, [resolve("build-node/server/index.js")], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    detached: true,
+  });
+  let output = "";
+  server.stdout?.on("data", (chunk) => {
+    output += chunk;
+  });
+  server.stderr?.on("data", (chunk) => {
+    output += chunk;
+  });
+  const ready = `http://127.0.0.1:${env.PORT}/api/server-types`;
+  for (let attempt = 0; attempt < 120; attempt++) {
+    if (server.exitCode !== null) throw new Error(`the Node server exited (${server.exitCode}):\n${output}`);
+    try {
+      if ((await fetch(ready)).ok) return { process: server, output: () => output };
+    } catch {
+      // not up yet
+    }
+    await new Promise((done) => setTimeout(done, 250));
+  }
+  server.kill("SIGKILL");
+  throw new Error(`the Node server did not start:\n${output}`);
+}

@@ -1,0 +1,28 @@
+// `npm run test:e2e:node`: the browser tests against the Node server (build-node/, libSQL) instead of
+// the Worker build. Port: E2E_NODE_PORT (default 8790). Usage: node tests/e2e/run-node.ts [files…]
+import { spawnSync } from "node:child_process";
+import { readdirSync } from "node:fs";
+import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "./node-site.ts";
+import { stopSite } from "./site.ts";
+
+const port = Number(process.env.E2E_NODE_PORT ?? 8790);
+const only = process.argv.slice(2);
+const files = (only.length ? only : readdirSync("tests/e2e").filter((file) => file.endsWith(".test.ts"))).map((file) =>
+  file.startsWith("tests/") ? file : `tests/e2e/${file}`,
+);
+
+buildNodeSite();
+const databaseUrl = freshNodeDatabase(".e2e-node-state");
+// The server runs the minutely jobs once on start, as fireCron does for the Worker build.
+const server = await serveNodeSite(localSiteEnv(port, databaseUrl));
+let status = 1;
+try {
+  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+    stdio: "inherit",
+    env: { ...process.env, E2E_PORT: String(port) },
+  });
+  status = result.status ?? 1;
+} finally {
+  stopSite(server.process);
+}
+process.exit(status);

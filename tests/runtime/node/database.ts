@@ -1,0 +1,15 @@
+// One libSQL database per test file, in a temporary file (a file, not :memory:, so the embedded
+// database is exercised as the Node server uses it). Vitest loads this module once per test file.
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { libsqlPorts, migrateLibsql, openLibsql } from "#worker/adapters/libsql.ts";
+
+export const databaseDir = mkdtempSync(join(tmpdir(), "site-test-"));
+export const databaseUrl = `file:${join(databaseDir, "site.db")}`;
+export const client = openLibsql({ url: databaseUrl });
+export const ports = libsqlPorts(client);
+
+export function applyMigrations(): Promise<void> {
+  return migrateLibsql(client, resolve("migrations"));
+}

@@ -1,0 +1,8 @@
+// tests/support/platform.ts on Node: the test file's libSQL database under the given settings.
+import type { Platform } from "#worker/deps.ts";
+import type { Settings } from "#worker/settings.ts";
+import { ports } from "./database.ts";
+
+export function platformFor(settings: Settings): Platform {
+  return { ...ports, settings };
+}

@@ -1,0 +1,122 @@
+// The built Node server as an owner runs it: from an empty folder, migrations on start, then
+// SIGTERM. Needs `npm run build:node` first (npm run test:server does it).
+import assert from "node:assert/strict";
+import { spawn } from "node:child_process";
+import { mkdtempSync, readdirSync } from "node:fs";
+import { createServer } from "node:net";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
+
+async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+  const address = probe.address();
+  await new Promise((done) => probe.close(done));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
+}
+
+function exitOf(server: NodeServer): Promise<number | null> {
+  return new Promise((done) => {
+    if (server.process.exitCode !== null) done(server.process.exitCode);
+    else server.process.once("exit", (code) => done(code));
+  });
+}
+
+describe("the built Node server from a fresh folder", () => {
+  const folder = mkdtempSync(join(tmpdir(), "site-server-"));
+  let port = 0;
+  let server: NodeServer;
+  let origin = "";
+
+  before(async () => {
+    port = await freePort();
+    origin = `http://127.0.0.1:${port}`;
+    // The default embedded database, relative to the folder the server starts in.
+    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
+    delete env.DATABASE_URL;
+    server = await serveNodeSite(env, folder);
+  });
+
+  after(() => {
+    if (server.process.exitCode === null) server.process.kill("SIGKILL");
+  });
+
+  it("creates its database in data/site.db", () => {
+    assert.ok(readdirSync(join(folder, "data")).includes("site.db"));
+  });
+
+  it("serves the home page, the shop and the server list", async () => {
+    const home = await fetch(`${origin}/`);
+    assert.equal(home.status, 200);
+    assert.match(await home.text(), /Свобода/);
+    const shop = await fetch(`${origin}/shop`);
+    assert.equal(shop.status, 200);
+    assert.match(await shop.text(), /Магазин/);
+    const status = await fetch(`${origin}/api/server-status`);
+    assert.equal(status.status, 200);
+    assert.ok(Array.isArray(((await status.json()) as { servers: unknown }).servers));
+  });
+
+  it("serves hashed assets brotli-compressed and cacheable for good", async () => {
+    const html = await (await fetch(`${origin}/`)).text();
+    const script = /src="(\/assets\/[^"]+\.js)"/.exec(html)?.[1] ?? /href="(\/assets\/[^"]+\.js)"/.exec(html)?.[1];
+    assert.ok(script, "the page links a hashed script");
+    const asset = await fetch(`${origin}${script}`, { headers: { "accept-encoding": "br" } });
+    assert.equal(asset.status, 200);
+    assert.equal(asset.headers.get("content-encoding"), "br");
+    assert.match(asset.headers.get("cache-control") ?? "", /immutable/);
+  });
+
+  it("finishes a request in flight after SIGTERM, then exits 0", async () => {
+    const inFlight = fetch(`${origin}/shop`);
+    await new Promise((done) => setTimeout(done, 5));
+    server.process.kill("SIGTERM");
+    const answer = await inFlight;
+    assert.equal(answer.status, 200);
+    assert.equal(await exitOf(server), 0);
+    assert.match(server.output(), /"event":"stopped"/);
+    await assert.rejects(fetch(`${origin}/`));
+  });
+});
+
+describe("a bad setting", () => {
+  it("stops the start with one line naming the variable", async () => {
+    const env = { PATH: process.env.PATH, PORT: String(await freePort()) };
+    const child = spawn(process.execPath, [resolve("build-node/server/index.js")], {
+      cwd: mkdtempSync(join(tmpdir(), "site-server-")),
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    const code = await new Promise((done) => child.once("exit", done));
+    assert.equal(code, 1);
+    assert.equal(stderr.trim(), "Cannot start: PUBLIC_URL: not set");
+  });
+
+  it("refuses the stand-ins on a public address", async () => {
+    const port = await freePort();
+    const env = {
+      ...localSiteEnv(port, "file:site.db"),
+      PUBLIC_URL: "https://rust.example",
+      SESSION_SECRET: "x".repeat(40),
+    };
+    const child = spawn(process.execPath, [resolve("build-node/server/index.js")], {
+      cwd: mkdtempSync(join(tmpdir(), "site-server-")),
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    assert.equal(await new Promise((done) => child.once("exit", done)), 1);
+    assert.match(stderr, /^Cannot start: Stand-ins are refused/);
+    assert.equal(stderr.trim().split("\n").length, 1);
+  });
+});

@@ -1,0 +1,46 @@
+import { resolve } from "node:path";
+import { defineConfig } from "vitest/config";
+
+// The worker-side tests that must hold on both runtimes, run again on Node over libSQL (one temporary
+// database file per test file). `cloudflare:test`, the test platform and the Worker app are swapped
+// for their Node versions in tests/runtime/node/; the tests themselves are the same files.
+export const BOTH_RUNTIMES = [
+  // money
+  "tests/purchase-api.test.ts",
+  "tests/purchase-form.test.ts",
+  "tests/payment-standin.test.ts",
+  "tests/payment-yookassa.test.ts",
+  "tests/promo-concurrency.test.ts",
+  "tests/promo-validate.test.ts",
+  "tests/promo-rate-limit.test.ts",
+  // sign-in
+  "tests/auth-flow.test.ts",
+  "tests/auth-sessions.test.ts",
+  // delivery to the game
+  "tests/game-delivery.test.ts",
+  "tests/game-signing.test.ts",
+  // reads
+  "tests/api-basics.test.ts",
+  "tests/shop-api.test.ts",
+  "tests/history-endpoints.test.ts",
+  "tests/inventory-list.test.ts",
+  "tests/profile-pages.test.ts",
+];
+
+const node = (path: string) => resolve("tests/runtime/node", path);
+
+export default defineConfig({
+  resolve: {
+    alias: {
+      "cloudflare:test": node("cloudflare-test.ts"),
+      "#tests/support/platform.ts": node("platform.ts"),
+      "#worker/cloudflare/worker-app.ts": node("worker-app.ts"),
+    },
+  },
+  test: {
+    name: "node-libsql",
+    environment: "node",
+    include: [...BOTH_RUNTIMES, "tests/runtime/node/*.test.ts"],
+    setupFiles: ["./tests/setup.ts"],
+  },
+});

@@ -1,0 +1,86 @@
+import { type Client, createClient, type ResultSet } from "@libsql/client";
+import { drizzle } from "drizzle-orm/libsql";
+import { migrate } from "drizzle-orm/libsql/migrator";
+import * as schema from "#db/schema.ts";
+import type { Database, Orm, Statement, StatementResult } from "../ports/database.ts";
+import type { KeyValueStore } from "../ports/key-value.ts";
+
+// The only module that names libSQL: the ports over one libSQL database, which also holds what KV
+// holds on Workers (table key_values).
+
+export interface LibsqlOptions {
+  /** `file:data/site.db`, `libsql://…` (Turso), `http(s)://…` or `ws(s)://…` (a libSQL server). */
+  url: string;
+  authToken?: string;
+}
+
+/** Another process may hold SQLite's write lock on a shared file for a moment; wait for it rather than fail. */
+const BUSY_TIMEOUT_MS = 5_000;
+
+export function openLibsql({ url, authToken }: LibsqlOptions): Client {
+  return createClient({ url, authToken, intMode: "number", timeout: BUSY_TIMEOUT_MS });
+}
+
+function toResult(result: ResultSet): StatementResult {
+  // libSQL rows are array-like objects; the services expect D1's plain `{ column: value }` rows.
+  const rows = result.rows.map((row) =>
+    Object.fromEntries(result.columns.map((column, index) => [column, row[index]])),
+  );
+  return { rows, changes: result.rowsAffected };
+}
+
+const toLibsql = (statement: Statement) => ({ sql: statement.sql, args: statement.params as never[] });
+
+export function libsqlDatabase(client: Client): Database {
+  return {
+    orm: drizzle(client, { schema }) as unknown as Orm,
+    async run<Row>(statement: Statement) {
+      return toResult(await client.execute(toLibsql(statement))) as StatementResult<Row>;
+    },
+    async batch(statements) {
+      if (statements.length === 0) return [];
+      // "write" runs the batch as one transaction (BEGIN IMMEDIATE … COMMIT), as D1 does: a failed guard
+      // rolls back all of it.
+      return (await client.batch(statements.map(toLibsql), "write")).map(toResult);
+    },
+  };
+}
+
+export function libsqlKeyValueStore(client: Client, now: () => number = Date.now): KeyValueStore {
+  return {
+    async get(key) {
+      const result = await client.execute({
+        sql: "SELECT value FROM key_values WHERE key = ? AND (expires_at IS NULL OR expires_at > ?)",
+        args: [key, now()],
+      });
+      const value = result.rows[0]?.[0];
+      return typeof value === "string" ? value : null;
+    },
+    async put(key, value, options) {
+      const at = now();
+      const expiresAt = options?.expirationTtlSeconds ? at + options.expirationTtlSeconds * 1000 : null;
+      // The table holds a handful of keys; expired ones go whenever anything is written.
+      await client.batch(
+        [
+          { sql: "DELETE FROM key_values WHERE expires_at IS NOT NULL AND expires_at <= ?", args: [at] },
+          {
+            sql:
+              "INSERT INTO key_values (key, value, expires_at) VALUES (?, ?, ?) " +
+              "ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = excluded.expires_at",
+            args: [key, value, expiresAt],
+          },
+        ],
+        "write",
+      );
+    },
+  };
+}
+
+export function libsqlPorts(client: Client) {
+  return { db: libsqlDatabase(client), kv: libsqlKeyValueStore(client) };
+}
+
+/** Applies the drizzle-kit migrations in `folder` that this database has not had yet. */
+export async function migrateLibsql(client: Client, folder: string): Promise<void> {
+  await migrate(drizzle(client), { migrationsFolder: folder });
+}
