@@ -7,7 +7,6 @@ import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
 import { ledger, payments } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
-import { rows } from "#tests/support/sql.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";

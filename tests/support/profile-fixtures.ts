@@ -1,11 +1,9 @@
 // Rows the profile, history and promo tests need, each with fresh unique ids
 // (D1 is shared by every test file in a run).
 import { SELF } from "cloudflare:test";
-import { sql } from "drizzle-orm";
 import { categories, inventoryEntries, items, payments, promoCodes, purchases } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { bearer, sessionCookie } from "./sign-in.ts";
-import { raw, runBatch } from "./sql.ts";
 import { unique } from "./unique.ts";
 
 export async function createItem(deps: Deps, { name = "Тестовый кит", serverType = "SOLO" } = {}) {

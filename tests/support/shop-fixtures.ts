@@ -1,8 +1,5 @@
-// Rows for the shop and purchase tests. The database is shared within a run, so every
-// helper makes fresh rows with ids no other test uses.
-import { env } from "cloudflare:test";
 import { bearer } from "./sign-in.ts";
-import { firstRow, raw, runBatch } from "./sql.ts";
+import { raw, runBatch } from "./sql.ts";
 
 let counter = 0;
 const runTag = Math.floor(Math.random() * 1_000_000);
