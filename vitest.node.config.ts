@@ -10,6 +10,7 @@ export const BOTH_RUNTIMES = [
   "tests/purchase-form.test.ts",
   "tests/payment-standin.test.ts",
   "tests/payment-yookassa.test.ts",
+  "tests/payment-refunds.test.ts",
   "tests/promo-concurrency.test.ts",
   "tests/promo-validate.test.ts",
   "tests/promo-rate-limit.test.ts",
