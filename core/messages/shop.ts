@@ -10,6 +10,9 @@ export const INSUFFICIENT_FUNDS = "Недостаточно средств на 
 export const PURCHASE_FAILED = "Произошла ошибка при покупке предмета";
 export const BAD_PURCHASE = "Некорректные данные покупки";
 
+/** The spec's «item info» failure: what /shop/items/<id> shows for an item it can't show. */
+export const ITEM_INFO_FAILED = "Не удалось получить информацию о товаре";
+
 export const SHOP_ERRORS = {
   badQuery: "Некорректные параметры запроса",
   badId: BAD_ITEM_ID,
