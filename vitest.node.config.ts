@@ -26,6 +26,9 @@ export const BOTH_RUNTIMES = [
   "tests/history-endpoints.test.ts",
   "tests/inventory-list.test.ts",
   "tests/profile-pages.test.ts",
+  // generated malformed input
+  "tests/fuzz-inputs.test.ts",
+  "tests/spec-texts.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);
