@@ -10,6 +10,7 @@ export const BOTH_RUNTIMES = [
   "tests/purchase-form.test.ts",
   "tests/payment-standin.test.ts",
   "tests/payment-yookassa.test.ts",
+  "tests/payment-refunds.test.ts",
   "tests/promo-concurrency.test.ts",
   "tests/promo-validate.test.ts",
   "tests/promo-rate-limit.test.ts",
@@ -25,6 +26,9 @@ export const BOTH_RUNTIMES = [
   "tests/history-endpoints.test.ts",
   "tests/inventory-list.test.ts",
   "tests/profile-pages.test.ts",
+  // generated malformed input
+  "tests/fuzz-inputs.test.ts",
+  "tests/spec-texts.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

@@ -311,6 +311,47 @@ export const deliveries = sqliteTable(
   ],
 );
 
+// A provider refund of a deposit, recorded once per provider refund id (decision 097).
+export const paymentRefunds = sqliteTable(
+  "payment_refunds",
+  {
+    // Our own id (UUID): the deposit history's row id.
+    id: text("id").primaryKey(),
+    providerRefundId: text("provider_refund_id").notNull().unique(),
+    paymentId: text("payment_id")
+      .notNull()
+      .references(() => payments.id),
+    userId: integer("user_id")
+      .notNull()
+      .references(() => users.id),
+    // Kopecks the provider returned to the card.
+    amount: integer("amount").notNull(),
+    // Kopecks taken from the balance at once; amount - debited went to refund_debts.
+    debited: integer("debited").notNull(),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("payment_refunds_amount", sql`${t.amount} > 0 AND ${t.debited} >= 0 AND ${t.debited} <= ${t.amount}`),
+    index("payment_refunds_user").on(t.userId),
+    index("payment_refunds_payment").on(t.paymentId),
+  ],
+);
+
+// What a provider refund took back that the player's balance could not cover (decision 097).
+// While amount > 0 the player's purchases are refused; the next deposits pay it off first.
+export const refundDebts = sqliteTable(
+  "refund_debts",
+  {
+    userId: integer("user_id")
+      .primaryKey()
+      .references(() => users.id),
+    // Kopecks still owed.
+    amount: integer("amount").notNull(),
+    updatedAt: integer("updated_at").notNull(),
+  },
+  (t) => [check("refund_debts_amount_non_negative", sql`${t.amount} >= 0`)],
+);
+
 // Append-only. For every user, balance = sum(amount).
 export const ledger = sqliteTable(
   "ledger",
@@ -320,11 +361,15 @@ export const ledger = sqliteTable(
       .notNull()
       .references(() => users.id),
     amount: integer("amount").notNull(),
-    kind: text("kind", { enum: ["deposit", "purchase", "promo", "refund", "adjustment"] }).notNull(),
+    // refund: a provider refund of a deposit (minus what the balance covered); refund_debt: a later
+    // deposit paying off what a refund could not take (refund_debts).
+    kind: text("kind", { enum: ["deposit", "purchase", "promo", "refund", "refund_debt", "adjustment"] }).notNull(),
     purchaseId: integer("purchase_id").references(() => purchases.id),
     paymentId: text("payment_id").references(() => payments.id),
     // A provider payment is credited once.
     providerPaymentId: text("provider_payment_id").unique(),
+    // A provider refund is debited once.
+    providerRefundId: text("provider_refund_id").unique(),
     promoRedemptionId: integer("promo_redemption_id").references(() => promoRedemptions.id),
     createdAt: createdAt(),
   },

@@ -34,7 +34,7 @@ function createViaApi(token: string | null, body: unknown) {
   });
 }
 
-function press(checkoutUrl: string, button: "pay" | "cancel") {
+function press(checkoutUrl: string, button: "pay" | "cancel" | "refund") {
   return SELF.fetch(checkoutUrl, {
     method: "POST",
     headers: { "content-type": "application/x-www-form-urlencoded" },
@@ -81,6 +81,30 @@ describe("top-up through the local payment stand-in", () => {
     const back = await SELF.fetch(`${ORIGIN}/api/payment/return/${paymentId}`, { redirect: "manual" });
     expect(back.status).toBe(303);
     expect(back.headers.get("location")).toBe("/profile?payment=success");
+  });
+
+  it("Вернуть платёж on a paid checkout sends refund.succeeded, and the balance gives the deposit back once", async () => {
+    const deps = testDeps();
+    const player = await createPayer(deps);
+    const created = await createViaApi(player.token, { amount: 75, email: "player@example.com" });
+    const { payment_url: checkoutUrl } = (await created.json()) as { payment_url: string };
+    expect(await (await SELF.fetch(checkoutUrl)).text()).not.toContain("Вернуть платёж");
+    await press(checkoutUrl, "pay");
+    expect(await balanceOf(player.id)).toBe(7500);
+    expect(await (await SELF.fetch(checkoutUrl)).text()).toContain("Вернуть платёж");
+
+    const refunded = await press(checkoutUrl, "refund");
+    expect(refunded.status).toBe(303);
+    expect(refunded.headers.get("location")).toBe(checkoutUrl);
+    await press(checkoutUrl, "refund");
+    expect(await balanceOf(player.id)).toBe(0);
+    const rows = await deps.db.orm.select().from(ledger).where(eq(ledger.userId, player.id));
+    expect(rows.map((row) => `${row.kind} ${row.amount}`).sort()).toEqual(["deposit 7500", "refund -7500"]);
+    const history = await SELF.fetch(`${ORIGIN}/api/payment/history`, { headers: bearer(player.token) });
+    expect(((await history.json()) as { status: string }[]).map((row) => row.status).sort()).toEqual([
+      "completed",
+      "refunded",
+    ]);
   });
 
   it("Отменить keeps the payment as cancelled, credits nothing, and the return URL says failed", async () => {

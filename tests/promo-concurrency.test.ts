@@ -24,7 +24,10 @@ describe("promo code use limit under concurrency", () => {
     expect(statuses.filter((status) => status === 200)).toHaveLength(5);
     expect(statuses.filter((status) => status === 429)).toHaveLength(15);
     for (const response of responses.filter((r) => r.status === 429)) {
-      expect(response.json).toEqual({ error: "Промокод больше не действителен (достигнут лимит использований)" });
+      expect(response.json).toEqual({
+        error: "Промокод больше не действителен (достигнут лимит использований)",
+        code: "use_limit_reached",
+      });
     }
 
     const [after] = await deps.db.orm.select().from(promoCodes).where(eq(promoCodes.id, promo.id));

@@ -32,6 +32,7 @@ describe("slowing down promo code guessing", () => {
       ok: false,
       status: 429,
       error: "Слишком много попыток. Попробуйте через 5 мин.",
+      code: "too_many_attempts",
       retryAfterSeconds: 300,
     });
     expect(await usedCount(promo.id)).toBe(0);
@@ -45,22 +46,63 @@ describe("slowing down promo code guessing", () => {
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 10000, ledger: 10000 });
   });
 
-  it("pauses one address after 10 failures from several players", async () => {
+  it("does not pause other players behind one address for one player's guesses; only 100 failures pause an address", async () => {
     const clock = testClock(Date.parse("2026-11-23T09:00:00Z"));
     const deps = testDeps({ now: clock.now });
     const ip = uniqueIp();
-    const promo = await createPromo(deps, { type: "BALANCE", value: 500 });
+    const guesser = await createPlayer({ deps });
     for (let attempt = 0; attempt < 10; attempt++) {
-      const player = await createPlayer({ deps });
-      const result = await redeemPromo(deps, { userId: player.id, ip, code: "WRONG-CODE" });
-      expect(result.status).toBe(404);
+      expect((await redeemPromo(deps, { userId: guesser.id, ip, code: unique("WRONG") })).status).toBe(404);
+    }
+    expect((await redeemPromo(deps, { userId: guesser.id, ip, code: unique("WRONG") })).status).toBe(429);
+    const neighbour = await createPlayer({ deps });
+    const promo = await createPromo(deps, { type: "BALANCE", value: 500, maxUses: 5 });
+    expect(await redeemPromo(deps, { userId: neighbour.id, ip, code: promo.code })).toMatchObject({ ok: true });
+
+    // 9 players × 10 wrong guesses + the first 10 = 100 failures from the address.
+    for (let player = 0; player < 9; player++) {
+      const other = await createPlayer({ deps });
+      for (let attempt = 0; attempt < 10; attempt++) {
+        expect((await redeemPromo(deps, { userId: other.id, ip, code: unique("WRONG") })).status).toBe(404);
+      }
     }
     const newcomer = await createPlayer({ deps });
     const paused = await redeemPromo(deps, { userId: newcomer.id, ip, code: promo.code });
-    expect(paused).toMatchObject({ ok: false, status: 429, error: "Слишком много попыток. Попробуйте через 10 мин." });
+    expect(paused).toMatchObject({ ok: false, status: 429, code: "too_many_attempts" });
     // The same player from another address is not paused.
     const elsewhere = await redeemPromo(deps, { userId: newcomer.id, ip: uniqueIp(), code: promo.code });
     expect(elsewhere).toMatchObject({ ok: true });
+  });
+
+  it("does not count «already used» (409) answers as guesses", async () => {
+    const deps = testDeps();
+    const player = await createPlayer({ deps });
+    const promo = await createPromo(deps, { type: "BALANCE", value: 100 });
+    expect((await redeemPromo(deps, { userId: player.id, ip: uniqueIp(), code: promo.code })).ok).toBe(true);
+    for (let attempt = 0; attempt < 15; attempt++) {
+      const again = await redeemPromo(deps, { userId: player.id, ip: uniqueIp(), code: promo.code });
+      expect(again).toMatchObject({ status: 409, error: "Вы уже использовали этот промокод" });
+    }
+    const next = await createPromo(deps, { type: "BALANCE", value: 100 });
+    expect((await redeemPromo(deps, { userId: player.id, ip: uniqueIp(), code: next.code })).ok).toBe(true);
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 200, ledger: 200 });
+  });
+
+  it("holds under a burst: 50 simultaneous wrong guesses by one player get at most 10 answers that aren't 429", async () => {
+    const deps = testDeps();
+    const player = await createPlayer({ deps });
+    const ip = uniqueIp();
+    const responses = await Promise.all(
+      Array.from({ length: 50 }, () =>
+        api("/promos/validate", { token: player.token, ip, body: { code: unique("BURST") } }),
+      ),
+    );
+    const statuses = responses.map((response) => response.status);
+    expect(statuses.filter((status) => status !== 429).length).toBeLessThanOrEqual(10);
+    expect(statuses.filter((status) => status === 404).length).toBeGreaterThan(0);
+    for (const response of responses.filter((r) => r.status === 429)) {
+      expect(response.json).toMatchObject({ code: "too_many_attempts" });
+    }
   });
 
   it("counts expired and malformed codes as failures too, but not successes", async () => {
@@ -81,18 +123,24 @@ describe("slowing down promo code guessing", () => {
     expect((await redeemPromo(deps, { userId: player.id, ip, code: good.code })).status).toBe(429);
   });
 
-  it("answers 429 over HTTP with a Retry-After header once an address has failed 10 times", async () => {
-    const ip = uniqueIp();
+  it("answers 429 over HTTP with a Retry-After header and code too_many_attempts once a player has failed 10 times", async () => {
     const deps = testDeps();
     const player = await createPlayer({ deps });
     for (let attempt = 0; attempt < 10; attempt++) {
-      const response = await api("/promos/validate", { token: player.token, ip, body: { code: unique("NOPE") } });
+      const response = await api("/promos/validate", {
+        token: player.token,
+        ip: uniqueIp(),
+        body: { code: unique("NOPE") },
+      });
       expect(response.status).toBe(404);
     }
     const promo = await createPromo(deps, { type: "BALANCE", value: 100 });
-    const response = await api("/promos/validate", { token: player.token, ip, body: { code: promo.code } });
+    const response = await api("/promos/validate", { token: player.token, ip: uniqueIp(), body: { code: promo.code } });
     expect(response.status).toBe(429);
-    expect(response.json).toEqual({ error: "Слишком много попыток. Попробуйте через 10 мин." });
+    expect(response.json).toEqual({
+      error: "Слишком много попыток. Попробуйте через 10 мин.",
+      code: "too_many_attempts",
+    });
     expect(Number(response.headers.get("retry-after"))).toBeGreaterThan(500);
     expect(await usedCount(promo.id)).toBe(0);
   });

@@ -134,7 +134,7 @@ describe("POST /api/promos/validate", () => {
     expect(notJson.status).toBe(400);
   });
 
-  it("answers 410 Срок действия промокода истек after the end, and 410 before the start", async () => {
+  it("answers 410 Срок действия промокода истек after the end, and 400 Промокод еще не действует before the start", async () => {
     const player = await createPlayer({ deps });
     const expired = await createPromo(deps, { type: "BALANCE", value: 100, endsAt: Date.now() - HOUR });
     const late = await activate(player.token, expired.code);
@@ -143,7 +143,8 @@ describe("POST /api/promos/validate", () => {
 
     const future = await createPromo(deps, { type: "BALANCE", value: 100, startsAt: Date.now() + HOUR });
     const early = await activate(player.token, future.code);
-    expect(early.status).toBe(410);
+    // Not 410: the spec's clients show «Срок действия промокода истек» for any 410.
+    expect(early.status).toBe(400);
     expect(early.json).toEqual({ error: "Промокод еще не действует" });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 0, ledger: 0 });
   });
@@ -155,7 +156,10 @@ describe("POST /api/promos/validate", () => {
     expect((await activate(first.token, promo.code)).status).toBe(200);
     const response = await activate(second.token, promo.code);
     expect(response.status).toBe(429);
-    expect(response.json).toEqual({ error: "Промокод больше не действителен (достигнут лимит использований)" });
+    expect(response.json).toEqual({
+      error: "Промокод больше не действителен (достигнут лимит использований)",
+      code: "use_limit_reached",
+    });
     expect(await balanceAndLedger(second.id)).toEqual({ balance: 0, ledger: 0 });
   });
 

@@ -24,7 +24,10 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<PromoActionResult>({ success: promoSuccessText(result.promo) });
   }
   const headers: HeadersInit = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : {};
-  return data<PromoActionResult>({ error: result.error, code }, { status: result.status, headers });
+  return data<PromoActionResult>(
+    result.code ? { error: result.error, code, reason: result.code } : { error: result.error, code },
+    { status: result.status, headers },
+  );
 }
 
 export default function Promocodes({ actionData }: Route.ComponentProps) {

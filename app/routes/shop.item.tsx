@@ -6,6 +6,7 @@ import { serverTypeLabel } from "#core/format/server-type.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import {
   INSUFFICIENT_FUNDS,
+  ITEM_INFO_FAILED,
   isInsufficientFunds,
   PURCHASE_ERRORS,
   purchaseErrorText,
@@ -39,10 +40,10 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
 
 export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = positiveIdText.safeParse(params.id);
-  if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
+  if (!id.success) throw data(ITEM_INFO_FAILED, { status: 404 });
   const deps = context.get(depsContext);
   const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
-  if (!item) throw data(PAGE_NOT_FOUND, { status: 404 });
+  if (!item) throw data(ITEM_INFO_FAILED, { status: 404 });
   const url = new URL(request.url);
   return {
     item,
@@ -170,6 +171,18 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           )}
         </div>
       </div>
+    </main>
+  );
+}
+
+/** An unknown or unreadable item: the spec's «item info» text, with a way back to the shop. */
+export function ErrorBoundary() {
+  return (
+    <main className="container page page--center">
+      <h1>{ITEM_INFO_FAILED}</h1>
+      <Link to="/shop" className="button">
+        В магазин
+      </Link>
     </main>
   );
 }

@@ -17,6 +17,17 @@ export const PROMO_TEXT = {
   generic: "Произошла ошибка при активации промокода",
 } as const;
 
+/**
+ * The `code` of a 429 answer: the spec's 429 is the code's use limit («Промокод больше не
+ * действителен…»); the guessing pause is another 429 that must not read like it.
+ */
+export const PROMO_ERROR_CODE = {
+  useLimitReached: "use_limit_reached",
+  tooManyAttempts: "too_many_attempts",
+} as const;
+
+export type PromoErrorCode = (typeof PROMO_ERROR_CODE)[keyof typeof PROMO_ERROR_CODE];
+
 export function tooManyAttemptsText(minutes: number): string {
   return `Слишком много попыток. Попробуйте через ${minutes} мин.`;
 }

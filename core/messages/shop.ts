@@ -1,5 +1,6 @@
 // Shop and purchase texts: the API's errors, the limited-offer badges and what the buy forms show.
 
+import { formatRubles } from "../format/money.ts";
 import { AUTH_REQUIRED } from "./common.ts";
 
 export const ITEM_UNAVAILABLE = "Товар недоступен";
@@ -8,6 +9,9 @@ export const BAD_ITEM_ID = "Некорректный идентификатор 
 export const INSUFFICIENT_FUNDS = "Недостаточно средств на балансе";
 export const PURCHASE_FAILED = "Произошла ошибка при покупке предмета";
 export const BAD_PURCHASE = "Некорректные данные покупки";
+
+/** The spec's «item info» failure: what /shop/items/<id> shows for an item it can't show. */
+export const ITEM_INFO_FAILED = "Не удалось получить информацию о товаре";
 
 export const SHOP_ERRORS = {
   badQuery: "Некорректные параметры запроса",
@@ -33,6 +37,11 @@ export const PURCHASE_ERRORS = {
   idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
   conflict: "Не удалось завершить покупку, попробуйте еще раз",
 } as const;
+
+/** Why a player who owes for a refunded deposit can't buy (decision 097); `rubles` is what is owed. */
+export function refundDebtText(rubles: number): string {
+  return `Покупки недоступны: после возврата платежа за вами долг ${formatRubles(rubles)}. Пополните баланс — пополнение сначала погасит долг.`;
+}
 
 export const LIMITED_BADGES = {
   upcoming: "Скоро",

@@ -25,7 +25,8 @@ export interface DepositView {
   payment_id: string | null;
   /** Rubles. */
   amount: number;
-  status: "pending" | "completed" | "failed" | "cancelled";
+  /** refunded: a refund of a deposit (ID is the refund's own, payment_id the provider's refund id). */
+  status: "pending" | "completed" | "failed" | "cancelled" | "refunded";
   completed_at: string | null;
   CreatedAt: string | null;
 }

@@ -1,4 +1,4 @@
-// A network-boundary fake of the YooKassa API v3 (POST /payments, GET /payments/{id}),
+// A network-boundary fake of the YooKassa API v3 (POST /payments, GET /payments/{id}, GET /refunds/{id}),
 // answering in YooKassa's JSON with Basic auth and Idempotence-Key semantics. Pass
 // `fake.fetch` as the Worker's outbound fetch and point YOOKASSA_API_BASE at `fake.base`.
 // Tests move payments (pay, cancel), script failures, and read the requests it saw.
@@ -19,6 +19,15 @@ export interface FakePayment {
   recipient: { account_id: string; gateway_id: string };
 }
 
+export interface FakeRefund {
+  id: string;
+  payment_id: string;
+  status: "pending" | "succeeded" | "canceled";
+  amount: { value: string; currency: string };
+  created_at: string;
+  description?: string;
+}
+
 export interface SeenRequest {
   method: string;
   path: string;
@@ -34,6 +43,7 @@ export class FakeYooKassa {
   readonly base = YOOKASSA_BASE;
   readonly requests: SeenRequest[] = [];
   readonly payments = new Map<string, FakePayment>();
+  readonly refunds = new Map<string, FakeRefund>();
   private readonly byIdempotenceKey = new Map<string, string>();
   private readonly failures: Failure[] = [];
   /** Every request fails with a network error while set. */
@@ -98,6 +108,31 @@ export class FakeYooKassa {
     return payment;
   }
 
+  /** The shop refunded a succeeded payment (all of it unless `value` says how much): status succeeded. */
+  refund(
+    paymentId: string,
+    value = this.get(paymentId).amount.value,
+    status: FakeRefund["status"] = "succeeded",
+  ): FakeRefund {
+    const payment = this.get(paymentId);
+    const refund: FakeRefund = {
+      id: newPaymentId().replace("-000f-", "-0015-"),
+      payment_id: payment.id,
+      status,
+      amount: { value, currency: payment.amount.currency },
+      created_at: new Date().toISOString(),
+    };
+    this.refunds.set(refund.id, refund);
+    return refund;
+  }
+
+  /** The notification YooKassa would POST for this refund. */
+  refundNotification(id: string, event = "refund.succeeded"): string {
+    const refund = this.refunds.get(id);
+    if (!refund) throw new Error(`fake YooKassa: no refund ${id}`);
+    return JSON.stringify({ type: "notification", event, object: refund });
+  }
+
   /** The notification YooKassa would POST for this payment's current state. */
   notification(id: string, event = `payment.${this.get(id).status}`): string {
     return JSON.stringify({ type: "notification", event, object: this.get(id) });
@@ -140,6 +175,11 @@ export class FakeYooKassa {
     if (request.method === "GET" && match?.[1]) {
       const payment = this.payments.get(decodeURIComponent(match[1]));
       return payment ? json(payment) : error(404, "not_found", "Payment not found");
+    }
+    const refundMatch = /^\/refunds\/([^/]+)$/.exec(path);
+    if (request.method === "GET" && refundMatch?.[1]) {
+      const refund = this.refunds.get(decodeURIComponent(refundMatch[1]));
+      return refund ? json(refund) : error(404, "not_found", "Refund not found");
     }
     return error(404, "not_found", "Not found");
   };

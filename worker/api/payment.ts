@@ -13,6 +13,7 @@ import {
   TopUpUnavailableError,
 } from "../services/payments/payments.ts";
 import { PaymentProviderError, paymentProvider } from "../services/payments/provider.ts";
+import { handleRefundNotification } from "../services/payments/refunds.ts";
 
 // Creating and settling payments. The read side (GET /payment/history,
 // GET /payment/{id}) lives with the profile; these paths don't overlap it.
@@ -45,8 +46,8 @@ const notificationSchema = z.object({
   object: z.object({ id: z.string().min(1).max(100) }),
 });
 
-// Only the payment id is taken from the body; the provider's API is asked what
-// happened. 200 tells the provider to stop repeating; repeats are harmless.
+// Only the payment's (or, for refund.succeeded, the refund's) id is taken from the body; the
+// provider's API is asked what happened. 200 tells the provider to stop repeating; repeats are harmless.
 paymentApi.post("/payment/webhook/:provider", async (c) => {
   const deps = c.var.deps;
   if (c.req.param("provider") !== deps.config.paymentProvider) return c.json({ error: NOT_FOUND }, 404);
@@ -68,7 +69,9 @@ paymentApi.post("/payment/webhook/:provider", async (c) => {
   const parsed = notificationSchema.safeParse(await c.req.json().catch(() => null));
   if (!parsed.success) return c.json({ error: PAYMENT_NOTIFICATION_ERRORS.malformed }, 400);
   try {
-    await handleNotification(deps, parsed.data.object.id, provider);
+    const { event, object } = parsed.data;
+    if (event.startsWith("refund.")) await handleRefundNotification(deps, object.id, provider);
+    else await handleNotification(deps, object.id, provider);
     return c.json({ ok: true });
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;

@@ -7,7 +7,8 @@ import { requireUser } from "./require-user.ts";
 
 export const promosApi = new Hono<AppEnv>();
 
-// Activates a code for the signed-in player: 200 {message, promo}, else {error} with the failure's status.
+// Activates a code for the signed-in player: 200 {message, promo}, else {error} with the failure's status
+// (a 429 also has `code`: use_limit_reached for the code's use limit, too_many_attempts for the guessing pause).
 promosApi.post("/promos/validate", requireUser, async (c) => {
   const result = await redeemPromo(c.var.deps, {
     userId: c.var.user.id,
@@ -17,5 +18,5 @@ promosApi.post("/promos/validate", requireUser, async (c) => {
   c.header("Cache-Control", "no-store");
   if (result.ok) return c.json({ message: result.message, promo: result.promo }, 200);
   if (result.retryAfterSeconds) c.header("Retry-After", String(result.retryAfterSeconds));
-  return c.json({ error: result.error }, result.status);
+  return c.json(result.code ? { error: result.error, code: result.code } : { error: result.error }, result.status);
 });

@@ -20,7 +20,9 @@ export function DepositTable({ deposits }: { deposits: DepositView[] }) {
         {deposits.map((deposit) => (
           <tr key={deposit.ID} data-testid="deposit-row">
             <td data-label="Дата">{formatDate(deposit.CreatedAt)}</td>
-            <td data-label="Сумма">{formatRubles(deposit.amount)}</td>
+            <td data-label="Сумма">
+              {deposit.status === "refunded" ? `−${formatRubles(deposit.amount)}` : formatRubles(deposit.amount)}
+            </td>
             <td data-label="Статус">
               <span className={`profile-badge profile-badge--${statusTone(deposit.status)}`}>
                 {depositStatusLabel(deposit.status)}

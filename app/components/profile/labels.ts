@@ -17,6 +17,7 @@ const DEPOSIT_STATUS_LABEL: Record<string, string> = {
   pending: "В обработке",
   failed: "Ошибка",
   cancelled: "Отменено",
+  refunded: "Возврат",
 };
 
 export function depositStatusLabel(status: string): string {

@@ -1,11 +1,12 @@
 import { useEffect, useRef, useState } from "react";
 import { Form, useNavigation } from "react-router";
-import { PROMO_TEXT } from "#core/messages/promos.ts";
+import { PROMO_ERROR_CODE, PROMO_TEXT, type PromoErrorCode } from "#core/messages/promos.ts";
 import { useAuth } from "../../lib/auth-context.tsx";
 
 export type PromoActionResult =
-  | { success: string; error?: undefined }
-  | { error: string; code: string; success?: undefined };
+  | { success: string; error?: undefined; reason?: undefined }
+  /** `code` is what was typed (kept in the field); `reason` tells the two 429s apart. */
+  | { error: string; code: string; reason?: PromoErrorCode; success?: undefined };
 
 /**
  * «Активация промокода». A plain POST form (works without JavaScript); with JavaScript it checks
@@ -26,6 +27,8 @@ export function PromoForm({ result }: { result: PromoActionResult | undefined })
 
   const error = localError ?? (submitting ? null : (result?.error ?? null));
   const success = localError || submitting ? null : (result?.success ?? null);
+  // The guessing pause is not the code's use limit: it reads and looks like a wait, not a dead code.
+  const paused = !localError && result?.reason === PROMO_ERROR_CODE.tooManyAttempts;
 
   return (
     <Form
@@ -72,7 +75,11 @@ export function PromoForm({ result }: { result: PromoActionResult | undefined })
       </div>
       <div id="promo-message" aria-live="polite">
         {error && (
-          <p className="promo-form__message promo-form__message--error" role="alert">
+          <p
+            className={`promo-form__message promo-form__message--${paused ? "paused" : "error"}`}
+            role="alert"
+            data-reason={localError ? undefined : result?.reason}
+          >
             {error}
           </p>
         )}

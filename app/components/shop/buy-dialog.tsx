@@ -2,6 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { Link, useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/messages/shop.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
@@ -80,7 +81,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
         <fetcher.Form method="post" action={`/shop/items/${item.id}`} className="buy-dialog__body">
           <h2 id="buy-dialog-title">{needsDuration ? "Выберите срок" : "Подтверждение покупки"}</h2>
           <p>
-            {item.name} · <span className="muted">{item.server_type}</span>
+            {item.name} · <span className="muted">{serverTypeLabel(item.server_type)}</span>
           </p>
           <input type="hidden" name="server_type" value={item.server_type} />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />

@@ -4,15 +4,17 @@ import { STANDIN_SECRET_KEY, STANDIN_SHOP_ID } from "../../services/payments/pro
 import type { StandInEnv } from "./env.ts";
 
 // A local payment provider speaking YooKassa's API v3 (POST /v3/payments,
-// GET /v3/payments/{id}) plus a checkout page with Оплатить / Отменить. A
-// button changes the payment's status, sends the notification YooKassa would
-// send to our webhook, and returns the player to the shop's return_url.
+// GET /v3/payments/{id}, GET /v3/refunds/{id}) plus a checkout page with Оплатить /
+// Отменить, and Вернуть платёж once paid (the shop refunding it, as from YooKassa's
+// dashboard). A button changes the payment's status (or makes a refund), sends the
+// notification YooKassa would send to our webhook, and returns the player to the shop's return_url.
 // Its state lives in KV under standin-payment:<id>, never in our payments
 // table, so our code learns the outcome only the way it would from YooKassa.
 export const paymentsStandIn = new Hono<{ Bindings: StandInEnv }>();
 
 const paymentKey = (id: string) => `standin-payment:${id}`;
 const idempotenceKey = (key: string) => `standin-payment-idempotence:${key}`;
+const refundKey = (id: string) => `standin-refund:${id}`;
 const TTL_SECONDS = 7 * 24 * 60 * 60;
 
 const createSchema = z.object({
@@ -43,7 +45,17 @@ interface StandInPayment {
   cancellation_details?: { party: string; reason: string };
   recipient: { account_id: string; gateway_id: string };
   refundable: boolean;
+  refunded_amount?: { value: string; currency: string };
   test: true;
+}
+
+interface StandInRefund {
+  id: string;
+  payment_id: string;
+  status: "succeeded";
+  amount: { value: string; currency: string };
+  created_at: string;
+  description: string;
 }
 
 function apiError(code: string, description: string, parameter?: string) {
@@ -107,6 +119,12 @@ paymentsStandIn.post("/v3/payments", async (c) => {
   return c.json(payment);
 });
 
+paymentsStandIn.get("/v3/refunds/:id", async (c) => {
+  const raw = await c.env.kv.get(refundKey(c.req.param("id")));
+  if (raw === null) return c.json(apiError("not_found", "Refund not found", "refund_id"), 404);
+  return c.json(JSON.parse(raw) as StandInRefund);
+});
+
 paymentsStandIn.get("/v3/payments/:id", async (c) => {
   const payment = await load(c.env, c.req.param("id"));
   if (!payment) return c.json(apiError("not_found", "Payment not found", "payment_id"), 404);
@@ -117,14 +135,20 @@ const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${cha
 
 function checkoutPage(payment: StandInPayment): string {
   const rubles = new Intl.NumberFormat("ru-RU", { minimumFractionDigits: 2 }).format(Number(payment.amount.value));
-  const statusText = { pending: "Ожидает оплаты", succeeded: "Оплачен", canceled: "Отменён" }[payment.status];
+  const statusText = payment.refunded_amount
+    ? "Возвращён"
+    : { pending: "Ожидает оплаты", succeeded: "Оплачен", canceled: "Отменён" }[payment.status];
   const actions =
     payment.status === "pending"
       ? `<form method="post">
       <button type="submit" name="action" value="pay" class="pay">Оплатить</button>
       <button type="submit" name="action" value="cancel">Отменить</button>
     </form>`
-      : `<p><a href="${escapeHtml(payment.confirmation.return_url)}">Вернуться в магазин</a></p>`;
+      : `${
+          payment.status === "succeeded" && payment.refundable
+            ? `<form method="post"><button type="submit" name="action" value="refund">Вернуть платёж</button></form>`
+            : ""
+        }<p><a href="${escapeHtml(payment.confirmation.return_url)}">Вернуться в магазин</a></p>`;
   return `<!doctype html>
 <html lang="ru">
 <head>
@@ -162,17 +186,21 @@ paymentsStandIn.get("/checkout/:id", async (c) => {
 
 // The notification enters the site at the same route and middleware YooKassa's POST would, through
 // the function the site's wiring gave us (a Worker can't reliably call its own origin over the network).
-async function deliverNotification(env: StandInEnv, payment: StandInPayment): Promise<void> {
+async function deliverNotification(
+  env: StandInEnv,
+  event: string,
+  object: StandInPayment | StandInRefund,
+): Promise<void> {
   const response = await env.notify(
     new Request(`${origin(env)}/api/payment/webhook/standin`, {
       method: "POST",
       headers: { "content-type": "application/json" },
-      body: JSON.stringify({ type: "notification", event: `payment.${payment.status}`, object: payment }),
+      body: JSON.stringify({ type: "notification", event, object }),
     }),
   );
   if (response.status !== 200) {
     // YooKassa would retry for 24 hours; the return URL asks the API again anyway.
-    console.warn(JSON.stringify({ event: "standin.notification_refused", status: response.status, id: payment.id }));
+    console.warn(JSON.stringify({ event: "standin.notification_refused", status: response.status, id: object.id }));
   }
 }
 
@@ -191,6 +219,7 @@ paymentsStandIn.post("/checkout/:id", async (c) => {
             paid: true,
             captured_at: now,
             payment_method: { type: "bank_card", id: payment.id, saved: false, title: "Bank card *4444" },
+            refundable: true,
           }
         : {
             ...payment,
@@ -198,7 +227,22 @@ paymentsStandIn.post("/checkout/:id", async (c) => {
             cancellation_details: { party: "yoo_money", reason: "expired_on_confirmation" },
           };
     await save(c.env, settled);
-    await deliverNotification(c.env, settled);
+    await deliverNotification(c.env, `payment.${settled.status}`, settled);
+  }
+  if (payment.status === "succeeded" && payment.refundable && action === "refund") {
+    // The whole payment, once: YooKassa would refuse a refund beyond what is left of it.
+    const refund: StandInRefund = {
+      id: `${crypto.randomUUID().slice(0, 8)}-0015-5000-9000-${crypto.randomUUID().slice(-12)}`,
+      payment_id: payment.id,
+      status: "succeeded",
+      amount: payment.amount,
+      created_at: new Date().toISOString(),
+      description: "Возврат платежа (локальный стенд)",
+    };
+    await c.env.kv.put(refundKey(refund.id), JSON.stringify(refund), { expirationTtlSeconds: TTL_SECONDS });
+    await save(c.env, { ...payment, refundable: false, refunded_amount: payment.amount });
+    await deliverNotification(c.env, "refund.succeeded", refund);
+    return c.redirect(payment.confirmation.confirmation_url, 303);
   }
   return c.redirect(payment.confirmation.return_url, 303);
 });

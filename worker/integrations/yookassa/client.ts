@@ -1,7 +1,7 @@
 import { z } from "zod";
 
 // A small client for the YooKassa API v3 (https://yookassa.ru/developers/api):
-// create a payment and read one back. HTTP Basic auth with shopId:secretKey,
+// create a payment and read one back, and read a refund (GET /refunds/{id}). HTTP Basic auth with shopId:secretKey,
 // JSON bodies, amounts as strings with two decimals.
 
 export const YOOKASSA_STATUSES = ["pending", "waiting_for_capture", "succeeded", "canceled"] as const;
@@ -24,6 +24,20 @@ export const yooKassaPaymentSchema = z.object({
 });
 
 export type YooKassaPayment = z.infer<typeof yooKassaPaymentSchema>;
+
+export const YOOKASSA_REFUND_STATUSES = ["pending", "succeeded", "canceled"] as const;
+
+/** The part of YooKassa's refund object we read (GET /v3/refunds/{refund_id}). */
+export const yooKassaRefundSchema = z.object({
+  id: z.string().min(1),
+  payment_id: z.string().min(1),
+  status: z.enum(YOOKASSA_REFUND_STATUSES),
+  amount: amountSchema,
+  created_at: z.string().optional(),
+  description: z.string().optional(),
+});
+
+export type YooKassaRefund = z.infer<typeof yooKassaRefundSchema>;
 
 export interface YooKassaCreatePaymentRequest {
   amount: { value: string; currency: "RUB" };
@@ -119,7 +133,7 @@ export function createYooKassaClient(options: YooKassaClientOptions) {
     );
   }
 
-  async function readPayment(response: Response): Promise<YooKassaPayment> {
+  async function readObject<T>(response: Response, schema: z.ZodType<T>, what: string): Promise<T> {
     const text = await response.text();
     let json: unknown;
     try {
@@ -127,10 +141,22 @@ export function createYooKassaClient(options: YooKassaClientOptions) {
     } catch {
       throw new YooKassaUnavailableError(`YooKassa answered non-JSON: ${text.slice(0, 200)}`);
     }
-    const parsed = yooKassaPaymentSchema.safeParse(json);
+    const parsed = schema.safeParse(json);
     if (!parsed.success)
-      throw new YooKassaUnavailableError(`YooKassa answered an unexpected payment: ${text.slice(0, 500)}`);
+      throw new YooKassaUnavailableError(`YooKassa answered an unexpected ${what}: ${text.slice(0, 500)}`);
     return parsed.data;
+  }
+  const readPayment = (response: Response) => readObject(response, yooKassaPaymentSchema, "payment");
+
+  /** GET of one object; null when YooKassa doesn't know the id (404, or 400 for a malformed one). */
+  async function getObject(path: string): Promise<Response | null> {
+    const response = await send(path, { method: "GET" });
+    if (response.status === 404 || response.status === 400) {
+      await response.body?.cancel();
+      return null;
+    }
+    if (!response.ok) throw new YooKassaRequestError(response.status, await response.text());
+    return response;
   }
 
   return {
@@ -143,13 +169,14 @@ export function createYooKassaClient(options: YooKassaClientOptions) {
 
     /** GET /payments/{id}; null when YooKassa doesn't know the id (404, or 400 for a malformed one). */
     async getPayment(id: string): Promise<YooKassaPayment | null> {
-      const response = await send(`/payments/${encodeURIComponent(id)}`, { method: "GET" });
-      if (response.status === 404 || response.status === 400) {
-        await response.body?.cancel();
-        return null;
-      }
-      if (!response.ok) throw new YooKassaRequestError(response.status, await response.text());
-      return readPayment(response);
+      const response = await getObject(`/payments/${encodeURIComponent(id)}`);
+      return response ? readPayment(response) : null;
+    },
+
+    /** GET /refunds/{id}; null when YooKassa doesn't know the id. */
+    async getRefund(id: string): Promise<YooKassaRefund | null> {
+      const response = await getObject(`/refunds/${encodeURIComponent(id)}`);
+      return response ? readObject(response, yooKassaRefundSchema, "refund") : null;
     },
   };
 }

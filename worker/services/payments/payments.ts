@@ -1,10 +1,10 @@
-import { and, count, desc, eq, gt, sql } from "drizzle-orm";
+import { and, count, desc, eq, gt, type SQL, sql } from "drizzle-orm";
 import { rublesToKopecks } from "#core/payments/top-up.ts";
 import type { TopUpInput } from "#core/schemas/top-up.ts";
 import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
-import { constraintViolation, statement } from "../../ports/database.ts";
+import { constraintViolation, type Statement, statement } from "../../ports/database.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
@@ -166,6 +166,23 @@ export async function settleFromProvider(
 }
 
 /**
+ * A deposit pays off the player's refund debt first (decision 097): a `refund_debt` ledger row
+ * takes MIN(debt, balance) right after the credit, and the balance and the debt follow that row.
+ */
+function payOffRefundDebt(paymentId: string, userId: SQL, now: number): Statement[] {
+  const paid = sql`(SELECT -amount FROM ledger WHERE payment_id = ${paymentId} AND kind = 'refund_debt')`;
+  return [
+    statement(sql`INSERT INTO ledger (user_id, amount, kind, payment_id, created_at)
+      SELECT d.user_id, -MIN(d.amount, u.balance), 'refund_debt', ${paymentId}, ${now}
+      FROM refund_debts d JOIN users u ON u.id = d.user_id
+      WHERE d.user_id = ${userId} AND d.amount > 0`),
+    statement(sql`UPDATE users SET balance = balance - ${paid} WHERE id = ${userId} AND ${paid} IS NOT NULL`),
+    statement(sql`UPDATE refund_debts SET amount = amount - ${paid}, updated_at = ${now}
+      WHERE user_id = ${userId} AND ${paid} IS NOT NULL`),
+  ];
+}
+
+/**
  * The one batch that moves a deposit's money, guarded in SQL so it is right
  * whatever was read before it: the ledger row is inserted only while our
  * payment is pending with this provider, provider id and amount (else its
@@ -204,7 +221,9 @@ export async function creditPayment(
             updatedAt: now,
           })
           .where(eq(users.id, creditedRow)),
-      ].map(statement),
+      ]
+        .map(statement)
+        .concat(payOffRefundDebt(payment.paymentId, creditedRow, now)),
     );
   } catch (error) {
     if (!isGuardFailure(error)) throw error;

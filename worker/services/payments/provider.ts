@@ -6,6 +6,7 @@ import {
   createYooKassaClient,
   kopecksToYooKassaValue,
   type YooKassaPayment,
+  type YooKassaRefund,
   YooKassaRequestError,
   YooKassaUnavailableError,
   yooKassaValueToKopecks,
@@ -25,6 +26,17 @@ export interface ProviderPayment {
   confirmationUrl: string | null;
 }
 
+/** A refund as the provider's API reports it, in our units. */
+export interface ProviderRefund {
+  id: string;
+  /** The provider's id of the refunded payment. */
+  providerPaymentId: string;
+  status: "pending" | "succeeded" | "canceled";
+  /** Kopecks, or null when the provider's amount couldn't be read. */
+  amount: number | null;
+  currency: string;
+}
+
 export interface CreateProviderPayment {
   /** Our payment id: the idempotence key and the metadata. */
   paymentId: string;
@@ -40,6 +52,8 @@ export interface PaymentProvider {
   create(input: CreateProviderPayment): Promise<ProviderPayment>;
   /** Null when the provider doesn't know the id. */
   get(providerPaymentId: string): Promise<ProviderPayment | null>;
+  /** Null when the provider doesn't know the id. */
+  getRefund(providerRefundId: string): Promise<ProviderRefund | null>;
   /** Whether a notification may come from this address (CF-Connecting-IP). */
   acceptsNotificationFrom(address: string | null): boolean;
 }
@@ -64,6 +78,16 @@ function toProviderPayment(payment: YooKassaPayment): ProviderPayment {
     currency: payment.amount.currency,
     ourPaymentId: typeof ourPaymentId === "string" ? ourPaymentId : null,
     confirmationUrl: payment.confirmation?.confirmation_url ?? null,
+  };
+}
+
+function toProviderRefund(refund: YooKassaRefund): ProviderRefund {
+  return {
+    id: refund.id,
+    providerPaymentId: refund.payment_id,
+    status: refund.status,
+    amount: yooKassaValueToKopecks(refund.amount.value),
+    currency: refund.amount.currency,
   };
 }
 
@@ -121,6 +145,11 @@ function yooKassaProtocol(
       wrap(async () => {
         const payment = await client.getPayment(providerPaymentId);
         return payment ? toProviderPayment(payment) : null;
+      }),
+    getRefund: (providerRefundId) =>
+      wrap(async () => {
+        const refund = await client.getRefund(providerRefundId);
+        return refund ? toProviderRefund(refund) : null;
       }),
   };
 }

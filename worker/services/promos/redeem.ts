@@ -1,28 +1,42 @@
 import { and, eq, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
-import { PROMO_TEXT, tooManyAttemptsText } from "#core/messages/promos.ts";
+import { PROMO_ERROR_CODE, PROMO_TEXT, type PromoErrorCode, tooManyAttemptsText } from "#core/messages/promos.ts";
 import { isWellFormedPromoCode, normalizePromoCode } from "#core/promos/code.ts";
 import type { PromoView } from "#core/promos/types.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
-import { type AttemptSource, promoBlockedUntil, recordFailedPromoAttempt } from "./rate-limit.ts";
+import {
+  type AttemptSource,
+  PROMO_ATTEMPT_WINDOW_MS,
+  promoBlockedUntil,
+  releasePromoAttempt,
+  reservePromoAttempt,
+} from "./rate-limit.ts";
 
 export type RedeemResult =
   | { ok: true; status: 200; message: string; promo: PromoView }
-  | { ok: false; status: 400 | 404 | 409 | 410 | 429; error: string; retryAfterSeconds?: number };
+  | {
+      ok: false;
+      status: 400 | 404 | 409 | 410 | 429;
+      error: string;
+      /** Tells the two 429s apart: the guessing pause and the code's use limit. */
+      code?: PromoErrorCode;
+      retryAfterSeconds?: number;
+    };
 
 type Failure = Extract<RedeemResult, { ok: false }>;
 
 /**
  * Activates a promo code for a signed-in player.
  *
- * The guessing limit is checked first, before the code is even parsed, so a paused player
- * learns nothing about any code and burns none. Then the code is looked up and checked for
- * the friendly error; the write itself is one batch whose constraints decide the races:
- * the redemption row (unique per code and player, inserted only inside the code's window),
- * the use counter (CHECK used_count <= max_uses) and either a ledger credit with the balance
- * or a Корзина entry.
+ * A guessing slot is reserved first (rate-limit.ts), before the code is even parsed, so a paused
+ * player learns nothing about any code and burns none; the slot is kept only when the answer was
+ * a wrong guess (not found, malformed, not started, expired, used up) and given back otherwise.
+ * Then the code is looked up and checked for the friendly error; the write itself is one batch
+ * whose constraints decide the races: the redemption row (unique per code and player, inserted
+ * only inside the code's window), the use counter (CHECK used_count <= max_uses) and either a
+ * ledger credit with the balance or a Корзина entry.
  */
 export async function redeemPromo(
   deps: Pick<Deps, "db" | "now">,
@@ -30,20 +44,46 @@ export async function redeemPromo(
 ): Promise<RedeemResult> {
   const now = deps.now().getTime();
   const source = { userId: input.userId, ip: input.ip };
-
-  const blockedUntil = await promoBlockedUntil(deps, source, now);
-  if (blockedUntil !== null) {
-    const seconds = Math.max(1, Math.ceil((blockedUntil - now) / 1000));
-    return { ok: false, status: 429, error: tooManyAttemptsText(Math.ceil(seconds / 60)), retryAfterSeconds: seconds };
-  }
-
-  const fail = async (status: Failure["status"], error: string): Promise<Failure> => {
-    await recordFailedPromoAttempt(deps, source, now);
-    return { ok: false, status, error };
-  };
-
   const code = normalizePromoCode(input.code);
   if (code === "") return { ok: false, status: 400, error: PROMO_TEXT.empty };
+
+  const attemptId = await reservePromoAttempt(deps, source, now);
+  if (attemptId === null) {
+    const blockedUntil = (await promoBlockedUntil(deps, source, now)) ?? now + PROMO_ATTEMPT_WINDOW_MS;
+    const seconds = Math.max(1, Math.ceil((blockedUntil - now) / 1000));
+    return {
+      ok: false,
+      status: 429,
+      error: tooManyAttemptsText(Math.ceil(seconds / 60)),
+      code: PROMO_ERROR_CODE.tooManyAttempts,
+      retryAfterSeconds: seconds,
+    };
+  }
+  let result: RedeemResult;
+  try {
+    result = await redeemChecked(deps, input.userId, code, now);
+  } catch (error) {
+    await releasePromoAttempt(deps, attemptId);
+    throw error;
+  }
+  if (result.ok || result.status === 409) await releasePromoAttempt(deps, attemptId);
+  return result;
+}
+
+const exhausted = (): Failure => ({
+  ok: false,
+  status: 429,
+  error: PROMO_TEXT.exhausted,
+  code: PROMO_ERROR_CODE.useLimitReached,
+});
+
+async function redeemChecked(
+  deps: Pick<Deps, "db" | "now">,
+  userId: number,
+  code: string,
+  now: number,
+): Promise<RedeemResult> {
+  const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
   if (!isWellFormedPromoCode(code)) return fail(400, PROMO_TEXT.malformed);
 
   const [promo] = await deps.db.orm
@@ -60,20 +100,17 @@ export async function redeemPromo(
     })
     .from(promoCodes)
     .leftJoin(items, eq(items.id, promoCodes.itemId))
-    .leftJoin(
-      promoRedemptions,
-      and(eq(promoRedemptions.promoId, promoCodes.id), eq(promoRedemptions.userId, input.userId)),
-    )
+    .leftJoin(promoRedemptions, and(eq(promoRedemptions.promoId, promoCodes.id), eq(promoRedemptions.userId, userId)))
     .where(eq(promoCodes.code, code))
     .limit(1);
 
   if (!promo) return fail(404, PROMO_TEXT.notFound);
-  if (promo.startsAt !== null && now < promo.startsAt) return fail(410, PROMO_TEXT.notStarted);
+  // 400 with the server's text: the spec's clients read 410 as «Срок действия промокода истек».
+  if (promo.startsAt !== null && now < promo.startsAt) return fail(400, PROMO_TEXT.notStarted);
   if (promo.endsAt !== null && now >= promo.endsAt) return fail(410, PROMO_TEXT.expired);
   if (promo.redeemedByMe !== null) return fail(409, PROMO_TEXT.alreadyUsed);
-  if (promo.usedCount >= promo.maxUses) return fail(429, PROMO_TEXT.exhausted);
+  if (promo.usedCount >= promo.maxUses) return exhausted();
 
-  const userId = input.userId;
   const promoId = promo.id;
   const redemptionExists = sql`EXISTS (SELECT 1 FROM promo_redemptions WHERE promo_id = ${promoId} AND user_id = ${userId})`;
   const statements = [
@@ -114,7 +151,7 @@ export async function redeemPromo(
   } catch (error) {
     const violation = constraintViolation(error);
     if (violation?.target.startsWith("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
-    if (violation?.target === "promo_codes_limit") return fail(429, PROMO_TEXT.exhausted);
+    if (violation?.target === "promo_codes_limit") return exhausted();
     throw error;
   }
   if (inserted === 0) return fail(410, PROMO_TEXT.expired);

@@ -1,12 +1,13 @@
 import { and, eq, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
-import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
+import { PURCHASE_ERRORS, refundDebtText } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
 
 export interface PurchaseInput {
@@ -18,7 +19,7 @@ export interface PurchaseInput {
 
 export type PurchaseResult =
   | { ok: true; replayed: boolean; purchase: PurchaseReceipt; balance: number }
-  | { ok: false; status: 400 | 402 | 404 | 409 | 410; error: string };
+  | { ok: false; status: 400 | 402 | 403 | 404 | 409 | 410; error: string };
 
 type Failure = Extract<PurchaseResult, { ok: false }>;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
@@ -103,6 +104,8 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
 
 /** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
+  const debt = await refundDebtOf(deps, userId);
+  if (debt > 0) return fail(403, refundDebtText(kopecksToRubles(debt)));
   const loaded = await loadItemForPurchase(deps, input.itemId);
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
   const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime());
@@ -114,7 +117,8 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
 /**
  * Buys one item for one player in ONE batch (one transaction):
  *  1. the purchase row, INSERT … SELECT from the current item and duration rows: the price,
- *     the server type, the duration, the sale window and the stock are all checked inside SQL;
+ *     the server type, the duration, the sale window, the stock and the player's refund debt
+ *     (decision 097) are all checked inside SQL;
  *     the (user, idempotency key) pair is unique, so a double submit can't buy twice;
  *  2. the stock increment of a limited item (CHECK sold_quantity <= max_quantity aborts an oversell);
  *  3. the debit (CHECK balance >= 0 aborts an overdraft). It subtracts the price read back from
@@ -160,7 +164,8 @@ export async function purchaseItem(
             AND (
               (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
               OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)
-            )`),
+            )
+            AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${userId} AND amount > 0)`),
       statement(sql`
           UPDATE items SET sold_quantity = sold_quantity + 1
           WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
