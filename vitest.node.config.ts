@@ -17,6 +17,7 @@ export const BOTH_RUNTIMES = [
   // sign-in
   "tests/auth-flow.test.ts",
   "tests/auth-sessions.test.ts",
+  "tests/auth-sign-in-code.test.ts",
   // delivery to the game
   "tests/game-delivery.test.ts",
   "tests/game-signing.test.ts",

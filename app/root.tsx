@@ -20,6 +20,7 @@ import { Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { AuthProvider, authUserFrom } from "./lib/auth-context.tsx";
+import { useCspNonce } from "./lib/csp-nonce.tsx";
 import stylesheet from "./styles/app.css?url";
 
 export const links: Route.LinksFunction = () => [
@@ -48,6 +49,7 @@ const MARK_JS = 'document.documentElement.classList.add("js")';
 export function Layout({ children }: { children: React.ReactNode }) {
   // Undefined when the root loader itself failed; the shell still renders.
   const data = useRouteLoaderData<typeof loader>("root");
+  const nonce = useCspNonce();
   return (
     <html lang="ru" suppressHydrationWarning>
       <head>
@@ -55,7 +57,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <meta name="viewport" content="width=device-width, initial-scale=1, maximum-scale=1, user-scalable=no" />
         <meta name="theme-color" content="#15110f" />
         {/* biome-ignore lint/security/noDangerouslySetInnerHtml: a constant one-liner, no user input */}
-        <script dangerouslySetInnerHTML={{ __html: MARK_JS }} />
+        <script nonce={nonce} suppressHydrationWarning dangerouslySetInnerHTML={{ __html: MARK_JS }} />
         <Meta />
         <Links />
       </head>

@@ -75,6 +75,20 @@ export const sessions = sqliteTable(
   (t) => [index("sessions_user").on(t.userId)],
 );
 
+// One-time sign-in codes: /auth-success trades one for its session's bearer token. Only a hash
+// is kept; consuming a code deletes its row, so it works once.
+export const signInCodes = sqliteTable(
+  "sign_in_codes",
+  {
+    codeHash: text("code_hash").primaryKey(),
+    sessionId: text("session_id")
+      .notNull()
+      .references(() => sessions.id, { onDelete: "cascade" }),
+    expiresAt: integer("expires_at").notNull(),
+  },
+  (t) => [index("sign_in_codes_expiry").on(t.expiresAt)],
+);
+
 // OpenID response nonces already accepted; a replay hits the primary key.
 export const openidNonces = sqliteTable("openid_nonces", {
   nonce: text("nonce").primaryKey(),

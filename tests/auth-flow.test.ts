@@ -60,11 +60,12 @@ describe("GET /api/auth/steam", () => {
 });
 
 describe("sign-in through the Steam stand-in", () => {
-  it("creates the player with balance 0, sets the session cookie and hands the token to /auth-success; /api/profile answers", async () => {
+  it("creates the player with balance 0, sets the session cookie and hands /auth-success a code for the token; /api/profile answers", async () => {
     const steamId = uniqueSteamId();
-    const { callback, location, cookie, token } = await signInThroughStandIn(steamId);
+    const { callback, location, cookie, code, token } = await signInThroughStandIn(steamId);
     expect(callback.status).toBe(302);
-    expect(location).toMatch(/^\/auth-success\?token=/);
+    expect(location).toMatch(/^\/auth-success\?code=[\w-]{43}$/);
+    expect(code).toBeTruthy();
     expect(token).toBeTruthy();
     expect(cookie).toBe(token);
     const attributes = setCookies(callback).get("__session")?.attributes ?? "";

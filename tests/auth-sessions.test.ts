@@ -5,11 +5,13 @@ import { createExecutionContext, env, SELF } from "cloudflare:test";
 import { parseSetCookie } from "cookie";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
+import { SIGN_IN_CODE_INVALID } from "#core/messages/auth.ts";
 import { users } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
 import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
+import { issueSignInCode } from "#worker/services/auth/sign-in-codes.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
 import { FakeSteamOpenId, STEAM_OPENID_ENDPOINT, steamAssertion } from "./fakes/steam-openid.ts";
@@ -219,7 +221,7 @@ describe("GET /api/auth/check", () => {
 });
 
 describe("pages", () => {
-  it("/auth-success without a token goes home", async () => {
+  it("/auth-success without a code goes home", async () => {
     const response = await thrownResponse(
       authSuccessLoader(
         routeArgs<Parameters<typeof authSuccessLoader>[0]>(testDeps(), "http://localhost/auth-success"),
@@ -228,24 +230,26 @@ describe("pages", () => {
     expect(response.headers.get("location")).toBe("/");
   });
 
-  it("/auth-success hands over only the token of this browser's own new session", async () => {
+  it("/auth-success hands over only a code of this browser's own new session, with private headers", async () => {
     const deps = testDeps();
     const mine = await createSession(deps, (await createPlayer({ deps })).id);
     const theirs = await createSession(deps, (await createPlayer({ deps })).id);
-    const args = (token: string, cookie: string) =>
+    const theirCode = await issueSignInCode(deps, theirs.id);
+    const myCode = await issueSignInCode(deps, mine.id);
+    const args = (code: string, cookie: string) =>
       routeArgs<Parameters<typeof authSuccessLoader>[0]>(
         deps,
-        `http://localhost/auth-success?token=${token}&next=%2Fterms`,
+        `http://localhost/auth-success?code=${code}&next=%2Fterms`,
         {
           headers: sessionCookie(cookie),
         },
       );
-    const ok = await authSuccessLoader(args(mine.token, mine.token));
-    expect(ok.data).toEqual({ token: mine.token, next: "/terms" });
+    const ok = await authSuccessLoader(args(myCode, mine.token));
+    expect(ok.data).toEqual({ code: myCode, next: "/terms", error: null });
     expect(ok.init?.headers).toMatchObject({ "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" });
-    // A link carrying someone else's token must not sign this browser into their account.
-    const pushed = await thrownResponse(authSuccessLoader(args(theirs.token, mine.token)));
-    expect(pushed.headers.get("location")).toBe("/terms");
+    // A link carrying someone else's code must not sign this browser into their account.
+    const pushed = await authSuccessLoader(args(theirCode, mine.token));
+    expect(pushed.data).toEqual({ code: null, next: "/terms", error: SIGN_IN_CODE_INVALID });
   });
 });
 
@@ -326,7 +330,7 @@ describe("configuration", () => {
     const callback = await call(`${returnTo}&${params.toString()}`, {
       headers: { cookie: `__Host-steam_signin=${setCookies(start).get("__Host-steam_signin")?.value}` },
     });
-    expect(callback.headers.get("location")).toMatch(/^\/auth-success\?token=/);
+    expect(callback.headers.get("location")).toMatch(/^\/auth-success\?code=/);
     expect(setCookies(callback).get("__Host-session")?.attributes).toContain("Secure");
   });
 });

@@ -68,7 +68,7 @@ describe("cookies on an HTTPS site are __Host- cookies", () => {
       expect(attributes).toContain("Path=/;");
       expect(attributes).not.toMatch(/Domain=/i);
     }
-    expect(callback.headers.get("location")).toMatch(/^\/auth-success\?token=/);
+    expect(callback.headers.get("location")).toMatch(/^\/auth-success\?code=/);
     expect(setCookies(callback).get("__Host-session")?.value).toBeTruthy();
     expect(setCookies(callback).has("__session")).toBe(false);
   });
@@ -96,14 +96,21 @@ describe("cookies on an HTTPS site are __Host- cookies", () => {
     const token = setCookies(callback).get("__Host-session")?.value ?? "";
     const hostCookie = { cookie: `__Host-session=${token}` };
 
+    const code = new URL(callback.headers.get("location") ?? "", SITE).searchParams.get("code") ?? "";
     const deps = depsFor(production);
     const loaded = await authSuccessLoader({
-      request: new Request(`${SITE}/auth-success?token=${token}`, { headers: hostCookie }),
+      request: new Request(`${SITE}/auth-success?code=${code}`, { headers: hostCookie }),
       params: {},
       pattern: "/auth-success",
       context: createRouterContext(deps),
     } as unknown as Parameters<typeof authSuccessLoader>[0]);
-    expect(loaded).toMatchObject({ data: { token, next: "/" } });
+    expect(loaded).toMatchObject({ data: { code, next: "/", error: null } });
+    const exchanged = await fetcher("/api/auth/exchange", {
+      method: "POST",
+      headers: { ...hostCookie, "content-type": "application/json", origin: SITE },
+      body: JSON.stringify({ code }),
+    });
+    expect(await exchanged.json()).toEqual({ token });
 
     const crossSite = await fetcher("/api/logout", {
       method: "POST",

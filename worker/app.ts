@@ -1,7 +1,6 @@
 import { type Context, type ExecutionContext, Hono } from "hono";
 import { bodyLimit } from "hono/body-limit";
 import { requestId } from "hono/request-id";
-import { secureHeaders } from "hono/secure-headers";
 import type { RouterContextProvider } from "react-router";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { BAD_FORM, NOT_FOUND, REQUEST_TOO_LARGE, UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
@@ -13,6 +12,7 @@ import { jsonApiBodies } from "./guards/json-body.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
+import { securityHeaders } from "./security-headers.ts";
 import { readSessionToken } from "./services/auth/sessions.ts";
 import { standInEnvOf, wireDeps } from "./wiring.ts";
 
@@ -54,14 +54,7 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
     c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
     await next();
   });
-  app.use(
-    secureHeaders({
-      // The pages inline React Router's hydration data; scripts come from our origin only.
-      contentSecurityPolicy: undefined,
-      crossOriginEmbedderPolicy: false,
-      referrerPolicy: "strict-origin-when-cross-origin",
-    }),
-  );
+  app.use(securityHeaders);
   // An answer to a request that names a player may show that player's data (every page's header shows
   // the balance): shared caches must never keep it. API handlers that chose a policy keep theirs.
   app.use(async (c, next) => {
@@ -84,13 +77,14 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
 
   app.all(`${STANDIN_PREFIX}*`, async (c, next) => {
     if (!standInsEnabled(c.var.deps.config)) return next();
-    return createStandInsApp().fetch(c.req.raw, standInEnvOf(c.var.deps, selfFetch(c)));
+    const env = { ...standInEnvOf(c.var.deps, selfFetch(c)), styleNonce: c.get("secureHeadersNonce") };
+    return createStandInsApp().fetch(c.req.raw, env);
   });
 
   // Every other request, of any method, is a page or a form post.
   app.all("*", async (c) => {
     if (!(await readableForm(c.req.raw))) return c.text(BAD_FORM, 400);
-    return pageHandler(c.req.raw, createRouterContext(c.var.deps));
+    return pageHandler(c.req.raw, createRouterContext(c.var.deps, c.get("secureHeadersNonce")));
   });
 
   app.onError((error, c) => {

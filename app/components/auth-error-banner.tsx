@@ -20,20 +20,8 @@ export function AuthErrorBanner() {
 
   if (!message) return null;
   return (
-    <div className="container auth-error" role="alert" style={{ marginTop: 16 }}>
-      <p
-        className="auth-error__text"
-        style={{
-          margin: 0,
-          padding: "12px 16px",
-          borderRadius: "var(--radius)",
-          border: "1px solid var(--offline)",
-          background: "var(--surface)",
-          color: "var(--offline)",
-        }}
-      >
-        {message}
-      </p>
+    <div className="container auth-error" role="alert">
+      <p className="auth-error__text">{message}</p>
     </div>
   );
 }

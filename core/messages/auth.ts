@@ -6,3 +6,6 @@ export const AUTH_ERROR_MESSAGES = {
   unavailable: "Steam сейчас не отвечает. Попробуйте войти позже.",
   failed: "Не удалось войти через Steam. Попробуйте ещё раз.",
 } as const;
+
+/** /auth-success's one-time code was wrong, used already, expired, or not this browser's. */
+export const SIGN_IN_CODE_INVALID = "Ссылка входа устарела или уже использована. Войдите через Steam ещё раз.";

@@ -57,6 +57,69 @@ test("with JavaScript: sign in as the demo player through the Steam stand-in, re
   await context.close();
 });
 
+test("with JavaScript the session token never appears in an address: requests, redirects, history", async () => {
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  const addresses: string[] = [];
+  page.on("request", (request) => {
+    addresses.push(request.url());
+    const referer = request.headers().referer;
+    if (referer) addresses.push(referer);
+  });
+  page.on("response", (response) => {
+    const location = response.headers().location;
+    if (location) addresses.push(location);
+  });
+  await page.goto("/api/auth/steam?return_to=/terms");
+  await page.getByRole("textbox", { name: "SteamID64" }).fill(randomSteamId());
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}/terms`, { timeout: 15_000 });
+  const token = await page.waitForFunction(() => window.localStorage.getItem("jwt_token")).then((h) => h.jsonValue());
+  assert.ok(token, "the exchange stored the token under jwt_token");
+  assert.ok(
+    addresses.some((address) => address.includes("/auth-success?code=")),
+    "the page got a code",
+  );
+  for (const address of addresses) {
+    assert.ok(!address.includes(token), `no token in ${address}`);
+    assert.doesNotMatch(address, /[?&]token=/);
+  }
+  // The code left the address and history: going back does not show it again.
+  assert.equal(new URL(page.url()).search, "");
+  await context.close();
+});
+
+test("a used sign-in code says so in Russian and stores no token", async () => {
+  const context = await newContext(browser);
+  const start = await context.request.get("/api/auth/steam", { maxRedirects: 0 });
+  const providerPage = new URL(start.headers().location ?? "");
+  const approved = await context.request.post(new URL("approve", providerPage).toString(), {
+    form: {
+      return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+      realm: providerPage.searchParams.get("openid.realm") ?? "",
+      steamid: randomSteamId(),
+    },
+    maxRedirects: 0,
+  });
+  const callback = await context.request.get(approved.headers().location ?? "", { maxRedirects: 0 });
+  const authSuccess = callback.headers().location ?? "";
+  const code = new URL(authSuccess, E2E_ORIGIN).searchParams.get("code") ?? "";
+  // Someone (another tab) used it first.
+  const first = await context.request.post("/api/auth/exchange", { data: { code } });
+  assert.equal(first.status(), 200);
+
+  const page = await context.newPage();
+  await page.goto(authSuccess);
+  await waitForHydration(page);
+  assert.equal(
+    (await page.getByRole("alert").last().textContent())?.trim(),
+    "Ссылка входа устарела или уже использована. Войдите через Steam ещё раз.",
+  );
+  assert.equal(await page.evaluate(() => window.localStorage.getItem("jwt_token")), null);
+  await page.getByRole("link", { name: "Войти через Steam" }).first().waitFor();
+  await context.close();
+});
+
 test("without JavaScript: sign in with a typed SteamID64, reload, log out", async () => {
   const steamId = randomSteamId();
   const context = await newContext(browser, { javaScriptEnabled: false });
@@ -100,7 +163,7 @@ test("without JavaScript /auth-success shows the spec's text and a way on", asyn
   });
   const callback = await context.request.get(approved.headers().location ?? "", { maxRedirects: 0 });
   const authSuccess = callback.headers().location ?? "";
-  assert.match(authSuccess, /^\/auth-success\?token=/);
+  assert.match(authSuccess, /^\/auth-success\?code=/);
 
   const page = await context.newPage();
   // Hold the automatic move on (meta refresh inside <noscript>) to read the page.

@@ -36,8 +36,24 @@ export interface SignInResult {
   location: string;
   /** The session cookie's value (also the bearer token), or null. */
   cookie: string | null;
-  /** The token handed to /auth-success, or null. */
+  /** The one-time code handed to /auth-success, or null. */
+  code: string | null;
+  /** The bearer token the code was exchanged for (POST /api/auth/exchange with the cookie), or null. */
   token: string | null;
+}
+
+/** `POST /api/auth/exchange` as /auth-success sends it: the code in JSON, the session cookie if any. */
+export function exchangeCode(
+  code: string,
+  cookie: string | null,
+  fetcher: Fetcher = selfFetch,
+  cookieName = "__session",
+): Promise<Response> {
+  return fetcher("http://localhost:5173/api/auth/exchange", {
+    method: "POST",
+    headers: { "content-type": "application/json", ...(cookie ? { cookie: `${cookieName}=${cookie}` } : {}) },
+    body: JSON.stringify({ code }),
+  });
 }
 
 /** Submits the Steam stand-in's approve form (or its cancel) for `providerPage`; the answer redirects to the callback. */
@@ -61,7 +77,8 @@ export function approveAtStandIn(
 
 /**
  * Signs in through the local stand-in as `steamId` (or cancels), starting at
- * `startPath` (e.g. `/api/auth/steam?return_to=/terms`).
+ * `startPath` (e.g. `/api/auth/steam?return_to=/terms`), then trades the code for the token as
+ * /auth-success does.
  */
 export async function signInThroughStandIn(
   steamId: string | "cancel",
@@ -69,6 +86,8 @@ export async function signInThroughStandIn(
   fetcher: Fetcher = selfFetch,
   /** Rewrites the address the provider sends the browser back to, as an attacker would. */
   tamper: (callback: string) => string = (callback) => callback,
+  /** `exchange: false` leaves the code unused, as a browser without JavaScript does. */
+  options: { exchange?: boolean } = {},
 ): Promise<SignInResult> {
   const start = await fetcher(`http://localhost:5173${startPath}`);
   if (start.status !== 302) throw new Error(`start answered ${start.status}`);
@@ -83,6 +102,12 @@ export async function signInThroughStandIn(
   });
   const location = callback.headers.get("location") ?? "";
   const cookie = setCookies(callback).get("__session")?.value || null;
-  const token = new URL(location, "http://localhost").searchParams.get("token");
-  return { callback, location, cookie, token };
+  const code = new URL(location, "http://localhost").searchParams.get("code");
+  let token: string | null = null;
+  if (code && options.exchange !== false) {
+    const exchanged = await exchangeCode(code, cookie, fetcher);
+    if (exchanged.status !== 200) throw new Error(`the code exchange answered ${exchanged.status}`);
+    token = ((await exchanged.json()) as { token: string }).token;
+  }
+  return { callback, location, cookie, code, token };
 }

@@ -11,4 +11,6 @@ export interface StandInEnv {
   secret: string;
   /** Sends a notification to the site's own webhook, in-process, as the real provider would over the network. */
   notify: (request: Request) => Response | Promise<Response>;
+  /** The site's Content-Security-Policy nonce for this answer, for the pages' own <style>. */
+  styleNonce?: string;
 }

@@ -2,6 +2,7 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { STANDIN_SECRET_KEY, STANDIN_SHOP_ID } from "../../services/payments/provider.ts";
 import type { StandInEnv } from "./env.ts";
+import { styleNonceAttribute } from "./style-nonce.ts";
 
 // A local payment provider speaking YooKassa's API v3 (POST /v3/payments,
 // GET /v3/payments/{id}, GET /v3/refunds/{id}) plus a checkout page with Оплатить /
@@ -133,7 +134,7 @@ paymentsStandIn.get("/v3/payments/:id", async (c) => {
 
 const escapeHtml = (text: string) => text.replace(/[&<>"']/g, (char) => `&#${char.charCodeAt(0)};`);
 
-function checkoutPage(payment: StandInPayment): string {
+function checkoutPage(payment: StandInPayment, styleNonce: string): string {
   const rubles = new Intl.NumberFormat("ru-RU", { minimumFractionDigits: 2 }).format(Number(payment.amount.value));
   const statusText = payment.refunded_amount
     ? "Возвращён"
@@ -155,7 +156,7 @@ function checkoutPage(payment: StandInPayment): string {
   <meta charset="utf-8">
   <meta name="viewport" content="width=device-width, initial-scale=1">
   <title>Оплата банковской картой — локальный стенд</title>
-  <style>
+  <style${styleNonce}>
     body { font-family: system-ui, sans-serif; background: #f2f3f5; margin: 0; padding: 2rem 1rem; }
     main { max-width: 26rem; margin: 0 auto; background: #fff; border-radius: 12px; padding: 1.5rem; }
     .note { color: #7a5b00; background: #fff5d6; padding: .5rem .75rem; border-radius: 8px; font-size: .9rem; }
@@ -181,7 +182,7 @@ function checkoutPage(payment: StandInPayment): string {
 paymentsStandIn.get("/checkout/:id", async (c) => {
   const payment = await load(c.env, c.req.param("id"));
   if (!payment) return c.html("<!doctype html><p>Платёж не найден</p>", 404);
-  return c.html(checkoutPage(payment));
+  return c.html(checkoutPage(payment, styleNonceAttribute(c.env)));
 });
 
 // The notification enters the site at the same route and middleware YooKassa's POST would, through

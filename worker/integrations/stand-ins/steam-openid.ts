@@ -6,6 +6,7 @@ import { Hono } from "hono";
 import { EXPECTED_SIGNED, OPENID_NS, STEAM_IDENTITY_PREFIX } from "../steam/openid.ts";
 import { demoSteamAccounts } from "./demo-players.ts";
 import type { StandInEnv } from "./env.ts";
+import { styleNonceAttribute } from "./style-nonce.ts";
 
 export const steamOpenIdStandIn = new Hono<{ Bindings: StandInEnv }>();
 
@@ -62,7 +63,7 @@ function checkRequest(returnTo: string | undefined, realm: string | undefined): 
   return null;
 }
 
-function page(returnTo: string, realm: string, error?: string): string {
+function page(styleNonce: string, returnTo: string, realm: string, error?: string): string {
   const hidden = `<input type="hidden" name="return_to" value="${escapeHtml(returnTo)}"><input type="hidden" name="realm" value="${escapeHtml(realm)}">`;
   const players = demoSteamAccounts
     .map(
@@ -73,7 +74,7 @@ function page(returnTo: string, realm: string, error?: string): string {
   return `<!doctype html>
 <html lang="ru"><head><meta charset="utf-8"><meta name="viewport" content="width=device-width, initial-scale=1">
 <title>Steam — вход (локальная замена)</title>
-<style>body{font-family:system-ui,sans-serif;background:#1b2838;color:#c7d5e0;max-width:32rem;margin:2rem auto;padding:0 1rem}
+<style${styleNonce}>body{font-family:system-ui,sans-serif;background:#1b2838;color:#c7d5e0;max-width:32rem;margin:2rem auto;padding:0 1rem}
 button,input{font:inherit;padding:.5rem .75rem;margin:.25rem 0}button{background:#66c0f4;border:0;color:#1b2838;cursor:pointer;width:100%}
 .error{color:#ff7b7b}.cancel button{background:#3d4450;color:#c7d5e0}</style></head>
 <body><h1>Вход через Steam</h1>
@@ -100,7 +101,7 @@ steamOpenIdStandIn.get("/login", (c) => {
   const realm = query["openid.realm"] ?? "";
   const problem = checkRequest(returnTo, realm);
   if (problem) return c.text(problem, 400);
-  return c.html(page(returnTo, realm));
+  return c.html(page(styleNonceAttribute(c.env), returnTo, realm));
 });
 
 // The player's choice: a positive assertion, or `openid.mode=cancel`.
@@ -115,7 +116,10 @@ steamOpenIdStandIn.post("/approve", async (c) => {
   }
   const steamId = typeof form.steamid === "string" ? form.steamid.trim() : "";
   if (!STEAMID64.test(steamId)) {
-    return c.html(page(returnTo, realm, "Введите SteamID64: 17 цифр, начиная с 7656119."), 400);
+    return c.html(
+      page(styleNonceAttribute(c.env), returnTo, realm, "Введите SteamID64: 17 цифр, начиная с 7656119."),
+      400,
+    );
   }
   const identity = `${STEAM_IDENTITY_PREFIX}${steamId}`;
   const random = toBase64(crypto.getRandomValues(new Uint8Array(12)).buffer as ArrayBuffer);

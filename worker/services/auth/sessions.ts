@@ -107,6 +107,23 @@ async function lookUpSessionUser(
   return row ? { ...row, sessionId } : null;
 }
 
+/** The session the request's cookie (never a bearer token) names, with its token, while it is live. */
+export async function cookieSession(
+  deps: Pick<Deps, "db" | "config" | "now">,
+  request: Request,
+): Promise<{ sessionId: string; token: string } | null> {
+  const token = readSessionCookie(request, deps.config);
+  if (!token) return null;
+  const sessionId = await verifySessionToken(deps, token);
+  if (!sessionId) return null;
+  const [row] = await deps.db.orm
+    .select({ id: sessions.id })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
+    .limit(1);
+  return row ? { sessionId, token } : null;
+}
+
 export async function revokeSession(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<void> {
   await deps.db.orm
     .update(sessions)

@@ -9,12 +9,14 @@ import { NONCE_MAX_AGE_MS, type OpenIdFailure, SteamOpenIdError } from "../../in
 import { DEFAULT_AVATAR_URL, fallbackProfile, fetchSteamProfile } from "../../integrations/steam/profile.ts";
 import { clearSignInStateCookie, sessionCookie } from "./cookies.ts";
 import { createSession } from "./sessions.ts";
+import { forgetExpiredSignInCodes, issueSignInCode } from "./sign-in-codes.ts";
 import { SteamStrategy } from "./steam-strategy.ts";
 
 type SignInDeps = Pick<Deps, "db" | "config" | "now" | "fetch" | "waitUntil">;
 
 export interface SignedIn {
   userId: number;
+  sessionId: string;
   token: string;
   expiresAt: number;
   next: string;
@@ -49,7 +51,7 @@ export function createSteamAuthenticator(deps: SignInDeps): Authenticator<Signed
     new SteamStrategy<SignedIn>({ deps }, async ({ steamId, next }) => {
       const userId = await upsertSteamUser(deps, steamId);
       const session = await createSession(deps, userId);
-      return { userId, token: session.token, expiresAt: session.expiresAt, next };
+      return { userId, sessionId: session.id, token: session.token, expiresAt: session.expiresAt, next };
     }),
   );
   return authenticator;
@@ -96,16 +98,18 @@ function errorCode(reason: OpenIdFailure | "internal"): AuthErrorCode {
 }
 
 /**
- * `GET /api/auth/steam/callback`: on success the session cookie and `/auth-success?token=…&next=…`;
- * on any failure `/?auth_error=<code>` (never an error page).
+ * `GET /api/auth/steam/callback`: on success the session cookie and `/auth-success?code=…&next=…`,
+ * where the code is a one-time, one-minute stand-in for the token: the token itself never travels
+ * in an address (server logs and history keep those). On any failure `/?auth_error=<code>`.
  */
 export async function completeSteamSignIn(deps: SignInDeps, request: Request): Promise<SignInStep> {
   const clearState = clearSignInStateCookie(deps.config);
   deps.waitUntil(forgetOldNonces(deps));
+  deps.waitUntil(forgetOldSignInCodes(deps));
   try {
     const signedIn = await createSteamAuthenticator(deps).authenticate("steam", request);
     const location = new URL("/auth-success", deps.config.publicUrl);
-    location.searchParams.set("token", signedIn.token);
+    location.searchParams.set("code", await issueSignInCode(deps, signedIn.sessionId));
     if (signedIn.next !== "/") location.searchParams.set("next", signedIn.next);
     const ttl = signedIn.expiresAt - deps.now().getTime();
     return {
@@ -127,5 +131,13 @@ async function forgetOldNonces(deps: Pick<Deps, "db" | "now">): Promise<void> {
     await deps.db.orm.delete(openidNonces).where(lt(openidNonces.seenAt, cutoff));
   } catch (error) {
     console.warn(JSON.stringify({ event: "openid_nonce_cleanup_failed", error: String(error) }));
+  }
+}
+
+async function forgetOldSignInCodes(deps: Pick<Deps, "db" | "now">): Promise<void> {
+  try {
+    await forgetExpiredSignInCodes(deps);
+  } catch (error) {
+    console.warn(JSON.stringify({ event: "signin_code_cleanup_failed", error: String(error) }));
   }
 }
