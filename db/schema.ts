@@ -58,6 +58,8 @@ export const users = sqliteTable(
     nickname: text("nickname").notNull(),
     avatarUrl: text("avatar_url").notNull(),
     balance: integer("balance").notNull().default(0),
+    // Set by an operator: the purchase batch refuses a blocked player's purchases.
+    purchasesBlocked: integer("purchases_blocked", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at"),
   },
@@ -271,7 +273,7 @@ export const inventoryEntries = sqliteTable(
     serverType: text("server_type").notNull(),
     durationDays: integer("duration_days"),
     isPermanent: integer("is_permanent", { mode: "boolean" }).notNull(),
-    status: text("status", { enum: ["not_used", "used"] })
+    status: text("status", { enum: ["not_used", "used", "refunded"] })
       .notNull()
       .default("not_used"),
     usedAt: integer("used_at"),
@@ -295,7 +297,7 @@ export const deliveries = sqliteTable(
     serverType: text("server_type").notNull(),
     steamId: text("steam_id").notNull(),
     requiresOnline: integer("requires_online", { mode: "boolean" }).notNull(),
-    status: text("status", { enum: ["pending", "done", "failed"] })
+    status: text("status", { enum: ["pending", "done", "failed", "cancelled"] })
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -328,7 +330,62 @@ export const ledger = sqliteTable(
     // A provider payment is credited once.
     providerPaymentId: text("provider_payment_id").unique(),
     promoRedemptionId: integer("promo_redemption_id").references(() => promoRedemptions.id),
+    // Why an operator moved the money (adjustments and refunds).
+    note: text("note"),
     createdAt: createdAt(),
   },
   (t) => [index("ledger_user").on(t.userId)],
+);
+
+// Operators stored in the database (`npm run admins`); ADMIN_STEAM_IDS adds admins from the settings.
+export const OPERATOR_ROLES = ["admin", "support"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export const operators = sqliteTable("operators", {
+  // A SteamID64, so a role can be given before the player first signs in.
+  steamId: text("steam_id").primaryKey(),
+  role: text("role", { enum: OPERATOR_ROLES }).notNull(),
+  createdAt: createdAt(),
+});
+
+// One refund per purchase: the unique purchase_id makes a second refund abort its batch.
+export const refunds = sqliteTable("refunds", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  purchaseId: integer("purchase_id")
+    .notNull()
+    .unique()
+    .references(() => purchases.id),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id),
+  amount: integer("amount").notNull(),
+  reason: text("reason").notNull(),
+  operatorUserId: integer("operator_user_id")
+    .notNull()
+    .references(() => users.id),
+  // Names this refund inside its own batch, whose later statements read it back.
+  token: text("token").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+// Append-only (triggers refuse UPDATE and DELETE): every operator action, written in the action's own batch.
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    operatorUserId: integer("operator_user_id")
+      .notNull()
+      .references(() => users.id),
+    operatorSteamId: text("operator_steam_id").notNull(),
+    operatorRole: text("operator_role").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    // JSON objects of the fields the action changed, as they were and as they became.
+    before: text("before"),
+    after: text("after"),
+    reason: text("reason"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("audit_log_created").on(t.createdAt), index("audit_log_target").on(t.targetType, t.targetId)],
 );

@@ -18,6 +18,7 @@ export const PURCHASE_ERRORS = {
   soldOut: "Товар распродан",
   unavailable: "Товар недоступен",
   insufficientFunds: "Недостаточно средств на балансе",
+  blocked: "Покупки для вашего аккаунта заблокированы. Обратитесь в поддержку в Discord",
   idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
   conflict: "Не удалось завершить покупку, попробуйте еще раз",
 } as const;
@@ -31,7 +32,7 @@ export interface PurchaseInput {
 
 export type PurchaseResult =
   | { ok: true; replayed: boolean; purchase: PurchaseView; balance: number }
-  | { ok: false; status: 400 | 402 | 404 | 409 | 410; error: string };
+  | { ok: false; status: 400 | 402 | 403 | 404 | 409 | 410; error: string };
 
 type Failure = Extract<PurchaseResult, { ok: false }>;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
@@ -107,6 +108,12 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
 
 /** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
+  const [user] = await deps.db.orm
+    .select({ blocked: users.purchasesBlocked })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (user?.blocked) return fail(403, PURCHASE_ERRORS.blocked);
   const loaded = await loadItemForPurchase(deps, input.itemId);
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
   const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime());
@@ -158,6 +165,7 @@ export async function purchaseItem(
           WHERE i.id = ${input.itemId}
             AND i.server_type = ${input.serverType}
             AND i.is_available = 1
+            AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${userId} AND b.purchases_blocked = 1)
             AND (i.start_time IS NULL OR i.start_time <= ${now})
             AND (i.end_time IS NULL OR i.end_time > ${now})
             AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
