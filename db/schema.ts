@@ -181,6 +181,8 @@ export const purchases = sqliteTable(
   (t) => [
     uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
     index("purchases_user").on(t.userId),
+    // The console's summary: every sum over a period reads this index alone (decision 096).
+    index("purchases_status_paid").on(t.status, t.paidAt, t.itemId, t.price, t.userId),
   ],
 );
 
@@ -201,7 +203,12 @@ export const payments = sqliteTable(
     createdAt: createdAt(),
     completedAt: integer("completed_at"),
   },
-  (t) => [check("payments_amount_positive", sql`${t.amount} > 0`), index("payments_user").on(t.userId)],
+  (t) => [
+    check("payments_amount_positive", sql`${t.amount} > 0`),
+    index("payments_user").on(t.userId),
+    // The console's summary reads top-ups by period from this index alone (decision 096).
+    index("payments_status_completed").on(t.status, t.completedAt, t.amount, t.userId),
+  ],
 );
 
 export const promoCodes = sqliteTable(

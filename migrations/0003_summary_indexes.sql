@@ -1,0 +1,2 @@
+CREATE INDEX `payments_status_completed` ON `payments` (`status`,`completed_at`,`amount`,`user_id`);--> statement-breakpoint
+CREATE INDEX `purchases_status_paid` ON `purchases` (`status`,`paid_at`,`item_id`,`price`,`user_id`);
