@@ -4,10 +4,23 @@ import { defineConfig } from "vite";
 
 // Browser tests and benchmarks serve the build with their own local D1/KV state.
 const stateDir = process.env.SITE_STATE_DIR;
+// Browser tests on another port than wrangler.jsonc's e2e one (E2E_PORT): the site's own URLs follow.
+const e2ePort = process.env.E2E_PORT;
+const onE2ePort = (vars: Record<string, string> = {}) =>
+  Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [
+      name,
+      value.replace("http://localhost:8788", `http://localhost:${e2ePort}`),
+    ]),
+  );
 
 export default defineConfig({
   plugins: [
-    cloudflare({ viteEnvironment: { name: "ssr" }, persistState: stateDir ? { path: stateDir } : true }),
+    cloudflare({
+      viteEnvironment: { name: "ssr" },
+      persistState: stateDir ? { path: stateDir } : true,
+      config: e2ePort ? (config) => ({ vars: onE2ePort(config.vars as Record<string, string>) }) : undefined,
+    }),
     reactRouter(),
   ],
 });

@@ -78,11 +78,11 @@ describe("balance adjustment", () => {
     const credit = actionResult(
       await post(admin.token, player.steamId, { intent: "adjust", amount: "250,50", reason: "Компенсация за вайп" }),
     );
-    expect(credit).toEqual({ status: 200, data: { ok: true, message: "Баланс изменен" } });
+    expect(credit).toEqual({ status: 302, data: { location: `/admin/players/${player.steamId}?done=adjust` } });
     const debit = actionResult(
       await post(admin.token, player.steamId, { intent: "adjust", amount: "-50", reason: "Ошибочное начисление" }),
     );
-    expect(debit.status).toBe(200);
+    expect(debit.status).toBe(302);
 
     expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 30_050, ledger: 30_050 });
     const rows = await deps.db.orm.select().from(ledger).where(eq(ledger.userId, player.id)).orderBy(ledger.id);
@@ -156,7 +156,7 @@ describe("blocking purchases", () => {
     const blocked = actionResult(
       await post(support.token, player.steamId, { intent: "block", blocked: "1", reason: "Чарджбэк" }),
     );
-    expect(blocked).toEqual({ status: 200, data: { ok: true, message: "Покупки игрока заблокированы" } });
+    expect(blocked).toEqual({ status: 302, data: { location: `/admin/players/${player.steamId}?done=blocked` } });
     // A second press changes nothing and journals nothing.
     const again = actionResult(
       await post(support.token, player.steamId, { intent: "block", blocked: "1", reason: "Чарджбэк" }),

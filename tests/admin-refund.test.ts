@@ -6,7 +6,7 @@ import { testDeps } from "#tests/support/deps.ts";
 import { api, balanceAndLedger, createItem, createPlayer } from "#tests/support/profile-fixtures.ts";
 import { listInventory } from "#worker/services/profile/inventory.ts";
 import { INVENTORY_STATUS_LABEL } from "../app/components/profile/labels.ts";
-import { action as playerAction } from "../app/routes/admin.player.tsx";
+import { action as playerAction, loader as playerLoader } from "../app/routes/admin.player.tsx";
 
 const deps = testDeps();
 
@@ -43,10 +43,13 @@ describe("Возврат", () => {
     expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 35_000, ledger: 35_000 });
 
     const result = await refund(admin.token, player.steamId, purchase.id);
-    expect(result).toEqual({
-      status: 200,
-      data: { ok: true, message: "Покупка возвращена: деньги на балансе игрока" },
-    });
+    const back = `/admin/players/${player.steamId}?done=refund`;
+    expect(result).toEqual({ status: 302, data: { location: back } });
+    const page = await playerLoader(
+      consoleArgs(deps, back, { token: admin.token, params: { steamId: player.steamId } }),
+    );
+    expect(page.done).toBe("Покупка возвращена: деньги на балансе игрока");
+    expect(page.purchases.map((row) => row.status)).toEqual(["refunded"]);
 
     expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 50_000, ledger: 50_000 });
     const refunds = await deps.db.orm
@@ -87,8 +90,8 @@ describe("Возврат", () => {
         refund(index % 2 ? admin.token : support.token, player.steamId, purchase.id),
       ),
     );
-    expect(results.filter((result) => result.status === 200)).toHaveLength(1);
-    for (const result of results.filter((result) => result.status !== 200)) {
+    expect(results.filter((result) => result.status === 302)).toHaveLength(1);
+    for (const result of results.filter((result) => result.status !== 302)) {
       expect(result).toEqual({ status: 409, data: { ok: false, error: "Эта покупка уже возвращена", form: "refund" } });
     }
     expect(await balanceAndLedger(deps, player.id)).toEqual({ balance: 50_000, ledger: 50_000 });
@@ -119,7 +122,7 @@ describe("Возврат", () => {
       notBefore: now,
       doneAt: now,
     });
-    expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(200);
+    expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, requiresOnline: deliveries.requiresOnline })
       .from(deliveries)
@@ -144,7 +147,7 @@ describe("Возврат", () => {
       status: "pending",
       notBefore: deps.now().getTime(),
     });
-    expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(200);
+    expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, lastError: deliveries.lastError })
       .from(deliveries)

@@ -1,4 +1,4 @@
-import { data } from "react-router";
+import { data, redirect } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
@@ -41,8 +41,10 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const steamId = steamIdSchema.safeParse(params.steamId);
   if (!steamId.success) throw data(null, { status: 404 });
   const detail = await loadPlayer(context.get(depsContext), steamId.data);
+  const done = doneSchema.parse(new URL(request.url).searchParams.get("done") ?? undefined);
   return {
     ...detail,
+    done: done ? SUCCESS[done] : null,
     can: {
       adjust: allows(operator, "adjustBalance"),
       block: allows(operator, "blockPlayer"),
@@ -58,8 +60,18 @@ const SUCCESS = {
   refund: "Покупка возвращена: деньги на балансе игрока",
 } as const;
 
-function answer(result: AdminResult, message: string, form: string) {
-  if (result.ok) return data<AdminActionData>({ ok: true, message });
+const doneSchema = z
+  .enum(Object.keys(SUCCESS) as [keyof typeof SUCCESS])
+  .optional()
+  .catch(undefined);
+
+/**
+ * A success goes back to the page by GET (post/redirect/get), so reloading it never repeats the
+ * money movement; the message rides in ?done=. A refusal answers the post itself.
+ */
+function answer(steamId: string, result: AdminResult, done: keyof typeof SUCCESS, form: string) {
+  // Built from the route, not the request: a JavaScript submit posts to "<path>.data".
+  if (result.ok) return redirect(`/admin/players/${steamId}?done=${done}`);
   return data<AdminActionData>({ ok: false, error: result.error, form }, { status: result.status });
 }
 
@@ -84,20 +96,30 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       const operator = await requireOperator(context, request, "adjustBalance");
       const input = adjustBalanceSchema.safeParse(form);
       if (!input.success) return invalid(input.error, "adjust");
-      return answer(await adjustBalance(deps, operator, { userId: user.id, ...input.data }), SUCCESS.adjust, "adjust");
+      return answer(
+        user.steamId,
+        await adjustBalance(deps, operator, { userId: user.id, ...input.data }),
+        "adjust",
+        "adjust",
+      );
     }
     case "block": {
       const operator = await requireOperator(context, request, "blockPlayer");
       const input = blockSchema.safeParse(form);
       if (!input.success) return invalid(input.error, "block");
       const result = await setPurchasesBlocked(deps, operator, { userId: user.id, ...input.data });
-      return answer(result, input.data.blocked ? SUCCESS.blocked : SUCCESS.unblocked, "block");
+      return answer(user.steamId, result, input.data.blocked ? "blocked" : "unblocked", "block");
     }
     case "refund": {
       const operator = await requireOperator(context, request, "refund");
       const input = refundSchema.safeParse(form);
       if (!input.success) return invalid(input.error, "refund");
-      return answer(await refundPurchase(deps, operator, { userId: user.id, ...input.data }), SUCCESS.refund, "refund");
+      return answer(
+        user.steamId,
+        await refundPurchase(deps, operator, { userId: user.id, ...input.data }),
+        "refund",
+        "refund",
+      );
     }
     default:
       return data<AdminActionData>({ ok: false, error: "Неизвестное действие" }, { status: 400 });
@@ -112,7 +134,7 @@ export default function AdminPlayer({ loaderData, actionData }: Route.ComponentP
         <h2 id="player-title">
           {user.nickname} <span className="muted admin-table__mono">{user.steamId}</span>
         </h2>
-        <ActionNotice result={actionData} />
+        <ActionNotice result={actionData ?? (loaderData.done ? { ok: true, message: loaderData.done } : undefined)} />
         <dl className="admin-cards">
           <div className="admin-card">
             <dt>Баланс</dt>

@@ -4,7 +4,8 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 
-export const E2E_PORT = 8788;
+// E2E_PORT moves the site (and, through vite.config.ts, its own URLs) off 8788 when that is taken.
+export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 export const E2E_ORIGIN = `http://localhost:${E2E_PORT}`;
 
 const env = { ...process.env, CLOUDFLARE_ENV: "e2e", WRANGLER_SEND_METRICS: "false" };

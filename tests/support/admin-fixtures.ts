@@ -43,8 +43,9 @@ export async function thrownStatus(promise: Promise<unknown>): Promise<{ status:
   throw new Error("expected the loader or action to throw");
 }
 
-/** What an action returned: `data()` gives { data, init }. */
+/** What an action returned: `data()` gives { data, init }; a success redirects back by GET (data: its Location). */
 export function actionResult(value: unknown): { status: number; data: Record<string, unknown> } {
+  if (value instanceof Response) return { status: value.status, data: { location: value.headers.get("Location") } };
   const result = value as { data?: Record<string, unknown>; init?: { status?: number } | null };
   return { status: result.init?.status ?? 200, data: result.data ?? (value as Record<string, unknown>) };
 }

@@ -10,6 +10,10 @@ export const AUDIT_ACTIONS = {
   "player.block": "Покупки заблокированы",
   "player.unblock": "Покупки разблокированы",
   "purchase.refund": "Возврат покупки",
+  "item.create": "Товар добавлен",
+  "item.update": "Товар изменен",
+  "item.hide": "Товар скрыт",
+  "item.show": "Товар показан",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -21,7 +25,8 @@ export interface AuditEntry {
   operator: Operator;
   action: AuditAction;
   targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment";
-  targetId: string | number;
+  /** SQL for a row the same batch creates. */
+  targetId: string | number | SQL;
   before: AuditValue;
   after: AuditValue;
   reason?: string | null;
@@ -44,7 +49,7 @@ export function auditStatement(entry: AuditEntry, onlyIf: SQL = sql`1`): Stateme
     INSERT INTO audit_log
       (operator_user_id, operator_steam_id, operator_role, action, target_type, target_id, before, after, reason, created_at)
     SELECT ${entry.operator.userId}, ${entry.operator.steamId}, ${entry.operator.role}, ${entry.action},
-      ${entry.targetType}, ${String(entry.targetId)}, ${json(entry.before)}, ${json(entry.after)},
+      ${entry.targetType}, ${is(entry.targetId, SQL) ? sql`CAST(${entry.targetId} AS TEXT)` : String(entry.targetId)}, ${json(entry.before)}, ${json(entry.after)},
       ${entry.reason ?? null}, ${entry.now}
     WHERE ${onlyIf}`);
 }
