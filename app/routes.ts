@@ -22,6 +22,8 @@ export default [
     route("admin/players", "routes/admin.players.tsx"),
     route("admin/players/:steamId", "routes/admin.player.tsx"),
     route("admin/audit", "routes/admin.audit.tsx"),
+    route("admin/items", "routes/admin.items.tsx"),
+    route("admin/items/:id", "routes/admin.item.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -30,7 +30,7 @@ export default function AdminLayout({ loaderData }: Route.ComponentProps) {
           {loaderData.nickname} · {ROLE_LABEL[loaderData.role] ?? loaderData.role}
         </p>
       </div>
-      <AdminNav />
+      <AdminNav role={loaderData.role} />
       <Outlet />
     </main>
   );

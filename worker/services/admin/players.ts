@@ -53,6 +53,7 @@ const HISTORY_LIMIT = 200;
 export async function playerDetail(deps: Pick<Deps, "db">, steamId: string) {
   const [user] = await deps.db.orm.select().from(users).where(eq(users.steamId, steamId)).limit(1);
   if (!user) return null;
+  // One round trip. orm.batch keys each row by column name, so no query here may select two columns of one name.
   const [ledgerRows, purchaseRows, inventoryRows, deliveryRows, paymentRows, ledgerSum] = await deps.db.orm.batch([
     deps.db.orm
       .select({
