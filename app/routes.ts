@@ -24,6 +24,7 @@ export default [
     route("admin/audit", "routes/admin.audit.tsx"),
     route("admin/items", "routes/admin.items.tsx"),
     route("admin/items/:id", "routes/admin.item.tsx"),
+    route("admin/deliveries", "routes/admin.deliveries.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -18,7 +18,12 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { rows, next: rows.length === AUDIT_PAGE_SIZE && last ? last.id : null };
 }
 
-const TARGET_LABEL: Record<string, string> = { user: "Игрок", purchase: "Покупка", item: "Товар" };
+const TARGET_LABEL: Record<string, string> = {
+  user: "Игрок",
+  purchase: "Покупка",
+  item: "Товар",
+  delivery: "Доставка",
+};
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {
   const { rows, next } = loaderData;

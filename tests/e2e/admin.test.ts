@@ -104,3 +104,47 @@ for (const javaScriptEnabled of [true, false]) {
     await playerContext.close();
   });
 }
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin adds an item in the catalog and buys it on /shop`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signIn(page, ADMIN_STEAM_ID);
+    const name = `Кит ${javaScriptEnabled ? "JS" : "HTML"} ${Date.now().toString(36)}`;
+
+    await page.goto("/admin/items");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByRole("link", { name: "Добавить товар" }).click();
+    await page.getByRole("heading", { name: "Новый товар" }).waitFor();
+    const form = page.getByRole("form", { name: "Товар" });
+    await form.getByLabel("Название").fill(name);
+    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
+    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
+    await form.getByLabel("Тип сервера").selectOption("SOLO");
+    await form.getByLabel("Категория").selectOption({ label: "Наборы" });
+    await form.getByLabel("Разовый товар").check();
+    await form
+      .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
+      .fill("inventory.giveto {steamid} wood 100");
+    await form.getByRole("button", { name: "Добавить товар" }).click();
+    await page.getByRole("status").filter({ hasText: "Товар сохранен" }).waitFor();
+
+    await page.goto("/shop?server_type=SOLO");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const card = page.locator(".shop-card").filter({ has: page.locator(".shop-card__title", { hasText: name }) });
+    await card.getByRole("link", { name: "Купить" }).click();
+    if (javaScriptEnabled) {
+      const dialog = page.locator("dialog.buy-dialog");
+      await dialog.getByRole("button", { name: "Купить за 10 ₽" }).click();
+      await dialog.waitFor({ state: "detached" });
+    } else {
+      await page.getByRole("button", { name: "Купить" }).click();
+      assert.match(await page.locator(".form-success").innerText(), /Покупка совершена!/);
+    }
+    await page.goto("/profile");
+    await page.getByTestId("inventory-entry").filter({ hasText: name }).waitFor();
+    await context.close();
+  });
+}

@@ -14,6 +14,8 @@ export const AUDIT_ACTIONS = {
   "item.update": "Товар изменен",
   "item.hide": "Товар скрыт",
   "item.show": "Товар показан",
+  "delivery.retry": "Доставка повторена",
+  "delivery.cancel": "Доставка отменена",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
