@@ -25,6 +25,7 @@ export default [
     route("admin/items", "routes/admin.items.tsx"),
     route("admin/items/:id", "routes/admin.item.tsx"),
     route("admin/deliveries", "routes/admin.deliveries.tsx"),
+    route("admin/promos", "routes/admin.promos.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -16,6 +16,8 @@ export const AUDIT_ACTIONS = {
   "item.show": "Товар показан",
   "delivery.retry": "Доставка повторена",
   "delivery.cancel": "Доставка отменена",
+  "promo.create": "Промокод создан",
+  "promo.disable": "Промокод отключен",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
