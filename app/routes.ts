@@ -26,6 +26,7 @@ export default [
     route("admin/items/:id", "routes/admin.item.tsx"),
     route("admin/deliveries", "routes/admin.deliveries.tsx"),
     route("admin/promos", "routes/admin.promos.tsx"),
+    route("admin/servers", "routes/admin.servers.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -18,6 +18,8 @@ export const AUDIT_ACTIONS = {
   "delivery.cancel": "Доставка отменена",
   "promo.create": "Промокод создан",
   "promo.disable": "Промокод отключен",
+  "server.add": "Сервер добавлен",
+  "server.rotate_key": "Ключ сервера заменен",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
