@@ -27,6 +27,7 @@ export default [
     route("admin/deliveries", "routes/admin.deliveries.tsx"),
     route("admin/promos", "routes/admin.promos.tsx"),
     route("admin/servers", "routes/admin.servers.tsx"),
+    route("admin/payments", "routes/admin.payments.tsx"),
   ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

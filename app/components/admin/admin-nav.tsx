@@ -7,6 +7,7 @@ const SECTIONS = [
   { to: "/admin/deliveries", label: "Доставки", end: false, adminOnly: false },
   { to: "/admin/promos", label: "Промокоды", end: false, adminOnly: false },
   { to: "/admin/servers", label: "Серверы", end: false, adminOnly: true },
+  { to: "/admin/payments", label: "Платежи", end: false, adminOnly: false },
   { to: "/admin/audit", label: "Журнал", end: false, adminOnly: false },
 ] as const;
 
