@@ -148,3 +148,42 @@ for (const javaScriptEnabled of [true, false]) {
     await context.close();
   });
 }
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin creates a promo code, a player redeems it, the console shows who`, async () => {
+    const adminContext = await newContext(browser, { javaScriptEnabled });
+    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const admin = await adminContext.newPage();
+    const player = await playerContext.newPage();
+    await signIn(admin, ADMIN_STEAM_ID);
+    const steamId = randomSteamId();
+    await signIn(player, steamId);
+    const code = `E2E${javaScriptEnabled ? "JS" : "HTML"}${Date.now().toString(36).toUpperCase()}`;
+
+    await admin.goto("/admin/promos");
+    if (javaScriptEnabled) await waitForHydration(admin);
+    const form = admin.getByRole("form", { name: "Новый промокод" });
+    await form.getByLabel("Код").fill(code);
+    await form.getByLabel("Вид").selectOption("BALANCE");
+    await form.getByLabel("Сумма, ₽ (для денег)").fill("30");
+    await form.getByLabel("Лимит использований").fill("3");
+    await form.getByRole("button", { name: "Создать промокод" }).click();
+    await admin.getByRole("status").filter({ hasText: "Промокод создан" }).waitFor();
+
+    await player.goto("/promocodes");
+    if (javaScriptEnabled) await waitForHydration(player);
+    await player.getByPlaceholder("Введите промокод").fill(code.toLowerCase());
+    await player.getByRole("button", { name: "Активировать" }).click();
+    await player.locator(".promo-form__message", { hasText: "На ваш баланс начислено 30 ₽" }).waitFor();
+
+    await admin.goto("/admin/promos");
+    const row = admin.getByTestId("admin-promo-row").filter({ hasText: code });
+    assert.match(flat(await row.textContent()), /1 \/ 3/);
+    await row.getByRole("link", { name: "Показать" }).click();
+    await admin.getByTestId("promo-redeemers").filter({ hasText: steamId }).waitFor();
+    await adminContext.close();
+    await playerContext.close();
+  });
+}
