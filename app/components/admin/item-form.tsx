@@ -40,6 +40,7 @@ export const EMPTY_ITEM: ItemFormValues = {
 
 function Field({ label, children, wide }: { label: string; children: React.ReactNode; wide?: boolean }) {
   return (
+    // biome-ignore lint/a11y/noLabelWithoutControl: the control is `children`, rendered inside the label
     <label className={wide ? "admin-field admin-field--wide" : "admin-field"}>
       {label}
       {children}
