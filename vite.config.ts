@@ -6,6 +6,15 @@ import { defineConfig } from "vite";
 const stateDir = process.env.SITE_STATE_DIR;
 // SITE_RUNTIME=node: the same pages built for Node, with worker/node/server.ts as the server's entry.
 const node = process.env.SITE_RUNTIME === "node";
+// Browser tests on another port than wrangler.jsonc's e2e one (E2E_PORT): the site's own URLs follow.
+const e2ePort = process.env.E2E_PORT;
+const onE2ePort = (vars: Record<string, string> = {}) =>
+  Object.fromEntries(
+    Object.entries(vars).map(([name, value]) => [
+      name,
+      value.replace("http://localhost:8788", `http://localhost:${e2ePort}`),
+    ]),
+  );
 
 export default defineConfig(
   node
@@ -16,7 +25,11 @@ export default defineConfig(
       }
     : {
         plugins: [
-          cloudflare({ viteEnvironment: { name: "ssr" }, persistState: stateDir ? { path: stateDir } : true }),
+          cloudflare({
+            viteEnvironment: { name: "ssr" },
+            persistState: stateDir ? { path: stateDir } : true,
+            config: e2ePort ? (config) => ({ vars: onE2ePort(config.vars as Record<string, string>) }) : undefined,
+          }),
           reactRouter(),
         ],
       },

@@ -16,5 +16,18 @@ export default [
     route("history", "routes/profile.history.tsx"),
     route("deposits", "routes/profile.deposits.tsx"),
   ]),
+  // The operator console: every loader and action checks the role; strangers get the 404 above's twin.
+  layout("routes/admin.tsx", [
+    route("admin", "routes/admin.index.tsx"),
+    route("admin/players", "routes/admin.players.tsx"),
+    route("admin/players/:steamId", "routes/admin.player.tsx"),
+    route("admin/audit", "routes/admin.audit.tsx"),
+    route("admin/items", "routes/admin.items.tsx"),
+    route("admin/items/:id", "routes/admin.item.tsx"),
+    route("admin/deliveries", "routes/admin.deliveries.tsx"),
+    route("admin/promos", "routes/admin.promos.tsx"),
+    route("admin/servers", "routes/admin.servers.tsx"),
+    route("admin/payments", "routes/admin.payments.tsx"),
+  ]),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

@@ -10,6 +10,7 @@ import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../tests/e2e/node-site.ts";
 import { buildSite, E2E_ORIGIN, fireCron, freshState, servePreview, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { loadAdminVolume } from "./admin-volume.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { type LoadResult, runLoad } from "./load.ts";
 import { machineDescription } from "./machine.ts";
@@ -22,6 +23,8 @@ const { values: args } = parseArgs({
     connections: { type: "string", default: "10" },
     "skip-baseline": { type: "boolean", default: false },
     "skip-node": { type: "boolean", default: false },
+    // Measure only these targets (comma-separated names), e.g. --only admin.
+    only: { type: "string" },
   },
 });
 const durationMs = Number(args.duration) * 1000;
@@ -66,11 +69,14 @@ async function measureTarget(
 console.log("Building the site…");
 buildSite();
 const stateDir = freshState(".bench-state/site");
+console.log("Loading 100 000 purchases and 20 000 top-ups for /admin…");
+loadAdminVolume(stateDir);
+const only = args.only?.split(",").map((name) => name.trim());
 const rows: Row[] = [];
 const site = await serveSite(stateDir);
 try {
   await fireCron();
-  for (const target of targets) {
+  for (const target of targets.filter((candidate) => !only || only.includes(candidate.name))) {
     console.log(`Measuring ${target.path} (${connections} connections, ${durationMs / 1000} s)…`);
     rows.push(await measureTarget(E2E_ORIGIN, target, site.pid));
   }

@@ -55,6 +55,8 @@ export const users = sqliteTable(
     nickname: text("nickname").notNull(),
     avatarUrl: text("avatar_url").notNull(),
     balance: integer("balance").notNull().default(0),
+    // Set by an operator: the purchase batch refuses a blocked player's purchases.
+    purchasesBlocked: integer("purchases_blocked", { mode: "boolean" }).notNull().default(false),
     createdAt: createdAt(),
     updatedAt: integer("updated_at"),
   },
@@ -190,6 +192,8 @@ export const purchases = sqliteTable(
   (t) => [
     uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
     index("purchases_user").on(t.userId),
+    // The console's summary: every sum over a period reads this index alone (decision 096).
+    index("purchases_status_paid").on(t.status, t.paidAt, t.itemId, t.price, t.userId),
   ],
 );
 
@@ -210,7 +214,12 @@ export const payments = sqliteTable(
     createdAt: createdAt(),
     completedAt: integer("completed_at"),
   },
-  (t) => [check("payments_amount_positive", sql`${t.amount} > 0`), index("payments_user").on(t.userId)],
+  (t) => [
+    check("payments_amount_positive", sql`${t.amount} > 0`),
+    index("payments_user").on(t.userId),
+    // The console's summary reads top-ups by period from this index alone (decision 096).
+    index("payments_status_completed").on(t.status, t.completedAt, t.amount, t.userId),
+  ],
 );
 
 export const promoCodes = sqliteTable(
@@ -282,7 +291,7 @@ export const inventoryEntries = sqliteTable(
     serverType: text("server_type").notNull(),
     durationDays: integer("duration_days"),
     isPermanent: integer("is_permanent", { mode: "boolean" }).notNull(),
-    status: text("status", { enum: ["not_used", "used"] })
+    status: text("status", { enum: ["not_used", "used", "refunded"] })
       .notNull()
       .default("not_used"),
     usedAt: integer("used_at"),
@@ -306,8 +315,9 @@ export const deliveries = sqliteTable(
     serverType: text("server_type").notNull(),
     steamId: text("steam_id").notNull(),
     requiresOnline: integer("requires_online", { mode: "boolean" }).notNull(),
-    // superseded: a later entry of the same rank revokes it; stranded: its granting server is gone.
-    status: text("status", { enum: ["pending", "done", "failed", "superseded", "stranded"] })
+    // superseded: a later entry of the same rank revokes it; stranded: its granting server is gone;
+    // cancelled: an operator stopped it (a refund before delivery, or by hand).
+    status: text("status", { enum: ["pending", "done", "failed", "superseded", "stranded", "cancelled"] })
       .notNull()
       .default("pending"),
     attempts: integer("attempts").notNull().default(0),
@@ -385,6 +395,8 @@ export const ledger = sqliteTable(
     // A provider refund is debited once.
     providerRefundId: text("provider_refund_id").unique(),
     promoRedemptionId: integer("promo_redemption_id").references(() => promoRedemptions.id),
+    // Why an operator moved the money (adjustments and refunds).
+    note: text("note"),
     createdAt: createdAt(),
   },
   (t) => [index("ledger_user").on(t.userId)],
@@ -409,3 +421,56 @@ export const jobLeases = sqliteTable("job_leases", {
   // The holder may run until then; another process may take a later minute only after it.
   heldUntil: integer("held_until").notNull(),
 });
+
+// Operators stored in the database (`npm run admins`); ADMIN_STEAM_IDS adds admins from the settings.
+export const OPERATOR_ROLES = ["admin", "support"] as const;
+export type OperatorRole = (typeof OPERATOR_ROLES)[number];
+
+export const operators = sqliteTable("operators", {
+  // A SteamID64, so a role can be given before the player first signs in.
+  steamId: text("steam_id").primaryKey(),
+  role: text("role", { enum: OPERATOR_ROLES }).notNull(),
+  createdAt: createdAt(),
+});
+
+// One refund per purchase: the unique purchase_id makes a second refund abort its batch.
+export const refunds = sqliteTable("refunds", {
+  id: integer("id").primaryKey({ autoIncrement: true }),
+  purchaseId: integer("purchase_id")
+    .notNull()
+    .unique()
+    .references(() => purchases.id),
+  userId: integer("user_id")
+    .notNull()
+    .references(() => users.id),
+  amount: integer("amount").notNull(),
+  reason: text("reason").notNull(),
+  operatorUserId: integer("operator_user_id")
+    .notNull()
+    .references(() => users.id),
+  // Names this refund inside its own batch, whose later statements read it back.
+  token: text("token").notNull().unique(),
+  createdAt: createdAt(),
+});
+
+// Append-only (triggers refuse UPDATE and DELETE): every operator action, written in the action's own batch.
+export const auditLog = sqliteTable(
+  "audit_log",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    operatorUserId: integer("operator_user_id")
+      .notNull()
+      .references(() => users.id),
+    operatorSteamId: text("operator_steam_id").notNull(),
+    operatorRole: text("operator_role").notNull(),
+    action: text("action").notNull(),
+    targetType: text("target_type").notNull(),
+    targetId: text("target_id").notNull(),
+    // JSON objects of the fields the action changed, as they were and as they became.
+    before: text("before"),
+    after: text("after"),
+    reason: text("reason"),
+    createdAt: integer("created_at").notNull(),
+  },
+  (t) => [index("audit_log_created").on(t.createdAt), index("audit_log_target").on(t.targetType, t.targetId)],
+);

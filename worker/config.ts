@@ -20,6 +20,7 @@ const configSchema = z.object({
     secretKey: z.string().optional(),
     trustedIps: z.array(z.string()),
   }),
+  adminSteamIds: z.array(z.string().regex(/^\d{17}$/, "ADMIN_STEAM_IDS must list SteamID64s (17 digits)")),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -64,6 +65,10 @@ export function loadConfig(env: Settings): Config {
         .map((value) => value.trim())
         .filter(Boolean),
     },
+    adminSteamIds: (env.ADMIN_STEAM_IDS ?? "")
+      .split(",")
+      .map((value) => value.trim())
+      .filter(Boolean),
   });
   if (!parsed.success) {
     throw new ConfigError(`Invalid configuration: ${z.prettifyError(parsed.error)}`);

@@ -13,4 +13,6 @@ export interface Settings {
   YOOKASSA_SHOP_ID?: string;
   YOOKASSA_SECRET_KEY?: string;
   YOOKASSA_TRUSTED_IPS?: string;
+  // Comma-separated SteamID64s of the operator console's admins, beside the roles stored by `npm run admins`.
+  ADMIN_STEAM_IDS?: string;
 }

@@ -34,6 +34,7 @@ export const PURCHASE_ERRORS = {
   soldOut: "Товар распродан",
   unavailable: ITEM_UNAVAILABLE,
   insufficientFunds: INSUFFICIENT_FUNDS,
+  blocked: "Покупки для вашего аккаунта заблокированы. Обратитесь в поддержку в Discord",
   idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
   conflict: "Не удалось завершить покупку, попробуйте еще раз",
 } as const;

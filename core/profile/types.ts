@@ -43,7 +43,7 @@ export interface InventoryItem {
   /** Days; null when permanent. */
   duration: number | null;
   is_permanent: boolean;
-  status: "not_used" | "used";
+  status: "not_used" | "used" | "refunded";
   created_at: string | null;
   used_at: string | null;
   expires_at: string | null;

@@ -3,6 +3,7 @@
 export const INVENTORY_STATUS_LABEL: Record<string, string> = {
   not_used: "Не использован",
   used: "Использован",
+  refunded: "Возвращено",
 };
 
 export const PURCHASE_STATUS_LABEL: Record<string, string> = {

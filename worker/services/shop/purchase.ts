@@ -106,6 +106,12 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
   const debt = await refundDebtOf(deps, userId);
   if (debt > 0) return fail(403, refundDebtText(kopecksToRubles(debt)));
+  const [user] = await deps.db.orm
+    .select({ blocked: users.purchasesBlocked })
+    .from(users)
+    .where(eq(users.id, userId))
+    .limit(1);
+  if (user?.blocked) return fail(403, PURCHASE_ERRORS.blocked);
   const loaded = await loadItemForPurchase(deps, input.itemId);
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
   const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime());
@@ -158,6 +164,7 @@ export async function purchaseItem(
           WHERE i.id = ${input.itemId}
             AND i.server_type = ${input.serverType}
             AND i.is_available = 1
+            AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${userId} AND b.purchases_blocked = 1)
             AND (i.start_time IS NULL OR i.start_time <= ${now})
             AND (i.end_time IS NULL OR i.end_time > ${now})
             AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)

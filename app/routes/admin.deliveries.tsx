@@ -1,0 +1,160 @@
+import { data, Form, redirect } from "react-router";
+import { z } from "zod";
+import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import {
+  cancelDelivery,
+  DELIVERY_FILTERS,
+  deliveryActionSchema,
+  listDeliveries,
+  retryDelivery,
+} from "#worker/services/admin/deliveries.ts";
+import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { formatMoment } from "../components/admin/format.ts";
+import { Badge, DELIVERY_KIND, DELIVERY_STATUS } from "../components/admin/labels.tsx";
+import type { Route } from "./+types/admin.deliveries";
+
+// /admin/deliveries: failed and stuck deliveries with the plugin's error; retry or cancel.
+
+const FILTER_LABEL: Record<(typeof DELIVERY_FILTERS)[number], string> = {
+  problems: "Ошибки и зависшие",
+  failed: "С ошибкой",
+  stuck: "Зависшие",
+  pending: "Ожидают",
+  done: "Доставлены",
+  cancelled: "Отменены",
+};
+
+const DONE = { retry: "Доставка снова в очереди", cancel: "Доставка отменена" } as const;
+
+const querySchema = z.object({
+  status: z.enum(DELIVERY_FILTERS).catch("problems"),
+  type: z.enum(SERVER_TYPES).nullable().catch(null),
+  done: z.enum(["retry", "cancel"]).nullable().catch(null),
+});
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  await requireOperator(context, request, "deliveries");
+  const params = new URL(request.url).searchParams;
+  const query = querySchema.parse({ status: params.get("status"), type: params.get("type"), done: params.get("done") });
+  const rows = await listDeliveries(context.get(depsContext), { status: query.status, serverType: query.type });
+  return { ...query, rows, serverTypes: SERVER_TYPES, done: query.done ? DONE[query.done] : null };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const operator = await requireOperator(context, request, "deliveries");
+  const deps = context.get(depsContext);
+  const input = deliveryActionSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!input.success) {
+    return data<AdminActionData>(
+      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
+      { status: 400 },
+    );
+  }
+  const result =
+    input.data.intent === "retry"
+      ? await retryDelivery(deps, operator, input.data.deliveryId)
+      : await cancelDelivery(deps, operator, input.data.deliveryId, input.data.reason);
+  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  return redirect(`/admin/deliveries?done=${input.data.intent}`);
+}
+
+export default function AdminDeliveries({ loaderData, actionData }: Route.ComponentProps) {
+  const { rows, status, type, serverTypes, done } = loaderData;
+  return (
+    <section className="admin-section" aria-labelledby="deliveries-title">
+      <h2 id="deliveries-title">Доставки</h2>
+      <ActionNotice result={actionData ?? (done ? { ok: true, message: done } : undefined)} />
+      <Form method="get" className="admin-form" aria-label="Фильтр доставок">
+        <label className="admin-field">
+          Статус
+          <select name="status" defaultValue={status}>
+            {DELIVERY_FILTERS.map((filter) => (
+              <option key={filter} value={filter}>
+                {FILTER_LABEL[filter]}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          Сервер
+          <select name="type" defaultValue={type ?? ""}>
+            <option value="">Все</option>
+            {serverTypes.map((serverType) => (
+              <option key={serverType} value={serverType}>
+                {serverType}
+              </option>
+            ))}
+          </select>
+        </label>
+        <button type="submit" className="button">
+          Показать
+        </button>
+      </Form>
+      {rows.length === 0 ? (
+        <p className="muted">Доставок нет</p>
+      ) : (
+        <div className="admin-scroll admin-section">
+          <table className="admin-table">
+            <thead>
+              <tr>
+                <th scope="col">Создана</th>
+                <th scope="col">Игрок</th>
+                <th scope="col">Предмет</th>
+                <th scope="col">Сервер</th>
+                <th scope="col">Статус</th>
+                <th scope="col">Ошибка плагина</th>
+                <th scope="col">Действия</th>
+              </tr>
+            </thead>
+            <tbody>
+              {rows.map((row) => (
+                <tr key={row.id} data-testid="admin-delivery-row">
+                  <td>{formatMoment(row.createdAt)}</td>
+                  <td>
+                    {row.nickname}
+                    <div className="muted admin-table__mono">{row.steamId}</div>
+                  </td>
+                  <td>
+                    {row.itemName} · {DELIVERY_KIND[row.kind] ?? row.kind}
+                  </td>
+                  <td>{row.serverType}</td>
+                  <td>
+                    <Badge status={row.status} labels={DELIVERY_STATUS} />{" "}
+                    <span className="muted">попыток: {row.attempts}</span>
+                  </td>
+                  <td>{row.lastError ?? "—"}</td>
+                  <td>
+                    {(row.status === "failed" || row.status === "pending") && (
+                      <>
+                        <Form method="post" className="admin-form admin-form--inline">
+                          <input type="hidden" name="intent" value="retry" />
+                          <input type="hidden" name="deliveryId" value={row.id} />
+                          <button type="submit" className="button button--small">
+                            Повторить
+                          </button>
+                        </Form>
+                        <Form method="post" className="admin-form admin-form--inline">
+                          <input type="hidden" name="intent" value="cancel" />
+                          <input type="hidden" name="deliveryId" value={row.id} />
+                          <label className="admin-field">
+                            Причина отмены
+                            <input name="reason" required minLength={3} maxLength={500} />
+                          </label>
+                          <button type="submit" className="button button--small button--ghost">
+                            Отменить
+                          </button>
+                        </Form>
+                      </>
+                    )}
+                  </td>
+                </tr>
+              ))}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}

@@ -1,0 +1,95 @@
+import { data, redirect } from "react-router";
+import { z } from "zod";
+import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { createCatalogItem, itemForEdit, listCategories, updateCatalogItem } from "#worker/services/admin/catalog.ts";
+import { itemFormSchema } from "#worker/services/admin/catalog-input.ts";
+import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { EMPTY_ITEM, ItemForm, type ItemFormValues } from "../components/admin/item-form.tsx";
+import type { Route } from "./+types/admin.item";
+
+// /admin/items/new and /admin/items/:id: add or edit one item.
+
+const idSchema = z.union([z.literal("new"), z.coerce.number().int().positive()]);
+
+const rubles = (kopecks: number | null) => (kopecks == null ? "" : String(kopecks / 100).replace(".", ","));
+// datetime-local in Moscow time, from epoch ms.
+const moscow = (ms: number | null) => (ms == null ? "" : new Date(ms + 3 * 3_600_000).toISOString().slice(0, 16));
+
+export async function loader({ context, params, request }: Route.LoaderArgs) {
+  await requireOperator(context, request, "catalog");
+  const deps = context.get(depsContext);
+  const id = idSchema.safeParse(params.id);
+  if (!id.success) throw data(null, { status: 404 });
+  const categories = await listCategories(deps);
+  const done = new URL(request.url).searchParams.get("done") === "saved" ? "Товар сохранен" : null;
+  if (id.data === "new") return { id: null, values: EMPTY_ITEM, categories, serverTypes: SERVER_TYPES, done };
+  const found = await itemForEdit(deps, id.data);
+  if (!found) throw data(null, { status: 404 });
+  const { item, durations, commands } = found;
+  const values: ItemFormValues = {
+    name: item.name,
+    description: item.description,
+    price: rubles(item.price),
+    discount: String(item.discount),
+    img: item.img,
+    serverType: item.serverType,
+    categoryId: String(item.categoryId),
+    isOneTime: item.isOneTime,
+    isAvailable: item.isAvailable,
+    durations: durations.map((d) => (d.price == null ? `${d.days}` : `${d.days} = ${rubles(d.price)}`)).join("\n"),
+    startTime: moscow(item.startTime),
+    endTime: moscow(item.endTime),
+    maxQuantity: item.maxQuantity == null ? "" : String(item.maxQuantity),
+    soldQuantity: item.soldQuantity,
+    grantCommands: commands
+      .filter((c) => c.phase === "grant")
+      .map((c) => c.template)
+      .join("\n"),
+    revokeCommands: commands
+      .filter((c) => c.phase === "revoke")
+      .map((c) => c.template)
+      .join("\n"),
+  };
+  return { id: item.id, values, categories, serverTypes: SERVER_TYPES, done };
+}
+
+export async function action({ context, params, request }: Route.ActionArgs) {
+  const operator = await requireOperator(context, request, "catalog");
+  const deps = context.get(depsContext);
+  const id = idSchema.safeParse(params.id);
+  if (!id.success) throw data(null, { status: 404 });
+  const input = itemFormSchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!input.success) {
+    return data<AdminActionData>(
+      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
+      { status: 400 },
+    );
+  }
+  if (id.data === "new") {
+    const created = await createCatalogItem(deps, operator, input.data);
+    if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: created.status });
+    return redirect(`/admin/items/${created.itemId}?done=saved`);
+  }
+  const updated = await updateCatalogItem(deps, operator, id.data, input.data);
+  if (!updated.ok) return data<AdminActionData>({ ok: false, error: updated.error }, { status: updated.status });
+  return redirect(`/admin/items/${id.data}?done=saved`);
+}
+
+export default function AdminItem({ loaderData, actionData }: Route.ComponentProps) {
+  const { id, values, categories, serverTypes, done } = loaderData;
+  return (
+    <section className="admin-section" aria-labelledby="item-title">
+      <h2 id="item-title">{id ? `Товар №${id}` : "Новый товар"}</h2>
+      <ActionNotice result={actionData ?? (done ? { ok: true, message: done } : undefined)} />
+      <ItemForm
+        key={id ?? "new"}
+        values={values}
+        categories={categories}
+        serverTypes={serverTypes}
+        submitLabel={id ? "Сохранить" : "Добавить товар"}
+      />
+    </section>
+  );
+}

@@ -1,0 +1,119 @@
+import { data, Form, Link, redirect } from "react-router";
+import { z } from "zod";
+import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { listCatalog, setItemVisible } from "#worker/services/admin/catalog.ts";
+import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { formatKopecks, formatMoment } from "../components/admin/format.ts";
+import type { Route } from "./+types/admin.items";
+
+// /admin/items: the catalog per server type, with hide/show; editing is on the item's page.
+
+const typeSchema = z.enum(SERVER_TYPES).nullable().catch(null);
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  await requireOperator(context, request, "catalog");
+  const url = new URL(request.url);
+  const serverType = typeSchema.parse(url.searchParams.get("type"));
+  const catalog = await listCatalog(context.get(depsContext), serverType);
+  const done = url.searchParams.get("done");
+  return {
+    serverType,
+    serverTypes: SERVER_TYPES,
+    items: catalog.items,
+    done: done === "hidden" ? "Товар скрыт" : done === "shown" ? "Товар снова в магазине" : null,
+  };
+}
+
+const visibilitySchema = z.object({
+  itemId: z.coerce.number().int().positive(),
+  visible: z.enum(["1", "0"]).transform((value) => value === "1"),
+});
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const operator = await requireOperator(context, request, "catalog");
+  const input = visibilitySchema.safeParse(Object.fromEntries(await request.formData()));
+  if (!input.success) return data<AdminActionData>({ ok: false, error: "Товар не найден" }, { status: 400 });
+  const result = await setItemVisible(context.get(depsContext), operator, input.data.itemId, input.data.visible);
+  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  return redirect(`/admin/items?done=${input.data.visible ? "shown" : "hidden"}`);
+}
+
+export default function AdminItems({ loaderData, actionData }: Route.ComponentProps) {
+  const { items, serverType, serverTypes, done } = loaderData;
+  return (
+    <section className="admin-section" aria-labelledby="items-title">
+      <div className="admin-head">
+        <h2 id="items-title">Каталог</h2>
+        <Link to="/admin/items/new" className="button">
+          Добавить товар
+        </Link>
+      </div>
+      <ActionNotice result={actionData ?? (done ? { ok: true, message: done } : undefined)} />
+      <nav className="admin-nav" aria-label="Типы серверов">
+        <Link to="/admin/items" className="admin-nav__link" aria-current={serverType === null ? "page" : undefined}>
+          Все
+        </Link>
+        {serverTypes.map((type) => (
+          <Link
+            key={type}
+            to={`/admin/items?type=${type}`}
+            className="admin-nav__link"
+            aria-current={serverType === type ? "page" : undefined}
+          >
+            {type}
+          </Link>
+        ))}
+      </nav>
+      <div className="admin-scroll">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">№</th>
+              <th scope="col">Товар</th>
+              <th scope="col">Сервер</th>
+              <th scope="col">Категория</th>
+              <th scope="col" className="admin-table__num">
+                Цена
+              </th>
+              <th scope="col">Лимит</th>
+              <th scope="col">В магазине</th>
+            </tr>
+          </thead>
+          <tbody>
+            {items.map((item) => (
+              <tr key={item.id} data-testid="admin-item-row">
+                <td>{item.id}</td>
+                <td>
+                  <Link to={`/admin/items/${item.id}`}>{item.name}</Link>
+                  {item.isOneTime && <span className="muted"> · разовый</span>}
+                </td>
+                <td>{item.serverType}</td>
+                <td>{item.categoryName}</td>
+                <td className="admin-table__num">
+                  {formatKopecks(item.price)}
+                  {item.discount > 0 && <span className="muted"> −{item.discount}%</span>}
+                </td>
+                <td>
+                  {item.maxQuantity != null && `продано ${item.soldQuantity} из ${item.maxQuantity}`}
+                  {item.startTime != null && <div className="muted">с {formatMoment(item.startTime)}</div>}
+                  {item.endTime != null && <div className="muted">до {formatMoment(item.endTime)}</div>}
+                </td>
+                <td>
+                  <Form method="post" className="admin-form admin-form--inline">
+                    <input type="hidden" name="itemId" value={item.id} />
+                    <input type="hidden" name="visible" value={item.isAvailable ? "0" : "1"} />
+                    <button type="submit" className="button button--small button--ghost">
+                      {item.isAvailable ? "Скрыть" : "Показать"}
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

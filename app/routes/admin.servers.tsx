@@ -1,0 +1,148 @@
+import { data, Form } from "react-router";
+import { z } from "zod";
+import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { addServer, listServers, rotateServerKey, serverFormSchema } from "#worker/services/admin/servers.ts";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
+import { formatMoment } from "../components/admin/format.ts";
+import type { Route } from "./+types/admin.servers";
+
+// /admin/servers (admin only): servers, their plugin heartbeat and waiting deliveries; add one or
+// replace its key. A new key is in this one answer only, like `npm run servers` prints it once.
+
+export type ServerActionData =
+  | { ok: true; message: string; serverId: number; key: string }
+  | { ok: false; error: string };
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  await requireOperator(context, request, "servers");
+  const deps = context.get(depsContext);
+  return { servers: await listServers(deps), serverTypes: SERVER_TYPES };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const operator = await requireOperator(context, request, "servers");
+  const deps = context.get(depsContext);
+  const form = Object.fromEntries(await request.formData());
+  const noStore = { "Cache-Control": "private, no-store" };
+  if (form.intent === "rotate") {
+    const id = z.coerce.number().int().positive().safeParse(form.serverId);
+    if (!id.success) return data<ServerActionData>({ ok: false, error: "Сервер не найден" }, { status: 400 });
+    const result = await rotateServerKey(deps, operator, id.data);
+    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+    return data<ServerActionData>(
+      {
+        ok: true,
+        message: `Новый ключ сервера №${result.serverId}; старый больше не действует`,
+        serverId: result.serverId,
+        key: result.key,
+      },
+      { headers: noStore },
+    );
+  }
+  const input = serverFormSchema.safeParse(form);
+  if (!input.success) {
+    return data<ServerActionData>(
+      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
+      { status: 400 },
+    );
+  }
+  const result = await addServer(deps, operator, input.data);
+  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  return data<ServerActionData>(
+    { ok: true, message: `Сервер №${result.serverId} добавлен`, serverId: result.serverId, key: result.key },
+    { headers: noStore },
+  );
+}
+
+export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
+  const { servers, serverTypes } = loaderData;
+  return (
+    <section className="admin-section" aria-labelledby="servers-title">
+      <h2 id="servers-title">Серверы</h2>
+      {actionData?.ok ? (
+        <div className="admin-notice admin-notice--success" role="status">
+          <p>{actionData.message}</p>
+          <p>Ключ показан только сейчас — впишите его в конфиг плагина («Server id»: {actionData.serverId}):</p>
+          <code className="admin-table__mono" data-testid="server-key">
+            {actionData.key}
+          </code>
+        </div>
+      ) : (
+        <ActionNotice result={actionData} />
+      )}
+      <Form method="post" className="admin-form" aria-label="Новый сервер">
+        <input type="hidden" name="intent" value="add" />
+        <label className="admin-field admin-field--wide">
+          Название
+          <input name="name" required maxLength={100} />
+        </label>
+        <label className="admin-field">
+          Тип
+          <select name="serverType" defaultValue="SOLO">
+            {serverTypes.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          Адрес (IP:порт)
+          <input name="ipPort" required placeholder="1.2.3.4:28015" />
+        </label>
+        <button type="submit" className="button">
+          Добавить сервер
+        </button>
+      </Form>
+      <div className="admin-scroll admin-section">
+        <table className="admin-table">
+          <thead>
+            <tr>
+              <th scope="col">№</th>
+              <th scope="col">Сервер</th>
+              <th scope="col">Тип</th>
+              <th scope="col">Адрес</th>
+              <th scope="col">Плагин</th>
+              <th scope="col" className="admin-table__num">
+                Ждут доставки
+              </th>
+              <th scope="col">Ключ</th>
+            </tr>
+          </thead>
+          <tbody>
+            {servers.map((server) => (
+              <tr key={server.id} data-testid="admin-server-row">
+                <td>{server.id}</td>
+                <td>{server.name}</td>
+                <td>{server.serverType}</td>
+                <td className="admin-table__mono">{server.ipPort}</td>
+                <td>
+                  <span className={`admin-badge admin-badge--${server.online ? "good" : "bad"}`}>
+                    {server.online ? "На связи" : "Нет связи"}
+                  </span>
+                  <div className="muted">
+                    {formatMoment(server.heartbeatAt)}
+                    {server.players != null && ` · ${server.players}/${server.maxPlayers}`}
+                  </div>
+                </td>
+                <td className="admin-table__num">{server.pending}</td>
+                <td>
+                  <div className="muted">{server.hasKey ? `с ${formatMoment(server.keyRotatedAt)}` : "нет"}</div>
+                  <Form method="post" className="admin-form admin-form--inline">
+                    <input type="hidden" name="intent" value="rotate" />
+                    <input type="hidden" name="serverId" value={server.id} />
+                    <button type="submit" className="button button--small button--ghost">
+                      Новый ключ
+                    </button>
+                  </Form>
+                </td>
+              </tr>
+            ))}
+          </tbody>
+        </table>
+      </div>
+    </section>
+  );
+}

@@ -1,0 +1,11 @@
+// Local operators: the demo player runs the operator console at /admin.
+import { sqlLiteral } from "./sql.ts";
+
+export const seedOperators = [{ steamId: "76561198000000001", role: "admin" }] as const;
+
+export function operatorsSeedSql(): string[] {
+  return seedOperators.map(
+    (operator) =>
+      `INSERT INTO operators (steam_id, role) VALUES (${sqlLiteral(operator.steamId)}, ${sqlLiteral(operator.role)}) ON CONFLICT(steam_id) DO NOTHING;`,
+  );
+}

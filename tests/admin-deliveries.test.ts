@@ -1,0 +1,102 @@
+import { eq } from "drizzle-orm";
+import { describe, expect, it } from "vitest";
+import { deliveries, inventoryEntries } from "#db/schema.ts";
+import { actionResult, auditRowsFor, consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
+import { testClock, testDeps } from "#tests/support/deps.ts";
+import {
+  clockedTransport,
+  createDeliverableItem,
+  createEntry,
+  createGameServer,
+  uniqueServerType,
+} from "#tests/support/game-fixtures.ts";
+import { createPlayer } from "#tests/support/players.ts";
+import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
+import { action, loader } from "../app/routes/admin.deliveries.tsx";
+
+const HOUR = 3_600_000;
+
+async function world() {
+  const clock = testClock();
+  const deps = testDeps({ now: clock.now });
+  const serverType = uniqueServerType();
+  const server = await createGameServer(deps, { serverType });
+  const player = await createPlayer({ deps: deps, nickname: "Рейдер" });
+  const item = await createDeliverableItem(deps, { serverType, grant: ["oxide.usergroup add {steamid} vip"] });
+  const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+  const sim = new PluginSimulator({
+    transport: clockedTransport(clock.now),
+    serverId: server.id,
+    serverKey: server.key,
+    now: clock.now,
+  });
+  const support = await createOperator(deps, "support");
+  const post = (form: Record<string, string>) =>
+    action(consoleArgs(deps, "/admin/deliveries", { token: support.token, form })).then(actionResult);
+  const delivery = async () => {
+    const [row] = await deps.db.orm.select().from(deliveries).where(eq(deliveries.inventoryEntryId, entry.id));
+    if (!row) throw new Error("no delivery");
+    return row;
+  };
+  return { clock, deps, serverType, player, entry, sim, support, post, delivery };
+}
+
+describe("Доставки", () => {
+  it("lists a failed delivery with the plugin's error; a retry is delivered once, and a done one can't be retried", async () => {
+    const { clock, deps, serverType, player, entry, sim, support, post, delivery } = await world();
+    sim.console.failWith = () => "Группа vip не найдена";
+    for (let attempt = 0; attempt < 5; attempt++) {
+      await sim.tick([player.steamId]);
+      clock.advance(2 * HOUR);
+    }
+    const failed = await delivery();
+    expect(failed).toMatchObject({ status: "failed", attempts: 5, lastError: "Группа vip не найдена" });
+
+    const page = await loader(consoleArgs(deps, `/admin/deliveries?type=${serverType}`, { token: support.token }));
+    expect(page.rows.filter((row) => row.id === failed.id)).toMatchObject([
+      { status: "failed", nickname: "Рейдер", lastError: "Группа vip не найдена" },
+    ]);
+
+    sim.console.failWith = null;
+    // Two operators press «Повторить» together: the delivery keeps its id, so it runs once.
+    const retries = await Promise.all([
+      post({ intent: "retry", deliveryId: failed.id }),
+      post({ intent: "retry", deliveryId: failed.id }),
+    ]);
+    expect(retries.map((result) => result.status)).toContain(302);
+    expect(await delivery()).toMatchObject({ status: "pending", attempts: 0, lastError: null });
+
+    await sim.tick([player.steamId]);
+    await sim.tick([player.steamId]);
+    expect(sim.console.commandsFor(failed.id)).toEqual([`oxide.usergroup add ${player.steamId} vip`]);
+    expect(await delivery()).toMatchObject({ status: "done" });
+    const [used] = await deps.db.orm.select().from(inventoryEntries).where(eq(inventoryEntries.id, entry.id));
+    expect(used).toMatchObject({ status: "used", lastError: null });
+
+    expect(await post({ intent: "retry", deliveryId: failed.id })).toEqual({
+      status: 409,
+      data: { ok: false, error: "Повторить можно только доставку с ошибкой или зависшую" },
+    });
+    const audit = await auditRowsFor(deps, "delivery", failed.id);
+    expect(audit.length).toBeGreaterThanOrEqual(1);
+    expect(audit.every((row) => row.action === "delivery.retry" && row.operator_role === "support")).toBe(true);
+  });
+
+  it("cancels a delivery with a reason unless a plugin holds it right now", async () => {
+    const { deps, player, sim, post, delivery } = await world();
+    // Leased to the plugin (polled, not acknowledged): can't be cancelled under it.
+    await sim.poll([player.steamId]);
+    const leased = await delivery();
+    const refused = await post({ intent: "cancel", deliveryId: leased.id, reason: "Игрок попросил" });
+    expect(refused).toEqual({
+      status: 409,
+      data: { ok: false, error: "Отменить можно только не выполненную доставку, которую сейчас не выполняет сервер" },
+    });
+    await deps.db.orm.update(deliveries).set({ leaseUntil: null }).where(eq(deliveries.id, leased.id));
+    expect((await post({ intent: "cancel", deliveryId: leased.id, reason: "Игрок попросил" })).status).toBe(302);
+    expect(await delivery()).toMatchObject({ status: "cancelled", lastError: "Отменено: Игрок попросил" });
+    expect((await sim.poll([player.steamId])).deliveries).toEqual([]);
+    const missingReason = await post({ intent: "cancel", deliveryId: leased.id, reason: "" });
+    expect(missingReason).toEqual({ status: 400, data: { ok: false, error: "Укажите причину" } });
+  });
+});

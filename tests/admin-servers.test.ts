@@ -1,0 +1,72 @@
+import { describe, expect, it } from "vitest";
+import {
+  actionResult,
+  auditRowsFor,
+  consoleArgs,
+  createOperator,
+  thrownStatus,
+} from "#tests/support/admin-fixtures.ts";
+import { testClock, testDeps } from "#tests/support/deps.ts";
+import { clockedTransport } from "#tests/support/game-fixtures.ts";
+import { uniqueSteamId } from "#tests/support/players.ts";
+import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
+import { action, loader } from "../app/routes/admin.servers.tsx";
+
+const clock = testClock();
+const deps = testDeps({ now: clock.now });
+
+const post = (token: string, form: Record<string, string>) =>
+  action(consoleArgs(deps, "/admin/servers", { token, form })).then(actionResult);
+
+function simulator(serverId: number, serverKey: string) {
+  return new PluginSimulator({ transport: clockedTransport(clock.now), serverId, serverKey, now: clock.now });
+}
+
+const randomAddress = () =>
+  `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}:28015`;
+
+describe("Серверы", () => {
+  it("adds a server whose key, shown once, signs the plugin's requests; a new key retires the old one", async () => {
+    const admin = await createOperator(deps, "admin");
+    const ipPort = randomAddress();
+    const added = await post(admin.token, { intent: "add", name: "Свобода #42 | SOLO", serverType: "SOLO", ipPort });
+    expect(added.status).toBe(200);
+    const { serverId, key } = added.data as { serverId: number; key: string };
+    expect(key).toMatch(/^rsk_[\w-]{43}$/);
+
+    const plugin = simulator(serverId, key);
+    expect((await plugin.heartbeat([uniqueSteamId()])).status).toBe(200);
+    const list = await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }));
+    expect(list.servers.find((server) => server.id === serverId)).toMatchObject({ ipPort, online: true, hasKey: true });
+    // The page never carries a key.
+    expect(JSON.stringify(list)).not.toContain(key);
+
+    const rotated = await post(admin.token, { intent: "rotate", serverId: String(serverId) });
+    const fresh = (rotated.data as { key: string }).key;
+    expect(fresh).not.toBe(key);
+    clock.advance(1000);
+    expect((await plugin.heartbeat([])).status).toBe(401);
+    expect((await simulator(serverId, fresh).heartbeat([])).status).toBe(200);
+    const audit = await auditRowsFor(deps, "server", serverId);
+    expect(audit.map((row) => row.action)).toEqual(["server.add", "server.rotate_key"]);
+    expect(audit.some((row) => `${row.before}${row.after}`.includes(fresh))).toBe(false);
+  });
+
+  it("refuses a bad or taken address in Russian; support can't open servers", async () => {
+    const admin = await createOperator(deps, "admin");
+    expect(await post(admin.token, { intent: "add", name: "X", serverType: "SOLO", ipPort: "example.com" })).toEqual({
+      status: 400,
+      data: { ok: false, error: "Адрес в виде 1.2.3.4:28015" },
+    });
+    const ipPort = randomAddress();
+    await post(admin.token, { intent: "add", name: "A", serverType: "SOLO", ipPort });
+    expect(await post(admin.token, { intent: "add", name: "B", serverType: "MAX2", ipPort })).toEqual({
+      status: 409,
+      data: { ok: false, error: "Сервер с таким адресом уже есть" },
+    });
+    const support = await createOperator(deps, "support");
+    expect((await thrownStatus(loader(consoleArgs(deps, "/admin/servers", { token: support.token })))).status).toBe(
+      403,
+    );
+  });
+});

@@ -1,0 +1,189 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+
+// The seed makes the demo player (76561198000000001) an admin. Item 106 is «Дерево ×10 000»,
+// a one-time SOLO item for 49 ₽.
+const ADMIN_STEAM_ID = "76561198000000001";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+function randomSteamId(): string {
+  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+}
+
+async function signIn(page: Page, steamId: string) {
+  await page.goto("/profile");
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
+}
+
+const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
+
+test("the console is the ordinary 404 for a visitor and for a player without a role, never cached", async () => {
+  const anonymous = await fetch(`${E2E_ORIGIN}/admin/players`);
+  assert.equal(anonymous.status, 404);
+  assert.equal(anonymous.headers.get("cache-control"), "private, no-store");
+  assert.match(await anonymous.text(), /Страница не найдена/);
+
+  const context = await newContext(browser);
+  const page = await context.newPage();
+  await signIn(page, randomSteamId());
+  const response = await page.goto("/admin");
+  assert.equal(response?.status(), 404);
+  assert.equal(response?.headers()["cache-control"], "private, no-store");
+  await page.getByRole("heading", { name: "Страница не найдена" }).waitFor();
+  await context.close();
+});
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin credits a player, the player buys, the admin refunds; the player sees «Возвращено» and the money back`, async () => {
+    const adminContext = await newContext(browser, { javaScriptEnabled });
+    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const admin = await adminContext.newPage();
+    const player = await playerContext.newPage();
+    const steamId = randomSteamId();
+    await signIn(player, steamId);
+    await signIn(admin, ADMIN_STEAM_ID);
+
+    // Find the player and credit 100 ₽ with a reason.
+    await admin.goto("/admin");
+    if (javaScriptEnabled) await waitForHydration(admin);
+    await admin.getByRole("heading", { name: "Сводка" }).waitFor();
+    assert.equal(await admin.getByTestId("daily-chart").count(), 1);
+    await admin.getByRole("link", { name: "Игроки" }).click();
+    await admin.getByRole("searchbox").fill(steamId);
+    await admin.getByRole("button", { name: "Найти" }).click();
+    await admin.getByRole("link", { name: steamId }).click();
+    await admin.waitForURL(`${E2E_ORIGIN}/admin/players/${steamId}`);
+    const adjust = admin.getByRole("form", { name: "Корректировка баланса" });
+    await adjust.getByLabel("Сумма, ₽ (минус — списать)").fill("100");
+    await adjust.getByLabel("Причина").fill("Компенсация за вайп");
+    await adjust.getByRole("button", { name: "Изменить баланс" }).click();
+    await admin.getByRole("status").filter({ hasText: "Баланс изменен" }).waitFor();
+    await admin.getByTestId("admin-balance").filter({ hasText: "100" }).waitFor();
+
+    // The player buys «Дерево ×10 000» for 49 ₽.
+    const bought = await player.request.post("/api/purchase/items/106", { data: { server_type: "SOLO" } });
+    assert.equal(bought.status(), 201, await bought.text());
+
+    // The admin refunds it from the player's page.
+    await admin.goto(`/admin/players/${steamId}`);
+    const row = admin.getByTestId("admin-purchase-row").filter({ hasText: "Дерево ×10 000" });
+    await row.getByLabel("Причина возврата").fill("Купил по ошибке");
+    await row.getByRole("button", { name: "Возврат" }).click();
+    await admin.getByRole("status").filter({ hasText: "Покупка возвращена: деньги на балансе игрока" }).waitFor();
+    // The refund form is gone from the row: the purchase is refunded.
+    assert.equal(await row.getByRole("button", { name: "Возврат" }).count(), 0);
+    assert.match(flat(await admin.getByTestId("admin-balance").textContent()), /^100 ₽$/);
+
+    // The player's Корзина says «Возвращено» and the header shows the balance back at 100 ₽.
+    await player.goto("/profile");
+    const entry = player.getByTestId("inventory-entry").filter({ hasText: "Дерево ×10 000" });
+    assert.match(flat(await entry.textContent()), /Возвращено/);
+    assert.match(flat(await player.locator("header .account__balance").textContent()), /^100 ₽$/);
+
+    // The journal has both actions with their reasons.
+    await admin.goto("/admin/audit");
+    const journal = flat(await admin.locator("main").textContent());
+    assert.match(journal, /Возврат покупки/);
+    assert.match(journal, /Купил по ошибке/);
+    assert.match(journal, /Корректировка баланса/);
+    await adminContext.close();
+    await playerContext.close();
+  });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin adds an item in the catalog and buys it on /shop`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signIn(page, ADMIN_STEAM_ID);
+    const name = `Кит ${javaScriptEnabled ? "JS" : "HTML"} ${Date.now().toString(36)}`;
+
+    await page.goto("/admin/items");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByRole("link", { name: "Добавить товар" }).click();
+    await page.getByRole("heading", { name: "Новый товар" }).waitFor();
+    const form = page.getByRole("form", { name: "Товар" });
+    await form.getByLabel("Название").fill(name);
+    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
+    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
+    await form.getByLabel("Тип сервера").selectOption("SOLO");
+    await form.getByLabel("Категория").selectOption({ label: "Наборы" });
+    await form.getByLabel("Разовый товар").check();
+    await form
+      .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
+      .fill("inventory.giveto {steamid} wood 100");
+    await form.getByRole("button", { name: "Добавить товар" }).click();
+    await page.getByRole("status").filter({ hasText: "Товар сохранен" }).waitFor();
+
+    await page.goto("/shop?server_type=SOLO");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const card = page.locator(".shop-card").filter({ has: page.locator(".shop-card__title", { hasText: name }) });
+    await card.getByRole("link", { name: "Купить" }).click();
+    if (javaScriptEnabled) {
+      const dialog = page.locator("dialog.buy-dialog");
+      await dialog.getByRole("button", { name: "Купить за 10 ₽" }).click();
+      await dialog.waitFor({ state: "detached" });
+    } else {
+      await page.getByRole("button", { name: "Купить" }).click();
+      assert.match(await page.locator(".form-success").innerText(), /Покупка совершена!/);
+    }
+    await page.goto("/profile");
+    await page.getByTestId("inventory-entry").filter({ hasText: name }).waitFor();
+    await context.close();
+  });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin creates a promo code, a player redeems it, the console shows who`, async () => {
+    const adminContext = await newContext(browser, { javaScriptEnabled });
+    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const admin = await adminContext.newPage();
+    const player = await playerContext.newPage();
+    await signIn(admin, ADMIN_STEAM_ID);
+    const steamId = randomSteamId();
+    await signIn(player, steamId);
+    const code = `E2E${javaScriptEnabled ? "JS" : "HTML"}${Date.now().toString(36).toUpperCase()}`;
+
+    await admin.goto("/admin/promos");
+    if (javaScriptEnabled) await waitForHydration(admin);
+    const form = admin.getByRole("form", { name: "Новый промокод" });
+    await form.getByLabel("Код").fill(code);
+    await form.getByLabel("Вид").selectOption("BALANCE");
+    await form.getByLabel("Сумма, ₽ (для денег)").fill("30");
+    await form.getByLabel("Лимит использований").fill("3");
+    await form.getByRole("button", { name: "Создать промокод" }).click();
+    await admin.getByRole("status").filter({ hasText: "Промокод создан" }).waitFor();
+
+    await player.goto("/promocodes");
+    if (javaScriptEnabled) await waitForHydration(player);
+    await player.getByPlaceholder("Введите промокод").fill(code.toLowerCase());
+    await player.getByRole("button", { name: "Активировать" }).click();
+    await player.locator(".promo-form__message", { hasText: "На ваш баланс начислено 30 ₽" }).waitFor();
+
+    await admin.goto("/admin/promos");
+    const row = admin.getByTestId("admin-promo-row").filter({ hasText: code });
+    assert.match(flat(await row.textContent()), /1 \/ 3/);
+    await row.getByRole("link", { name: "Показать" }).click();
+    await admin.getByTestId("promo-redeemers").filter({ hasText: steamId }).waitFor();
+    await adminContext.close();
+    await playerContext.close();
+  });
+}

@@ -1,0 +1,103 @@
+import { desc, eq, is, lt, SQL, sql } from "drizzle-orm";
+import { auditLog, users } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { type Statement, statement } from "../../ports/database.ts";
+import type { Operator } from "./roles.ts";
+
+/** Every action the console can take, with its name in the journal. */
+export const AUDIT_ACTIONS = {
+  "balance.adjust": "Корректировка баланса",
+  "player.block": "Покупки заблокированы",
+  "player.unblock": "Покупки разблокированы",
+  "purchase.refund": "Возврат покупки",
+  "item.create": "Товар добавлен",
+  "item.update": "Товар изменен",
+  "item.hide": "Товар скрыт",
+  "item.show": "Товар показан",
+  "delivery.retry": "Доставка повторена",
+  "delivery.cancel": "Доставка отменена",
+  "promo.create": "Промокод создан",
+  "promo.disable": "Промокод отключен",
+  "server.add": "Сервер добавлен",
+  "server.rotate_key": "Ключ сервера заменен",
+  "payment.recheck": "Платеж проверен у провайдера",
+} as const;
+
+export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/** A value for the journal's before/after: a plain object, or SQL that builds the JSON inside the batch. */
+export type AuditValue = Record<string, unknown> | SQL | null;
+
+export interface AuditEntry {
+  operator: Operator;
+  action: AuditAction;
+  targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment";
+  /** SQL for a row the same batch creates. */
+  targetId: string | number | SQL;
+  before: AuditValue;
+  after: AuditValue;
+  reason?: string | null;
+  now: number;
+}
+
+function json(value: AuditValue): SQL {
+  if (value === null) return sql`NULL`;
+  return is(value, SQL) ? value : sql`${JSON.stringify(value)}`;
+}
+
+/**
+ * The journal row of one operator action, to be put IN THE SAME BATCH as the change it records:
+ * both are written or neither. `onlyIf` is SQL that must hold for the row to be written (the
+ * action's own guard), so an action that changes nothing leaves no row. Before and after given as
+ * SQL are read inside the transaction, so they are what the change really saw.
+ */
+export function auditStatement(entry: AuditEntry, onlyIf: SQL = sql`1`): Statement {
+  return statement(sql`
+    INSERT INTO audit_log
+      (operator_user_id, operator_steam_id, operator_role, action, target_type, target_id, before, after, reason, created_at)
+    SELECT ${entry.operator.userId}, ${entry.operator.steamId}, ${entry.operator.role}, ${entry.action},
+      ${entry.targetType}, ${is(entry.targetId, SQL) ? sql`CAST(${entry.targetId} AS TEXT)` : String(entry.targetId)}, ${json(entry.before)}, ${json(entry.after)},
+      ${entry.reason ?? null}, ${entry.now}
+    WHERE ${onlyIf}`);
+}
+
+export interface AuditRow {
+  id: number;
+  createdAt: number;
+  operatorSteamId: string;
+  operatorNickname: string | null;
+  operatorRole: string;
+  action: string;
+  actionLabel: string;
+  targetType: string;
+  targetId: string;
+  before: string | null;
+  after: string | null;
+  reason: string | null;
+}
+
+export const AUDIT_PAGE_SIZE = 50;
+
+/** The journal, newest first; `before` is the id to continue below (keyset pagination on the primary key). */
+export async function listAudit(deps: Pick<Deps, "db">, options: { before?: number } = {}): Promise<AuditRow[]> {
+  const rows = await deps.db.orm
+    .select({
+      id: auditLog.id,
+      createdAt: auditLog.createdAt,
+      operatorSteamId: auditLog.operatorSteamId,
+      operatorNickname: users.nickname,
+      operatorRole: auditLog.operatorRole,
+      action: auditLog.action,
+      targetType: auditLog.targetType,
+      targetId: auditLog.targetId,
+      before: auditLog.before,
+      after: auditLog.after,
+      reason: auditLog.reason,
+    })
+    .from(auditLog)
+    .leftJoin(users, eq(users.id, auditLog.operatorUserId))
+    .where(options.before ? lt(auditLog.id, options.before) : undefined)
+    .orderBy(desc(auditLog.id))
+    .limit(AUDIT_PAGE_SIZE);
+  return rows.map((row) => ({ ...row, actionLabel: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action }));
+}

@@ -1,0 +1,124 @@
+import { z } from "zod";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+
+// The item form as the console posts it, checked with Russian messages. Money is typed in rubles
+// and stored in kopecks; times are typed in Moscow time.
+
+const MSK = "+03:00";
+
+export const CATALOG_TEXT = {
+  name: "Введите название (до 100 символов)",
+  price: "Цена — число рублей от 0, например 199 или 49,90",
+  discount: "Скидка — целое число от 0 до 100",
+  img: "Картинка — адрес https://… или путь на сайте, начиная с /",
+  serverType: "Выберите тип сервера",
+  category: "Выберите категорию",
+  durations: "Сроки — строки вида «7» или «30 = 299» (дней = цена в рублях)",
+  oneTimeDurations: "У разового товара не бывает сроков",
+  duplicateDuration: "Каждый срок указывается один раз",
+  window: "Окончание продажи должно быть позже начала",
+  maxQuantity: "Количество — целое число от 1",
+  date: "Дата в формате ГГГГ-ММ-ДДTЧЧ:ММ",
+  command: "Команда не длиннее 300 символов",
+  belowSold: "Количество не может быть меньше уже проданного",
+  notFound: "Товар не найден",
+} as const;
+
+const rubles = (message: string) =>
+  z
+    .string()
+    .trim()
+    .regex(/^\d{1,7}([.,]\d{1,2})?$/, message)
+    .transform((value) => Math.round(Number(value.replace(",", ".")) * 100));
+
+const optionalMoment = z
+  .string()
+  .trim()
+  .transform((value, context) => {
+    if (value === "") return null;
+    const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}${MSK}`);
+    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value) || Number.isNaN(ms)) {
+      context.addIssue({ code: "custom", message: CATALOG_TEXT.date });
+      return z.NEVER;
+    }
+    return ms;
+  });
+
+const lines = (text: string) =>
+  text
+    .split(/\r?\n/)
+    .map((line) => line.trim())
+    .filter(Boolean);
+
+const durationsSchema = z.string().transform((text, context) => {
+  const parsed: { days: number; price: number | null }[] = [];
+  for (const line of lines(text)) {
+    const match = /^(\d{1,4})\s*(?:=\s*(\d{1,7}(?:[.,]\d{1,2})?))?$/.exec(line);
+    const days = Number(match?.[1]);
+    if (!match || days <= 0) {
+      context.addIssue({ code: "custom", message: CATALOG_TEXT.durations });
+      return z.NEVER;
+    }
+    const price = match[2] === undefined ? null : Math.round(Number(match[2].replace(",", ".")) * 100);
+    if (parsed.some((duration) => duration.days === days)) {
+      context.addIssue({ code: "custom", message: CATALOG_TEXT.duplicateDuration });
+      return z.NEVER;
+    }
+    parsed.push({ days, price });
+  }
+  return parsed.sort((a, b) => a.days - b.days);
+});
+
+const commandsSchema = z
+  .string()
+  .transform(lines)
+  .pipe(z.array(z.string().max(300, CATALOG_TEXT.command)).max(20));
+
+const checkbox = z
+  .string()
+  .optional()
+  .transform((value) => value === "on" || value === "1");
+
+export const itemFormSchema = z
+  .object({
+    name: z.string().trim().min(1, CATALOG_TEXT.name).max(100, CATALOG_TEXT.name),
+    description: z.string().trim().max(1000).prefault(""),
+    price: rubles(CATALOG_TEXT.price),
+    discount: z
+      .string()
+      .trim()
+      .regex(/^\d{1,3}$/, CATALOG_TEXT.discount)
+      .transform(Number)
+      .refine((value) => value <= 100, CATALOG_TEXT.discount),
+    img: z
+      .string()
+      .trim()
+      .max(500, CATALOG_TEXT.img)
+      .regex(/^(https:\/\/[^\s"'<>]+|\/[^\s"'<>]*)$/, CATALOG_TEXT.img),
+    serverType: z.enum(SERVER_TYPES, { error: CATALOG_TEXT.serverType }),
+    categoryId: z.coerce.number({ error: CATALOG_TEXT.category }).int().positive(CATALOG_TEXT.category),
+    isOneTime: checkbox,
+    isAvailable: checkbox,
+    durations: durationsSchema.prefault(""),
+    startTime: optionalMoment.prefault(""),
+    endTime: optionalMoment.prefault(""),
+    maxQuantity: z
+      .string()
+      .trim()
+      .regex(/^(\d{1,7})?$/, CATALOG_TEXT.maxQuantity)
+      .transform((value) => (value === "" ? null : Number(value)))
+      .refine((value) => value === null || value >= 1, CATALOG_TEXT.maxQuantity)
+      .prefault(""),
+    grantCommands: commandsSchema.prefault(""),
+    revokeCommands: commandsSchema.prefault(""),
+  })
+  .refine((item) => !(item.isOneTime && item.durations.length > 0), {
+    message: CATALOG_TEXT.oneTimeDurations,
+    path: ["durations"],
+  })
+  .refine((item) => item.startTime === null || item.endTime === null || item.endTime > item.startTime, {
+    message: CATALOG_TEXT.window,
+    path: ["endTime"],
+  });
+
+export type ItemInput = z.infer<typeof itemFormSchema>;

@@ -1,0 +1,86 @@
+import { desc, eq } from "drizzle-orm";
+import { z } from "zod";
+import { payments, users } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { handleNotification, type NotificationOutcome } from "../payments/payments.ts";
+import { PaymentProviderError } from "../payments/provider.ts";
+import { auditStatement } from "./audit.ts";
+import type { Operator } from "./roles.ts";
+
+export const PAYMENT_FILTERS = ["all", "pending", "completed", "cancelled", "failed"] as const;
+
+export const RECHECK_TEXT: Record<NotificationOutcome, string> = {
+  credited: "Провайдер подтвердил оплату: платеж зачислен",
+  already_settled: "Платеж уже был зачислен раньше, повторно не зачисляется",
+  cancelled: "Провайдер отменил платеж",
+  pending: "Провайдер еще не получил оплату",
+  refused: "Данные провайдера не совпадают с платежом: не зачислено, подробности в логах",
+  unknown: "Провайдер не знает этот платеж",
+};
+
+export const PAYMENT_ADMIN_TEXT = {
+  notFound: "Платеж не найден",
+  noProviderId: "Платеж не дошел до провайдера: проверять нечего",
+  providerDown: "Провайдер не отвечает, попробуйте позже",
+} as const;
+
+export const recheckSchema = z.object({ paymentId: z.string().uuid(PAYMENT_ADMIN_TEXT.notFound) });
+
+export async function listPayments(deps: Pick<Deps, "db">, status: (typeof PAYMENT_FILTERS)[number]) {
+  return deps.db.orm
+    .select({
+      id: payments.id,
+      provider: payments.provider,
+      providerPaymentId: payments.providerPaymentId,
+      amount: payments.amount,
+      status: payments.status,
+      createdAt: payments.createdAt,
+      completedAt: payments.completedAt,
+      steamId: users.steamId,
+      nickname: users.nickname,
+    })
+    .from(payments)
+    .innerJoin(users, eq(users.id, payments.userId))
+    .where(status === "all" ? undefined : eq(payments.status, status))
+    .orderBy(desc(payments.createdAt))
+    .limit(200);
+}
+
+export type RecheckResult = { ok: true; message: string } | { ok: false; status: 404 | 409 | 502; error: string };
+
+/**
+ * Asks the provider about a top-up, as a notification would make the site do, and settles it
+ * through the webhook's own path (handleNotification → creditPayment): credited at most once,
+ * whoever asks first. The credit batch is the payment module's; the journal row records the
+ * operator's question and the outcome, written after it.
+ */
+export async function recheckPayment(deps: Deps, operator: Operator, paymentId: string): Promise<RecheckResult> {
+  const [row] = await deps.db.orm
+    .select({ providerPaymentId: payments.providerPaymentId, status: payments.status })
+    .from(payments)
+    .where(eq(payments.id, paymentId))
+    .limit(1);
+  if (!row) return { ok: false, status: 404, error: PAYMENT_ADMIN_TEXT.notFound };
+  if (!row.providerPaymentId) return { ok: false, status: 409, error: PAYMENT_ADMIN_TEXT.noProviderId };
+  let outcome: NotificationOutcome;
+  try {
+    outcome = await handleNotification(deps, row.providerPaymentId);
+  } catch (error) {
+    if (error instanceof PaymentProviderError)
+      return { ok: false, status: 502, error: PAYMENT_ADMIN_TEXT.providerDown };
+    throw error;
+  }
+  const now = deps.now().getTime();
+  await deps.db.batch([
+    auditStatement({
+      operator,
+      action: "payment.recheck",
+      targetType: "payment",
+      targetId: paymentId,
+      before: { status: row.status },
+      after: { outcome },
+      now,
+    }),
+  ]);
+  return { ok: true, message: RECHECK_TEXT[outcome] };
+}

@@ -1,0 +1,116 @@
+import { asc, eq, sql } from "drizzle-orm";
+import { z } from "zod";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { serverHeartbeats, servers } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { constraintViolation, statement } from "../../ports/database.ts";
+import { generateServerKey, hashServerKey } from "../game/keys.ts";
+import { OFFLINE_AFTER_MS } from "../server-status.ts";
+import { auditStatement } from "./audit.ts";
+import type { AdminResult } from "./balance.ts";
+import type { Operator } from "./roles.ts";
+
+export const SERVER_TEXT = {
+  name: "Введите название сервера (до 100 символов)",
+  ipPort: "Адрес в виде 1.2.3.4:28015",
+  duplicate: "Сервер с таким адресом уже есть",
+  notFound: "Сервер не найден",
+} as const;
+
+export const serverFormSchema = z.object({
+  name: z.string().trim().min(1, SERVER_TEXT.name).max(100, SERVER_TEXT.name),
+  serverType: z.enum(SERVER_TYPES),
+  ipPort: z
+    .string()
+    .trim()
+    .regex(/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/, SERVER_TEXT.ipPort),
+});
+
+/** Servers with their last plugin heartbeat and the deliveries waiting for their type. */
+export async function listServers(deps: Pick<Deps, "db" | "now">) {
+  const now = deps.now().getTime();
+  const rows = await deps.db.orm
+    .select({
+      id: servers.id,
+      name: servers.name,
+      serverType: servers.serverType,
+      ipPort: servers.ipPort,
+      hasKey: sql<number>`${servers.keyHash} IS NOT NULL`,
+      keyRotatedAt: servers.keyRotatedAt,
+      heartbeatAt: serverHeartbeats.receivedAt,
+      players: serverHeartbeats.players,
+      maxPlayers: serverHeartbeats.maxPlayers,
+      pending: sql<number>`(SELECT COUNT(*) FROM deliveries d WHERE d.server_type = ${servers.serverType} AND d.status = 'pending')`,
+    })
+    .from(servers)
+    .leftJoin(serverHeartbeats, eq(serverHeartbeats.serverId, servers.id))
+    .orderBy(asc(servers.sortOrder), asc(servers.id));
+  return rows.map((row) => ({
+    ...row,
+    hasKey: Boolean(row.hasKey),
+    online: row.heartbeatAt != null && now - row.heartbeatAt < OFFLINE_AFTER_MS,
+  }));
+}
+
+export type KeyResult = { ok: true; serverId: number; key: string } | Extract<AdminResult, { ok: false }>;
+
+/** Registers a server with a new plugin key, returned once: only its SHA-256 is stored. */
+export async function addServer(
+  deps: Pick<Deps, "db" | "now">,
+  operator: Operator,
+  input: z.infer<typeof serverFormSchema>,
+): Promise<KeyResult> {
+  const now = deps.now().getTime();
+  const key = generateServerKey();
+  const keyHash = await hashServerKey(key);
+  try {
+    const results = await deps.db.batch([
+      statement(sql`INSERT INTO servers (name, server_type, ip_port, sort_order, key_hash, key_rotated_at)
+        VALUES (${input.name}, ${input.serverType}, ${input.ipPort},
+          (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers), ${keyHash}, ${now})`),
+      auditStatement({
+        operator,
+        action: "server.add",
+        targetType: "server",
+        targetId: sql`(SELECT id FROM servers WHERE ip_port = ${input.ipPort})`,
+        before: null,
+        after: { ...input },
+        now,
+      }),
+      statement(sql`SELECT id FROM servers WHERE ip_port = ${input.ipPort}`),
+    ]);
+    const id = (results[2]?.rows[0] as { id: number } | undefined)?.id ?? 0;
+    return { ok: true, serverId: id, key };
+  } catch (error) {
+    if (constraintViolation(error)?.kind === "UNIQUE") return { ok: false, status: 409, error: SERVER_TEXT.duplicate };
+    throw error;
+  }
+}
+
+/** A new key for a server; the old one stops working at once. */
+export async function rotateServerKey(
+  deps: Pick<Deps, "db" | "now">,
+  operator: Operator,
+  serverId: number,
+): Promise<KeyResult> {
+  const now = deps.now().getTime();
+  const key = generateServerKey();
+  const keyHash = await hashServerKey(key);
+  const [audit] = await deps.db.batch([
+    auditStatement(
+      {
+        operator,
+        action: "server.rotate_key",
+        targetType: "server",
+        targetId: serverId,
+        before: sql`(SELECT json_object('key_rotated_at', key_rotated_at) FROM servers WHERE id = ${serverId})`,
+        after: { key_rotated_at: now },
+        now,
+      },
+      sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId})`,
+    ),
+    statement(sql`UPDATE servers SET key_hash = ${keyHash}, key_rotated_at = ${now} WHERE id = ${serverId}`),
+  ]);
+  if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
+  return { ok: true, serverId, key };
+}
