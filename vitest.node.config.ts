@@ -25,6 +25,7 @@ export const BOTH_RUNTIMES = [
   "tests/history-endpoints.test.ts",
   "tests/inventory-list.test.ts",
   "tests/profile-pages.test.ts",
+  "tests/shop-page.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);
