@@ -30,6 +30,7 @@ export const BOTH_RUNTIMES = [
   // generated malformed input
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
+  "tests/shop-page.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

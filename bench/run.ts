@@ -3,7 +3,11 @@
 // and a bare React Router page (bench/baseline) built and served in the same run.
 // Exits non-zero when a size budget is exceeded. Usage:
 // The Node server (build-node/, libSQL) is measured on the same targets in the same run.
-//   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline] [--skip-node]
+// --scale also measures the shop over catalogs of CATALOG_SIZES items on the Node server
+// (--runs short runs each, medians reported); --skip-worker leaves the Worker build out (its
+// e2e build answers only on port 8788, which the browser tests share).
+//   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline] [--skip-node] [--skip-worker]
+//                     [--scale] [--runs 3] [--scale-duration 3]
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -14,8 +18,9 @@ import { loadAdminVolume } from "./admin-volume.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { type LoadResult, runLoad } from "./load.ts";
 import { machineDescription } from "./machine.ts";
-import { measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
-import { type Target, targets, WORKER_BUNDLE_BUDGET } from "./targets.ts";
+import { measureScale, type ScaleRow, scaleReport } from "./scale.ts";
+import { FIRST_VIEW_BUDGET, measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
+import { firstViewPages, type Target, targets, WORKER_BUNDLE_BUDGET } from "./targets.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -25,6 +30,10 @@ const { values: args } = parseArgs({
     "skip-node": { type: "boolean", default: false },
     // Measure only these targets (comma-separated names), e.g. --only admin.
     only: { type: "string" },
+    "skip-worker": { type: "boolean", default: false },
+    scale: { type: "boolean", default: false },
+    runs: { type: "string", default: "3" },
+    "scale-duration": { type: "string", default: "3" },
   },
 });
 const durationMs = Number(args.duration) * 1000;
@@ -52,13 +61,14 @@ async function measureTarget(
   target: Target,
   serverGroup: number | undefined,
   command = "workerd",
+  measureMs = durationMs,
 ): Promise<Row> {
   const request = (await target.prepare?.({ origin })) ?? {};
   const url = `${origin}${target.path}`;
   const common = { url, request, connections, expectStatus: target.expectStatus };
-  await runLoad({ ...common, durationMs: WARMUP_MS });
+  await runLoad({ ...common, durationMs: Math.min(WARMUP_MS, measureMs) });
   const cpuBefore = workerdCpuMs(serverGroup, command);
-  const load = await runLoad({ ...common, durationMs });
+  const load = await runLoad({ ...common, durationMs: measureMs });
   const cpuAfter = workerdCpuMs(serverGroup, command);
   const cpuMs =
     cpuBefore === null || cpuAfter === null || load.requests === 0 ? null : (cpuAfter - cpuBefore) / load.requests;
@@ -66,24 +76,31 @@ async function measureTarget(
   return { target, load, cpuMs, sizes };
 }
 
-console.log("Building the site…");
-buildSite();
-const stateDir = freshState(".bench-state/site");
-console.log("Loading 100 000 purchases and 20 000 top-ups for /admin…");
-loadAdminVolume(stateDir);
 const only = args.only?.split(",").map((name) => name.trim());
 const rows: Row[] = [];
-const site = await serveSite(stateDir);
-try {
-  await fireCron();
-  for (const target of targets.filter((candidate) => !only || only.includes(candidate.name))) {
-    console.log(`Measuring ${target.path} (${connections} connections, ${durationMs / 1000} s)…`);
-    rows.push(await measureTarget(E2E_ORIGIN, target, site.pid));
+let worker: ReturnType<typeof measureWorkerBundle> | undefined;
+if (!args["skip-worker"]) {
+  console.log("Building the site…");
+  buildSite();
+  const stateDir = freshState(".bench-state/site");
+  console.log("Loading 100 000 purchases and 20 000 top-ups for /admin…");
+  loadAdminVolume(stateDir);
+  const site = await serveSite(stateDir);
+  try {
+    await fireCron();
+    for (const target of targets.filter((candidate) => !only || only.includes(candidate.name))) {
+      console.log(`Measuring ${target.path} (${connections} connections, ${durationMs / 1000} s)…`);
+      rows.push(await measureTarget(E2E_ORIGIN, target, site.pid));
+    }
+  } finally {
+    stopSite(site);
   }
-} finally {
-  stopSite(site);
+  worker = measureWorkerBundle("build/server");
 }
-const worker = measureWorkerBundle("build/server");
+
+/** First views weighed without load: [name, path, sizes]. */
+const firstViews: { name: string; path: string; sizes: PageSizes }[] = [];
+let scaleRows: ScaleRow[] = [];
 
 const nodeRows: Row[] = [];
 if (!args["skip-node"]) {
@@ -92,12 +109,29 @@ if (!args["skip-node"]) {
   const databaseUrl = freshNodeDatabase(".bench-state/node");
   const server = await serveNodeSite(localSiteEnv(NODE_PORT, databaseUrl));
   try {
-    for (const target of targets) {
+    for (const target of targets.filter((candidate) => !only || only.includes(candidate.name))) {
       console.log(`Measuring ${target.path} on the Node server (${connections} connections, ${durationMs / 1000} s)…`);
       nodeRows.push(await measureTarget(NODE_ORIGIN, target, server.process.pid, "node"));
     }
+    for (const page of firstViewPages) {
+      const request = (await page.prepare?.({ origin: NODE_ORIGIN })) ?? {};
+      firstViews.push({ ...page, sizes: await measurePage(`${NODE_ORIGIN}${page.path}`, request.headers) });
+    }
   } finally {
     stopSite(server.process);
+  }
+  if (args.scale) {
+    scaleRows = await measureScale({
+      runs: Math.max(1, Number(args.runs) || 1),
+      durationMs: Number(args["scale-duration"]) * 1000,
+      serve: async (size) => {
+        const server = await serveNodeSite(
+          localSiteEnv(NODE_PORT, freshNodeDatabase(`.bench-state/node-${size}`, size)),
+        );
+        return { origin: NODE_ORIGIN, pid: server.process.pid, stop: () => stopSite(server.process) };
+      },
+      measure: (origin, target, pid, ms) => measureTarget(origin, target, pid, "node", ms),
+    });
   }
 }
 
@@ -204,13 +238,40 @@ if (nodeRows.length > 0) {
   }
 }
 
-console.log(
-  `\nWorker bundle (build/server/**/*.js): ${kib(worker.raw)} raw, **${kib(worker.gzip)} gzip** ` +
-    `(budget ${kib(WORKER_BUNDLE_BUDGET)})${baseline ? `; baseline ${kib(baseline.worker.gzip)} gzip` : ""}.`,
-);
-if (worker.gzip > WORKER_BUNDLE_BUDGET) {
-  failures.push(`Worker bundle ${kib(worker.gzip)} gzip exceeds its budget of ${kib(WORKER_BUNDLE_BUDGET)}`);
+if (worker) {
+  console.log(
+    `\nWorker bundle (build/server/**/*.js): ${kib(worker.raw)} raw, **${kib(worker.gzip)} gzip** ` +
+      `(budget ${kib(WORKER_BUNDLE_BUDGET)})${baseline ? `; baseline ${kib(baseline.worker.gzip)} gzip` : ""}.`,
+  );
+  if (worker.gzip > WORKER_BUNDLE_BUDGET) {
+    failures.push(`Worker bundle ${kib(worker.gzip)} gzip exceeds its budget of ${kib(WORKER_BUNDLE_BUDGET)}`);
+  }
 }
+
+// The first view over a connection cut after ~16 KB: the HTML (brotli) and the CSS (brotli) must each fit.
+const weighed = [
+  ...(rows.length > 0 ? rows : nodeRows).flatMap((row) =>
+    row.sizes ? [{ name: row.target.name, path: row.target.path, sizes: row.sizes }] : [],
+  ),
+  ...firstViews,
+];
+if (weighed.length > 0) {
+  console.log(
+    `\nFirst view (${rows.length > 0 ? "Worker build" : "Node server"}; budget ${kb(FIRST_VIEW_BUDGET)} each, brotli):\n`,
+  );
+  console.log("| page | path | HTML raw | HTML brotli | CSS raw | CSS brotli | CSS files | fits |");
+  console.log("|---|---|---:|---:|---:|---:|---:|---|");
+  for (const { name, path, sizes } of weighed) {
+    const fits = sizes.html.brotli <= FIRST_VIEW_BUDGET && sizes.css.brotli <= FIRST_VIEW_BUDGET;
+    console.log(
+      `| ${name} | \`${path}\` | ${kb(sizes.html.raw)} | ${kb(sizes.html.brotli)} | ${kb(sizes.css.raw)} | ` +
+        `${kb(sizes.css.brotli)} | ${sizes.css.files.length} | ${fits ? "yes" : "**no**"} |`,
+    );
+    if (!fits) warnings.push(`${path} (${name}): the first view's HTML or CSS is over ${kb(FIRST_VIEW_BUDGET)} brotli`);
+  }
+}
+if (scaleRows.length > 0) warnings.push(...scaleReport(scaleRows));
+
 for (const { target, sizes } of rows) {
   if (!sizes) continue;
   console.log(`\n${target.path} loads ${sizes.js.files.length} JS files, ${sizes.css.files.length} CSS files:`);

@@ -67,6 +67,38 @@ export const targets: Target[] = [
   },
 ];
 
+const DEMO_PLAYER = "76561198000000001";
+const signedIn = (site: Site) => signIn(site, DEMO_PLAYER).then((cookie) => ({ headers: { cookie } }));
+
+/**
+ * Pages whose first view is only weighed (HTML and CSS against FIRST_VIEW_BUDGET), beside the page
+ * targets above: every other address a player opens, signed out and in.
+ */
+export const firstViewPages: Pick<Target, "name" | "path" | "prepare">[] = [
+  { name: "balance", path: "/balance" },
+  { name: "balance (signed in)", path: "/balance", prepare: signedIn },
+  { name: "shop (signed in)", path: "/shop", prepare: signedIn },
+  { name: "item (signed in)", path: `/shop/items/${seedItemId("SOLO", 2)}?server_type=SOLO`, prepare: signedIn },
+  { name: "promocodes", path: "/promocodes", prepare: signedIn },
+  { name: "purchases", path: "/purchases", prepare: signedIn },
+  { name: "history", path: "/history", prepare: signedIn },
+  { name: "deposits", path: "/deposits", prepare: signedIn },
+];
+
+/** SOLO catalog sizes the shop is measured at (db/seed/catalog-scale.ts). */
+export const CATALOG_SIZES = [25, 200, 1000];
+
+/** What a player opens in a catalog of any size: all of it, one category, a search, one item. */
+export const scaleTargets: Target[] = [
+  { name: "shop, all", path: "/shop", kind: "page" },
+  { name: "shop, one category", path: "/shop?category_id=3", kind: "page" },
+  { name: "shop, search", path: `/shop?query=${encodeURIComponent("набор")}`, kind: "page" },
+  { name: "item", path: `/shop/items/${seedItemId("SOLO", 3)}?server_type=SOLO`, kind: "page" },
+];
+
+/** CPU per request targets for `/shop` (all categories) by catalog size (issue 16). */
+export const SHOP_CPU_TARGET_MS: Record<number, number> = { 200: 5, 1000: 8 };
+
 /** The seeded player with a balance for thousands of purchases (db/seed/players.ts). */
 const BENCH_PLAYER = "76561198000000009";
 

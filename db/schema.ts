@@ -149,15 +149,20 @@ export const itemDurations = sqliteTable(
   (t) => [primaryKey({ columns: [t.itemId, t.days] }), check("item_durations_days", sql`${t.days} > 0`)],
 );
 
-export const itemContents = sqliteTable("item_contents", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  itemId: integer("item_id")
-    .notNull()
-    .references(() => items.id, { onDelete: "cascade" }),
-  item: text("item").notNull(),
-  img: text("img").notNull(),
-  sortOrder: integer("sort_order").notNull().default(0),
-});
+export const itemContents = sqliteTable(
+  "item_contents",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id, { onDelete: "cascade" }),
+    item: text("item").notNull(),
+    img: text("img").notNull(),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  // The item page and the API read one page's contents; without it each read scans every kit's.
+  (t) => [index("item_contents_item").on(t.itemId, t.sortOrder)],
+);
 
 // Console command templates run by the game plugin: {steamid} {nickname} {days} {server}.
 export const itemCommands = sqliteTable("item_commands", {

@@ -1,17 +1,21 @@
 // Applies migrations and seed data to a local D1 (wrangler's .wrangler/state, or --persist-to DIR),
 // or, with --libsql or DATABASE_URL set, to the Node server's libSQL database.
+// --catalog-size N tops the SOLO catalog up to N generated items (for npm run bench).
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedStatements } from "../db/seed/index.ts";
 
 const args = process.argv.slice(2);
+const sizeIndex = args.indexOf("--catalog-size");
+const catalogSize = sizeIndex >= 0 ? Number(args[sizeIndex + 1]) : 0;
+if (!Number.isInteger(catalogSize) || catalogSize < 0) throw new Error("--catalog-size: a whole number of items");
 
 if (args.includes("--libsql") || process.env.DATABASE_URL) {
   const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
   const { client, url, migrate } = libsqlDatabaseFromEnv();
   await migrate();
-  await client.executeMultiple(seedStatements().join("\n"));
+  await client.executeMultiple(seedStatements({ catalogSize }).join("\n"));
   client.close();
   console.log(`Seeded ${url}.`);
   process.exit(0);
@@ -33,7 +37,7 @@ execFileSync(wrangler, ["d1", "migrations", "apply", "DB", ...common], { stdio: 
 
 mkdirSync(".wrangler", { recursive: true });
 const file = join(".wrangler", "seed.sql");
-writeFileSync(file, `${seedStatements().join("\n")}\n`);
+writeFileSync(file, `${seedStatements({ catalogSize }).join("\n")}\n`);
 execFileSync(wrangler, ["d1", "execute", "DB", ...common, "--file", file], {
   stdio: ["ignore", "ignore", "inherit"],
   env,

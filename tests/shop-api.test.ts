@@ -63,7 +63,52 @@ describe("GET /api/shop/items", () => {
     const categoryId = await createCategory();
     await createItem({ categoryId, isAvailable: false });
     const response = await fetchApi(`/shop/items?category_id=${categoryId}`);
-    expect(await json(response)).toEqual({ items: [] });
+    expect(await json(response)).toEqual({ items: [], page: 1, per_page: 100, total: 0, pages: 1 });
+  });
+
+  it("pages through a category in catalogue order with page and per_page, and counts all of it", async () => {
+    const categoryId = await createCategory();
+    const ids: number[] = [];
+    for (let n = 0; n < 5; n++) ids.push(await createItem({ categoryId, serverType: "MAX3" }));
+    await createItem({ categoryId, serverType: "MAX3", isAvailable: false });
+
+    const first = await fetchApi(`/shop/items?category_id=${categoryId}&per_page=2`);
+    expect(first.status).toBe(200);
+    const firstPage = await json<{ items: ShopItem[]; page: number; per_page: number; total: number; pages: number }>(
+      first,
+    );
+    expect(firstPage.items.map((item) => item.id)).toEqual(ids.slice(0, 2));
+    expect(firstPage).toMatchObject({ page: 1, per_page: 2, total: 5, pages: 3 });
+
+    const last = await json<{ items: ShopItem[]; page: number }>(
+      await fetchApi(`/shop/items?category_id=${categoryId}&server_type=MAX3&per_page=2&page=3`),
+    );
+    expect(last.items.map((item) => item.id)).toEqual(ids.slice(4));
+    expect(last.page).toBe(3);
+    // The full item as before: durations and contents come with each page.
+    expect(last.items[0]).toHaveProperty("contents");
+  });
+
+  it.each([
+    ["page=0", "Некорректный номер страницы: укажите целое число от 1"],
+    ["page=-1", "Некорректный номер страницы: укажите целое число от 1"],
+    ["page=abc", "Некорректный номер страницы: укажите целое число от 1"],
+    ["page=1.5", "Некорректный номер страницы: укажите целое число от 1"],
+    ["per_page=0", "Некорректное число товаров на странице: укажите целое число от 1 до 100"],
+    ["per_page=101", "Некорректное число товаров на странице: укажите целое число от 1 до 100"],
+    ["per_page=ten", "Некорректное число товаров на странице: укажите целое число от 1 до 100"],
+  ])("rejects %s with 400 and says why in Russian", async (query, error) => {
+    const response = await fetchApi(`/shop/items?${query}`);
+    expect(response.status).toBe(400);
+    expect(await json(response)).toEqual({ error });
+  });
+
+  it("rejects a page past the last with 400 naming how many pages there are", async () => {
+    const categoryId = await createCategory();
+    for (let n = 0; n < 3; n++) await createItem({ categoryId });
+    const response = await fetchApi(`/shop/items?category_id=${categoryId}&per_page=2&page=3`);
+    expect(response.status).toBe(400);
+    expect(await json(response)).toEqual({ error: "Такой страницы нет: всего страниц — 2" });
   });
 
   it.each([

@@ -1,9 +1,11 @@
-import { useCallback, useState } from "react";
-import { Link, useLocation, useNavigation } from "react-router";
+import { type MouseEvent, useCallback, useState } from "react";
+import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { kopecksToRubles } from "#core/format/money.ts";
+import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
+import { paginate, parsePageRequest, SHOP_PAGE_SIZE } from "#core/schemas/pagination.ts";
 import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
 import { DEFAULT_SERVER_TYPE, resolveServerTypes, SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
@@ -12,6 +14,7 @@ import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";
 import { CategoryFilter, ServerTypeSelector } from "../components/shop/filters.tsx";
 import { ItemCard } from "../components/shop/item-card.tsx";
+import { Pager } from "../components/shop/pager.tsx";
 import { SearchBox } from "../components/shop/search-box.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.tsx";
@@ -35,6 +38,11 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const deps = context.get(depsContext);
   const url = new URL(request.url);
   const params = paramsSchema.parse(Object.fromEntries(url.searchParams));
+  const pageRequest = parsePageRequest(
+    { page: url.searchParams.get("page"), per_page: url.searchParams.get("per_page") },
+    SHOP_PAGE_SIZE,
+  );
+  if (!pageRequest.ok) throw data(pageRequest.error, { status: 400 });
   // The same list /api/server-types answers; the fallbacks (types in the items, then SOLO) are in resolveServerTypes.
   const types = resolveServerTypes([...SERVER_TYPES], null);
   const serverType =
@@ -42,10 +50,12 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };
-  const [{ categories, items }, user] = await Promise.all([
-    shopPageCatalog(deps, filter, searching ? query : null),
+  const [{ categories, items, total }, user] = await Promise.all([
+    shopPageCatalog(deps, filter, searching ? query : null, pageRequest.page),
     getSessionUser(deps, request),
   ]);
+  const page = paginate(pageRequest.page, total);
+  if (!page.ok) throw data(page.error, { status: 400 });
   const categoryId = categories.some((category) => category.id === params.category_id)
     ? (params.category_id ?? null)
     : null;
@@ -56,8 +66,8 @@ export async function loader({ request, context }: Route.LoaderArgs) {
     categoryId,
     query,
     searching,
-    // The cards and the buy dialog need neither descriptions nor kit contents (the item page shows them).
-    items: items.map(({ description: _description, contents: _contents, ...card }) => card),
+    items,
+    pagination: page.pagination,
     balance: user ? kopecksToRubles(user.balance) : null,
     now: deps.now().getTime(),
   };
@@ -70,8 +80,9 @@ function emptyText(searching: boolean, categoryId: number | null): string {
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { types, serverType, categories, categoryId, query, searching, items, balance, now } = loaderData;
+  const { types, serverType, categories, categoryId, query, searching, items, pagination, balance, now } = loaderData;
   const navigation = useNavigation();
+  const navigate = useNavigate();
   const location = useLocation();
   const loading = useMinimumLoading(navigation.state === "loading" && navigation.location?.pathname === "/shop");
   const [buying, setBuying] = useState<ShopCardItem | null>(null);
@@ -87,7 +98,19 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     },
     [showToast],
   );
-  const filters = { serverType, categoryId, query };
+  const filters = { serverType, categoryId, query, perPage: pagination.per_page };
+  // One handler for every card's links instead of a <Link> and a handler per card: «Купить» opens
+  // the dialog, a title navigates in the app; modified clicks keep the browser's own behaviour.
+  const gridClick = (event: MouseEvent<HTMLDivElement>) => {
+    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    const link = event.target instanceof Element ? event.target.closest("a") : null;
+    const href = link?.getAttribute("href");
+    if (!link || !href) return;
+    event.preventDefault();
+    const buy = items.find((item) => String(item.id) === link.dataset.buy);
+    if (buy) setBuying(buy);
+    else void navigate(href);
+  };
 
   return (
     <main className="container page shop">
@@ -102,7 +125,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
 
       <div className="shop__controls">
         <ServerTypeSelector types={types} {...filters} />
-        <SearchBox key={`${serverType}:${categoryId}`} serverType={serverType} categoryId={categoryId} query={query} />
+        <SearchBox
+          key={`${serverType}:${categoryId}`}
+          serverType={serverType}
+          categoryId={categoryId}
+          query={query}
+          perPage={pagination.per_page}
+        />
         <CategoryFilter categories={categories} {...filters} />
       </div>
 
@@ -111,11 +140,15 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       ) : items.length === 0 ? (
         <p className="shop__empty">{emptyText(searching, categoryId)}</p>
       ) : (
-        <div className="shop-grid">
+        // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the clicks are the links' own (Enter on a link clicks it); the grid only routes them
+        <div className="shop-grid" onClick={gridClick}>
           {items.map((item, index) => (
-            <ItemCard key={item.id} item={item} serverNow={now} eager={index < 4} onBuy={setBuying} />
+            <ItemCard key={item.id} item={item} serverNow={now} eager={index < 4} />
           ))}
         </div>
+      )}
+      {loading ? null : (
+        <Pager pagination={pagination} query={{ server_type: serverType, category_id: categoryId, query }} />
       )}
 
       {buying ? (
@@ -129,6 +162,22 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         />
       ) : null}
       <Toast message={toast.message} />
+    </main>
+  );
+}
+
+/** A page number past the last or not a number: the 400's text, and a way back to the first page. */
+export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
+  const message = isRouteErrorResponse(error) && error.status === 400 ? String(error.data) : UNKNOWN_SERVER_ERROR;
+  return (
+    <main className="container page shop">
+      <h1>Магазин</h1>
+      <p className="form-error" role="alert">
+        {message}
+      </p>
+      <Link to="/shop" className="button">
+        К первой странице
+      </Link>
     </main>
   );
 }

@@ -65,3 +65,13 @@ export function purchaseErrorText(status: number, error: string | null | undefin
   if (isInsufficientFunds(status)) return INSUFFICIENT_FUNDS;
   return error?.trim() ? error : PURCHASE_FAILED;
 }
+
+/** A page number or page size the shop page or /api/shop/items can't serve (400). */
+export const PAGINATION_ERRORS = {
+  badPage: "Некорректный номер страницы: укажите целое число от 1",
+  badPerPage: "Некорректное число товаров на странице: укажите целое число от 1 до 100",
+} as const;
+
+export function pageOutOfRange(pages: number): string {
+  return `Такой страницы нет: всего страниц — ${pages}`;
+}

@@ -37,5 +37,36 @@ export interface ShopCategory {
   description: string;
 }
 
-/** What a card and the buy dialog need: the item without its description and kit contents. */
-export type ShopCardItem = Omit<ShopItem, "description" | "contents">;
+/**
+ * What a card and the buy dialog need, and all the shop page sends per item: no description, kit
+ * contents, category id or reload time (the item page shows those).
+ */
+export type ShopCardItem = Pick<
+  ShopItem,
+  | "id"
+  | "name"
+  | "price"
+  | "discount"
+  | "discount_price"
+  | "img"
+  | "server_type"
+  | "category_name"
+  | "is_one_time"
+  | "is_limited"
+  | "is_available"
+  | "durations"
+  | "start_time"
+  | "end_time"
+  | "max_quantity"
+  | "sold_quantity"
+>;
+
+/** One page of a list, as the API and the shop page answer it. */
+export interface Pagination {
+  page: number;
+  per_page: number;
+  /** How many items the whole list has. */
+  total: number;
+  /** How many pages: at least 1, an empty list has one empty page. */
+  pages: number;
+}

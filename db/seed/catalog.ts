@@ -29,13 +29,13 @@ export const seedCategories = [
   { id: 5, name: "Транспорт", description: "Лодки и вертолёты — скоро в продаже" },
 ] as const;
 
-interface Content {
+export interface Content {
   name: string;
   shortname: string;
   amount: number;
 }
 
-interface SeedItem {
+export interface SeedItem {
   n: number;
   name: string;
   description: string;
@@ -56,7 +56,7 @@ interface SeedItem {
   requiresOnline?: boolean;
 }
 
-const c = (name: string, shortname: string, amount = 1): Content => ({ name, shortname, amount });
+export const c = (name: string, shortname: string, amount = 1): Content => ({ name, shortname, amount });
 const RANK_DURATIONS: [number, number | null][] = [
   [7, null],
   [14, null],
@@ -282,69 +282,74 @@ export function catalogSeedSql(now = Date.now()): string[] {
   );
   SERVER_TYPES.forEach((serverType, typeIndex) => {
     for (const item of catalogFor(now, typeIndex)) {
-      const id = (typeIndex + 1) * 100 + item.n;
-      statements.push(
-        upsertOn("items", ["id"], {
-          id,
-          name: item.name,
-          description: item.description,
-          price: rub(item.price),
-          discount: item.discount ?? 0,
-          img: item.img,
-          server_type: serverType,
-          category_id: item.category,
-          is_one_time: item.oneTime ?? false,
-          is_available: true,
-          reload_time: item.reload ?? 0,
-          start_time: item.start ?? null,
-          end_time: item.end ?? null,
-          max_quantity: item.max ?? null,
-          sold_quantity: item.sold ?? 0,
-          requires_online: item.requiresOnline ?? true,
-          sort_order: item.n,
-        }),
-      );
-      for (const [days, price] of item.durations ?? []) {
-        statements.push(
-          upsertOn("item_durations", ["item_id", "days"], {
-            item_id: id,
-            days,
-            price: price == null ? null : rub(price),
-          }),
-        );
-      }
-      (item.contents ?? []).forEach((content, index) => {
-        statements.push(
-          upsertOn("item_contents", ["id"], {
-            id: id * 10 + index,
-            item_id: id,
-            item: content.amount > 1 ? `${content.name} ×${content.amount}` : content.name,
-            img: `/images/shop/items/${content.shortname}.svg`,
-            sort_order: index,
-          }),
-        );
-      });
-      const commands: { phase: "grant" | "revoke"; template: string }[] = item.rank
-        ? [
-            { phase: "grant", template: `oxide.usergroup add {steamid} ${item.rank}` },
-            { phase: "revoke", template: `oxide.usergroup remove {steamid} ${item.rank}` },
-          ]
-        : (item.contents ?? []).map((content) => ({
-            phase: "grant",
-            template: `inventory.giveto {steamid} ${content.shortname} ${content.amount}`,
-          }));
-      commands.forEach((command, index) => {
-        statements.push(
-          upsertOn("item_commands", ["id"], {
-            id: id * 10 + index,
-            item_id: id,
-            phase: command.phase,
-            template: command.template,
-            sort_order: index,
-          }),
-        );
-      });
+      statements.push(...itemSeedSql(serverType, (typeIndex + 1) * 100 + item.n, item));
     }
+  });
+  return statements;
+}
+
+/** The rows of one catalog item: the item, its durations, kit contents and console commands. */
+export function itemSeedSql(serverType: ServerType, id: number, item: SeedItem): string[] {
+  const statements = [
+    upsertOn("items", ["id"], {
+      id,
+      name: item.name,
+      description: item.description,
+      price: rub(item.price),
+      discount: item.discount ?? 0,
+      img: item.img,
+      server_type: serverType,
+      category_id: item.category,
+      is_one_time: item.oneTime ?? false,
+      is_available: true,
+      reload_time: item.reload ?? 0,
+      start_time: item.start ?? null,
+      end_time: item.end ?? null,
+      max_quantity: item.max ?? null,
+      sold_quantity: item.sold ?? 0,
+      requires_online: item.requiresOnline ?? true,
+      sort_order: item.n,
+    }),
+  ];
+  for (const [days, price] of item.durations ?? []) {
+    statements.push(
+      upsertOn("item_durations", ["item_id", "days"], {
+        item_id: id,
+        days,
+        price: price == null ? null : rub(price),
+      }),
+    );
+  }
+  (item.contents ?? []).forEach((content, index) => {
+    statements.push(
+      upsertOn("item_contents", ["id"], {
+        id: id * 10 + index,
+        item_id: id,
+        item: content.amount > 1 ? `${content.name} ×${content.amount}` : content.name,
+        img: `/images/shop/items/${content.shortname}.svg`,
+        sort_order: index,
+      }),
+    );
+  });
+  const commands: { phase: "grant" | "revoke"; template: string }[] = item.rank
+    ? [
+        { phase: "grant", template: `oxide.usergroup add {steamid} ${item.rank}` },
+        { phase: "revoke", template: `oxide.usergroup remove {steamid} ${item.rank}` },
+      ]
+    : (item.contents ?? []).map((content) => ({
+        phase: "grant",
+        template: `inventory.giveto {steamid} ${content.shortname} ${content.amount}`,
+      }));
+  commands.forEach((command, index) => {
+    statements.push(
+      upsertOn("item_commands", ["id"], {
+        id: id * 10 + index,
+        item_id: id,
+        phase: command.phase,
+        template: command.template,
+        sort_order: index,
+      }),
+    );
   });
   return statements;
 }

@@ -8,13 +8,14 @@ export function buildNodeSite(): void {
   execFileSync("npm", ["run", "--silent", "build:node"], { stdio: ["ignore", "ignore", "inherit"] });
 }
 
-/** A fresh seeded database in `dir`; answers its DATABASE_URL. */
-export function freshNodeDatabase(dir: string): string {
+/** A fresh seeded database in `dir`; answers its DATABASE_URL. `catalogSize`: SOLO items (bench/scale.ts). */
+export function freshNodeDatabase(dir: string, catalogSize?: number): string {
   const path = resolve(dir);
   rmSync(path, { recursive: true, force: true });
   mkdirSync(path, { recursive: true });
   const url = `file:${join(path, "site.db")}`;
-  execFileSync(process.execPath, ["scripts/seed-local.ts", "--libsql"], {
+  const size = catalogSize === undefined ? [] : ["--catalog-size", String(catalogSize)];
+  execFileSync(process.execPath, ["scripts/seed-local.ts", "--libsql", ...size], {
     stdio: ["ignore", "ignore", "inherit"],
     env: { ...process.env, DATABASE_URL: url },
   });

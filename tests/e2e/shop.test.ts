@@ -137,6 +137,46 @@ test("search with JavaScript: hint under 3 characters, runs after typing stops, 
   await js.close();
 });
 
+for (const javaScriptEnabled of [false, true]) {
+  test(`the second page of the shop is a link (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    // SOLO has 15 items: four a page gives four pages.
+    await page.goto("/shop?server_type=SOLO&per_page=4");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const pager = page.locator('nav[aria-label="Страницы"]');
+    assert.equal(await pager.locator('[aria-current="page"]').innerText(), "1");
+    const firstTitles = await page.locator(".shop-card__title").allInnerTexts();
+    assert.equal(firstTitles.length, 4);
+
+    await pager.getByRole("link", { name: "Дальше →" }).click();
+    await page.waitForURL((url) => url.searchParams.get("page") === "2", { waitUntil: "load" });
+    await page.waitForFunction(
+      () => document.querySelector('nav[aria-label="Страницы"] [aria-current="page"]')?.textContent === "2",
+    );
+    const secondTitles = await page.locator(".shop-card__title").allInnerTexts();
+    assert.equal(secondTitles.length, 4);
+    assert.equal(
+      secondTitles.some((title) => firstTitles.includes(title)),
+      false,
+    );
+    assert.equal(new URL(page.url()).searchParams.get("per_page"), "4");
+
+    // The last page has the rest, and a way back.
+    await pager.getByRole("link", { name: "Страница 4" }).click();
+    await page.waitForURL((url) => url.searchParams.get("page") === "4", { waitUntil: "load" });
+    await page.waitForFunction(() => document.querySelectorAll(".shop-card").length === 3);
+    assert.equal(await pager.getByRole("link", { name: "Дальше →" }).count(), 0);
+    assert.equal(await pager.getByRole("link", { name: "← Назад" }).count(), 1);
+
+    // A page that isn't there says so in Russian, with a 400.
+    const response = await page.goto("/shop?server_type=SOLO&page=99");
+    assert.equal(response?.status(), 400);
+    assert.equal(await page.locator(".form-error").innerText(), "Такой страницы нет: всего страниц — 1");
+    await context.close();
+  });
+}
+
 test("client-side filtering shows four loading skeletons, then the category", async () => {
   const { js } = await contexts();
   const page = await js.newPage();

@@ -2,9 +2,10 @@ import { Hono } from "hono";
 import { z } from "zod";
 import { SHOP_ERRORS } from "#core/messages/shop.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
+import { API_PAGE_SIZE, paginate, parsePageRequest } from "#core/schemas/pagination.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { getItem, listCategories, listItems, listLimited, searchItems } from "../services/shop/catalog.ts";
+import { getItem, listCategories, listItemsPage, listLimited, searchItems } from "../services/shop/catalog.ts";
 
 export const shopApi = new Hono<AppEnv>();
 
@@ -22,10 +23,17 @@ function filterOf(query: z.infer<typeof filterSchema>) {
   return { serverType: query.server_type, categoryId: query.category_id };
 }
 
+// {items} as the spec has it, plus where this page sits: page, per_page, total, pages.
 shopApi.get("/shop/items", async (c) => {
-  const query = filterSchema.safeParse(queryOf(c));
+  const { page: pageText, per_page: perPageText, ...filters } = queryOf(c);
+  const query = filterSchema.safeParse(filters);
   if (!query.success) return c.json({ error: SHOP_ERRORS.badQuery }, 400);
-  return c.json({ items: await listItems(c.var.deps, filterOf(query.data)) });
+  const request = parsePageRequest({ page: pageText, per_page: perPageText }, API_PAGE_SIZE);
+  if (!request.ok) return c.json({ error: request.error }, 400);
+  const { items, total } = await listItemsPage(c.var.deps, filterOf(query.data), request.page);
+  const page = paginate(request.page, total);
+  if (!page.ok) return c.json({ error: page.error }, 400);
+  return c.json({ items, ...page.pagination });
 });
 
 shopApi.get("/shop/items/:id", async (c) => {

@@ -7,16 +7,24 @@ interface FilterProps {
   serverType: string;
   categoryId: number | null;
   query: string;
+  /** Kept across filters; a new filter starts at page 1. */
+  perPage: number;
 }
 
 /** Server types as links: each is a full address, so the choice survives reloads and works without JavaScript. */
-export function ServerTypeSelector({ types, serverType, categoryId, query }: FilterProps & { types: string[] }) {
+export function ServerTypeSelector({
+  types,
+  serverType,
+  categoryId,
+  query,
+  perPage,
+}: FilterProps & { types: string[] }) {
   return (
     <nav className="pills" aria-label="Тип сервера">
       {types.map((type) => (
         <Link
           key={type}
-          to={shopUrl({ server_type: type, category_id: categoryId, query })}
+          to={shopUrl({ server_type: type, category_id: categoryId, query, per_page: perPage })}
           className={`pill${type === serverType ? " pill--active" : ""}`}
           aria-current={type === serverType ? "page" : undefined}
           preventScrollReset
@@ -33,6 +41,7 @@ export function CategoryFilter({
   serverType,
   categoryId,
   query,
+  perPage,
 }: FilterProps & { categories: ShopCategory[] }) {
   const options = [{ id: null, name: "Все" }, ...categories];
   return (
@@ -40,7 +49,7 @@ export function CategoryFilter({
       {options.map((category) => (
         <Link
           key={category.id ?? "all"}
-          to={shopUrl({ server_type: serverType, category_id: category.id, query })}
+          to={shopUrl({ server_type: serverType, category_id: category.id, query, per_page: perPage })}
           className={`pill${category.id === categoryId ? " pill--active" : ""}`}
           aria-current={category.id === categoryId ? "page" : undefined}
           preventScrollReset

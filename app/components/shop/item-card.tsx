@@ -1,6 +1,5 @@
-import type { MouseEvent } from "react";
-import { Link } from "react-router";
 import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "#core/messages/shop.ts";
+import { type LimitedState, limitedState } from "#core/shop/limited.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
 import { fromPrice, Price } from "./price.tsx";
@@ -14,40 +13,57 @@ interface ItemCardProps {
   serverNow: number;
   /** Cards past the first row load their pictures lazily. */
   eager: boolean;
-  /** With JavaScript the buy button opens the dialog; without, it is a link to the item's page. */
-  onBuy: (item: ShopCardItem) => void;
 }
 
-export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
+/**
+ * A card is plain markup: its links are ordinary anchors (the grid handles their clicks once, see
+ * ShopGrid), and only a limited offer's card ticks a clock.
+ */
+export function ItemCard({ item, serverNow, eager }: ItemCardProps) {
+  return item.is_limited ? (
+    <TickingCard item={item} serverNow={serverNow} eager={eager} />
+  ) : (
+    <CardBody item={item} now={serverNow} state={limitedState(item, serverNow)} eager={eager} />
+  );
+}
+
+function TickingCard({ item, serverNow, eager }: ItemCardProps) {
   const { now, state } = useLimitedState(item, serverNow);
+  return <CardBody item={item} now={now} state={state} eager={eager} />;
+}
+
+function CardBody({
+  item,
+  now,
+  state,
+  eager,
+}: {
+  item: ShopCardItem;
+  now: number;
+  state: LimitedState | null;
+  eager: boolean;
+}) {
   const price = fromPrice(item);
   const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
   const tooltip = state === "upcoming" ? UPCOMING_TOOLTIP : UNAVAILABLE_TOOLTIP;
-  const open = (event: MouseEvent) => {
-    if (event.metaKey || event.ctrlKey || event.shiftKey || event.button !== 0) return;
-    event.preventDefault();
-    onBuy(item);
-  };
+  const href = itemHref(item);
   return (
-    <article className={`shop-card${state ? ` shop-card--${state}` : ""}`} data-item-id={item.id}>
-      <div className="shop-card__picture">
-        <img src={item.img} alt="" width={160} height={160} loading={eager ? "eager" : "lazy"} decoding="async" />
-      </div>
-      <div className="shop-card__badges">
-        {state ? <LimitedBadge state={state} /> : null}
-        {item.is_one_time ? <span className="badge">Разовый</span> : null}
-      </div>
+    <article className={state ? `shop-card shop-card--${state}` : "shop-card"}>
+      <img src={item.img} alt="" width={128} height={128} loading={eager ? undefined : "lazy"} />
+      {state || item.is_one_time ? (
+        <p className="shop-card__badges">
+          {state ? <LimitedBadge state={state} /> : null}
+          {item.is_one_time ? <span className="badge">Разовый</span> : null}
+        </p>
+      ) : null}
       <h2 className="shop-card__title">
-        <Link to={itemHref(item)}>{item.name}</Link>
+        <a href={href}>{item.name}</a>
       </h2>
-      <p className="shop-card__category muted">{item.category_name}</p>
+      <p className="muted">{item.category_name}</p>
       {state ? <Countdown item={item} state={state} now={now} /> : null}
       {item.is_limited ? <QuantityBar item={item} /> : null}
-      <div className="shop-card__footer">
-        <span className="shop-card__price">
-          {price.from ? <span className="muted">от </span> : null}
-          <Price price={price.price} discountPrice={price.discountPrice} discount={item.discount} />
-        </span>
+      <p className="shop-card__footer">
+        <Price price={price.price} discountPrice={price.discountPrice} discount={item.discount} from={price.from} />
         {blocked ? (
           <span className="tooltip" title={tooltip}>
             <button type="button" className="button button--small" disabled aria-describedby={`tip-${item.id}`}>
@@ -58,12 +74,12 @@ export function ItemCard({ item, serverNow, eager, onBuy }: ItemCardProps) {
             </span>
           </span>
         ) : (
-          // A plain link (no client routing needed): with JavaScript the click opens the dialog instead.
-          <a href={itemHref(item)} className="button button--small" onClick={open}>
+          // Without JavaScript the item's page sells it; with it the grid opens the buy dialog instead.
+          <a href={href} className="button button--small" data-buy={item.id}>
             Купить
           </a>
         )}
-      </div>
+      </p>
     </article>
   );
 }

@@ -1,10 +1,20 @@
 import { formatRubles } from "#core/format/money.ts";
 
+interface PriceProps {
+  price: number;
+  discountPrice: number;
+  discount: number;
+  /** «от N ₽»: the cheapest of several durations. */
+  from?: boolean;
+}
+
 /** A price, with the old price struck through when discounted. */
-export function Price({ price, discountPrice, discount }: { price: number; discountPrice: number; discount: number }) {
+export function Price({ price, discountPrice, discount, from = false }: PriceProps) {
+  const prefix = from ? <span className="muted">от </span> : null;
   if (discount > 0 && discountPrice < price) {
     return (
       <span className="price">
+        {prefix}
         <span className="price__now">{formatRubles(discountPrice)}</span>
         <s className="price__old">{formatRubles(price)}</s>
         <span className="badge badge--discount">−{discount}%</span>
@@ -13,6 +23,7 @@ export function Price({ price, discountPrice, discount }: { price: number; disco
   }
   return (
     <span className="price">
+      {prefix}
       <span className="price__now">{formatRubles(price)}</span>
     </span>
   );

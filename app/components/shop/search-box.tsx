@@ -1,5 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, useNavigate } from "react-router";
+import { SHOP_PAGE_SIZE } from "#core/schemas/pagination.ts";
 import { MIN_SEARCH_LENGTH, SEARCH_DELAY_MS, searchHint } from "#core/shop/plural.ts";
 import { shopUrl } from "../../lib/shop/query.ts";
 
@@ -8,6 +9,7 @@ interface SearchBoxProps {
   categoryId: number | null;
   /** The query the page was rendered for. */
   query: string;
+  perPage: number;
 }
 
 /**
@@ -15,7 +17,7 @@ interface SearchBoxProps {
  * after typing stops or at once on Enter, needs 3 characters after trimming, and
  * an emptied field clears the results.
  */
-export function SearchBox({ serverType, categoryId, query }: SearchBoxProps) {
+export function SearchBox({ serverType, categoryId, query, perPage }: SearchBoxProps) {
   const navigate = useNavigate();
   const [value, setValue] = useState(query);
   const timer = useRef<number | undefined>(undefined);
@@ -31,7 +33,7 @@ export function SearchBox({ serverType, categoryId, query }: SearchBoxProps) {
     window.clearTimeout(timer.current);
     const trimmed = text.trim();
     if (trimmed === query.trim()) return;
-    void navigate(shopUrl({ server_type: serverType, category_id: categoryId, query: trimmed }), {
+    void navigate(shopUrl({ server_type: serverType, category_id: categoryId, query: trimmed, per_page: perPage }), {
       replace: true,
       preventScrollReset: true,
     });
@@ -55,6 +57,7 @@ export function SearchBox({ serverType, categoryId, query }: SearchBoxProps) {
     <Form method="get" action="/shop" role="search" className="search" onSubmit={submit}>
       <input type="hidden" name="server_type" value={serverType} />
       {categoryId ? <input type="hidden" name="category_id" value={categoryId} /> : null}
+      {perPage !== SHOP_PAGE_SIZE ? <input type="hidden" name="per_page" value={perPage} /> : null}
       <label className="visually-hidden" htmlFor="shop-search">
         Поиск товаров
       </label>

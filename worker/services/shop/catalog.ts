@@ -1,8 +1,9 @@
-import { and, asc, eq, inArray, isNotNull, or, type SQL } from "drizzle-orm";
+import { and, asc, count, eq, getTableColumns, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
+import type { PageRequest } from "#core/schemas/pagination.ts";
 import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
 import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
-import type { ShopCategory, ShopItem } from "#core/shop/types.ts";
+import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { categories, itemContents, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 
@@ -151,28 +152,233 @@ export function listItems(deps: Pick<Deps, "db" | "now">, filter: CatalogFilter 
   return loadItems(deps, filterWhere(filter));
 }
 
-/** What the shop page shows: the categories and the items of a server type (and category), searched or not. */
+/** One page of a list and how many rows the whole list has. */
+export interface PageOf<T> {
+  items: T[];
+  total: number;
+}
+
+// The catalogue's order everywhere: by category, then the item's own order.
+const catalogOrder = [asc(categories.sortOrder), asc(categories.id), asc(items.sortOrder), asc(items.id)];
+// Aliased: in a D1 batch drizzle maps rows by column name, and items and categories share names.
+const categoryName = sql<string>`${categories.name}`.as("category_name");
+
+const offsetOf = (page: PageRequest) => (page.page - 1) * page.perPage;
+
+/** The ids of one page of the listed items matching `listed`, in catalogue order: a subquery. */
+function pageIdsOf(deps: Pick<Deps, "db">, listed: SQL | undefined, page: PageRequest) {
+  return deps.db.orm
+    .select({ id: items.id })
+    .from(items)
+    .innerJoin(categories, eq(categories.id, items.categoryId))
+    .where(listed)
+    .orderBy(...catalogOrder)
+    .limit(page.perPage)
+    .offset(offsetOf(page));
+}
+
+/**
+ * One page of the listed items matching `filter`, in catalogue order, with durations and kit contents,
+ * and the count of all of them: one round trip, reading only the page's rows.
+ */
+export async function listItemsPage(
+  deps: Pick<Deps, "db" | "now">,
+  filter: CatalogFilter,
+  page: PageRequest,
+): Promise<PageOf<ShopItem>> {
+  const listed = and(eq(items.isAvailable, true), filterWhere(filter));
+  const { orm } = deps.db;
+  const pageIds = pageIdsOf(deps, listed, page);
+  const [[counted], rows, durations, contents] = await orm.batch([
+    orm.select({ total: count() }).from(items).where(listed),
+    orm
+      .select({ item: getTableColumns(items), categoryName })
+      .from(items)
+      .innerJoin(categories, eq(categories.id, items.categoryId))
+      .where(listed)
+      .orderBy(...catalogOrder)
+      .limit(page.perPage)
+      .offset(offsetOf(page)),
+    orm.select().from(itemDurations).where(inArray(itemDurations.itemId, pageIds)),
+    orm
+      .select({ itemId: itemContents.itemId, item: itemContents.item, img: itemContents.img })
+      .from(itemContents)
+      .where(inArray(itemContents.itemId, pageIds))
+      .orderBy(asc(itemContents.sortOrder), asc(itemContents.id)),
+  ]);
+  const now = deps.now().getTime();
+  const durationsOf = groupBy(durations, (duration) => duration.itemId);
+  const contentsOf = groupBy(contents, (content) => content.itemId);
+  return {
+    total: counted?.total ?? 0,
+    items: rows.map(({ item, categoryName: name }) =>
+      toShopItem(
+        item,
+        name,
+        durationsOf.get(item.id) ?? [],
+        (contentsOf.get(item.id) ?? []).map(({ item: content, img }) => ({ item: content, img })),
+        now,
+      ),
+    ),
+  };
+}
+
+// What a shop card shows, and nothing else: no description, kit contents or commands.
+const cardColumns = {
+  id: items.id,
+  name: items.name,
+  price: items.price,
+  discount: items.discount,
+  img: items.img,
+  serverType: items.serverType,
+  isOneTime: items.isOneTime,
+  isAvailable: items.isAvailable,
+  startTime: items.startTime,
+  endTime: items.endTime,
+  maxQuantity: items.maxQuantity,
+  soldQuantity: items.soldQuantity,
+  categoryName,
+};
+type CardRow = Pick<ItemRow, Exclude<keyof typeof cardColumns, "categoryName">> & { categoryName: string };
+type CardDuration = Pick<DurationRow, "itemId" | "days" | "price">;
+const durationColumns = { itemId: itemDurations.itemId, days: itemDurations.days, price: itemDurations.price };
+
+function toCard(row: CardRow, durations: CardDuration[], now: number): ShopCardItem {
+  const price = discounted(row.price, row.discount);
+  return {
+    id: row.id,
+    name: row.name,
+    price: kopecksToRubles(row.price),
+    discount: row.discount,
+    discount_price: kopecksToRubles(price),
+    img: row.img,
+    server_type: row.serverType,
+    category_name: row.categoryName,
+    is_one_time: row.isOneTime,
+    is_limited: isLimitedRow(row),
+    is_available: saleRefusal(row, now) === null,
+    durations: durations
+      .toSorted((a, b) => a.days - b.days)
+      .map((duration) => {
+        const base = durationBasePrice(duration.days, duration.price, row.price);
+        return {
+          days: duration.days,
+          price: kopecksToRubles(base),
+          discount_price: kopecksToRubles(discounted(base, row.discount)),
+        };
+      }),
+    start_time: iso(row.startTime),
+    end_time: iso(row.endTime),
+    max_quantity: row.maxQuantity,
+    sold_quantity: row.soldQuantity,
+  };
+}
+
+/**
+ * What the shop page shows: the categories and one page of cards of a server type (and category),
+ * searched or not, with the count of all matching items. Without a search one round trip; a search
+ * first reads the texts it matches in (SQLite's LIKE folds no Cyrillic), then the page's cards.
+ */
 export async function shopPageCatalog(
   deps: Pick<Deps, "db" | "now">,
   filter: CatalogFilter,
   query: string | null,
-): Promise<{ items: ShopItem[]; categories: ShopCategory[] }> {
-  const catalog = await loadCatalog(deps, filterWhere(filter));
-  return query == null ? catalog : { ...catalog, items: matching(catalog.items, query) };
+  page: PageRequest,
+): Promise<PageOf<ShopCardItem> & { categories: ShopCategory[] }> {
+  const { orm } = deps.db;
+  const listed = and(eq(items.isAvailable, true), filterWhere(filter));
+  const cardsOf = (where: SQL | undefined) =>
+    orm
+      .select(cardColumns)
+      .from(items)
+      .innerJoin(categories, eq(categories.id, items.categoryId))
+      .where(where)
+      .orderBy(...catalogOrder);
+  const categoryList = orm
+    .select(categoryColumns)
+    .from(categories)
+    .orderBy(asc(categories.sortOrder), asc(categories.id));
+  const now = deps.now().getTime();
+  const withDurations = (rows: CardRow[], durations: CardDuration[]) => {
+    const durationsOf = groupBy(durations, (duration) => duration.itemId);
+    return rows.map((row) => toCard(row, durationsOf.get(row.id) ?? [], now));
+  };
+
+  if (query == null) {
+    const pageIds = pageIdsOf(deps, listed, page);
+    const [[counted], rows, durations, categoryRows] = await orm.batch([
+      orm.select({ total: count() }).from(items).where(listed),
+      cardsOf(listed).limit(page.perPage).offset(offsetOf(page)),
+      orm.select(durationColumns).from(itemDurations).where(inArray(itemDurations.itemId, pageIds)),
+      categoryList,
+    ]);
+    return { total: counted?.total ?? 0, items: withDurations(rows, durations), categories: categoryRows };
+  }
+
+  const [texts, contents, categoryRows] = await orm.batch([
+    orm
+      .select({ id: items.id, name: items.name, description: items.description, categoryName })
+      .from(items)
+      .innerJoin(categories, eq(categories.id, items.categoryId))
+      .where(listed)
+      .orderBy(...catalogOrder),
+    orm
+      .select({ itemId: itemContents.itemId, item: itemContents.item })
+      .from(itemContents)
+      .innerJoin(items, eq(items.id, itemContents.itemId))
+      .where(listed),
+    categoryList,
+  ]);
+  const contentsOf = groupBy(contents, (content) => content.itemId);
+  const found = texts
+    .filter((row) =>
+      matches(
+        [row.name, row.description, row.categoryName, ...(contentsOf.get(row.id) ?? []).map((c) => c.item)],
+        query,
+      ),
+    )
+    .map((row) => row.id);
+  const ids = found.slice(offsetOf(page), offsetOf(page) + page.perPage);
+  if (ids.length === 0) return { total: found.length, items: [], categories: categoryRows };
+  const [rows, durations] = await orm.batch([
+    cardsOf(inArray(items.id, ids)),
+    orm.select(durationColumns).from(itemDurations).where(inArray(itemDurations.itemId, ids)),
+  ]);
+  return { total: found.length, items: withDurations(rows, durations), categories: categoryRows };
+}
+
+// toLowerCase folds Cyrillic as the Russian locale does (Russian has no special casing rules) and,
+// unlike toLocaleLowerCase("ru"), costs no locale lookup per text: a search folds thousands of them.
+// Texts are joined with a newline so a match never spans two of them.
+function matches(texts: string[], query: string): boolean {
+  return texts.join("\n").toLowerCase().includes(query.trim().toLowerCase());
 }
 
 function matching(all: ShopItem[], query: string): ShopItem[] {
-  const needle = query.trim().toLocaleLowerCase("ru");
   return all.filter((item) =>
-    [item.name, item.description, item.category_name, ...item.contents.map((content) => content.item)].some((text) =>
-      text.toLocaleLowerCase("ru").includes(needle),
-    ),
+    matches([item.name, item.description, item.category_name, ...item.contents.map((content) => content.item)], query),
   );
 }
 
+/** One listed item with its category's name, durations and kit contents: one round trip of three small reads. */
 export async function getItem(deps: Pick<Deps, "db" | "now">, id: number): Promise<ShopItem | null> {
-  const [item] = await loadItems(deps, eq(items.id, id));
-  return item ?? null;
+  const { orm } = deps.db;
+  const [rows, durations, contents] = await orm.batch([
+    orm
+      .select({ item: getTableColumns(items), categoryName })
+      .from(items)
+      .innerJoin(categories, eq(categories.id, items.categoryId))
+      .where(and(eq(items.id, id), eq(items.isAvailable, true)))
+      .limit(1),
+    orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
+    orm
+      .select({ item: itemContents.item, img: itemContents.img })
+      .from(itemContents)
+      .where(eq(itemContents.itemId, id))
+      .orderBy(asc(itemContents.sortOrder), asc(itemContents.id)),
+  ]);
+  const row = rows[0];
+  return row ? toShopItem(row.item, row.categoryName, durations, contents, deps.now().getTime()) : null;
 }
 
 /**

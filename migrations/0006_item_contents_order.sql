@@ -1,0 +1,1 @@
+CREATE INDEX `item_contents_item` ON `item_contents` (`item_id`,`sort_order`);
