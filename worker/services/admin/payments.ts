@@ -51,8 +51,8 @@ export type RecheckResult = { ok: true; message: string } | { ok: false; status:
 /**
  * Asks the provider about a top-up, as a notification would make the site do, and settles it
  * through the webhook's own path (handleNotification → creditPayment): credited at most once,
- * whoever asks first. The credit batch is the payment module's; the journal row records the
- * operator's question and the outcome, written after it.
+ * whoever asks first. When it credits, the journal row is a statement of the credit's own batch;
+ * otherwise nothing moved and the row records the question and the answer alone.
  */
 export async function recheckPayment(deps: Deps, operator: Operator, paymentId: string): Promise<RecheckResult> {
   const [row] = await deps.db.orm
@@ -62,16 +62,7 @@ export async function recheckPayment(deps: Deps, operator: Operator, paymentId: 
     .limit(1);
   if (!row) return { ok: false, status: 404, error: PAYMENT_ADMIN_TEXT.notFound };
   if (!row.providerPaymentId) return { ok: false, status: 409, error: PAYMENT_ADMIN_TEXT.noProviderId };
-  let outcome: NotificationOutcome;
-  try {
-    outcome = await handleNotification(deps, row.providerPaymentId);
-  } catch (error) {
-    if (error instanceof PaymentProviderError)
-      return { ok: false, status: 502, error: PAYMENT_ADMIN_TEXT.providerDown };
-    throw error;
-  }
-  const now = deps.now().getTime();
-  await deps.db.batch([
+  const journal = (outcome: NotificationOutcome) =>
     auditStatement({
       operator,
       action: "payment.recheck",
@@ -79,8 +70,16 @@ export async function recheckPayment(deps: Deps, operator: Operator, paymentId: 
       targetId: paymentId,
       before: { status: row.status },
       after: { outcome },
-      now,
-    }),
-  ]);
+      now: deps.now().getTime(),
+    });
+  let outcome: NotificationOutcome;
+  try {
+    outcome = await handleNotification(deps, row.providerPaymentId, undefined, [journal("credited")]);
+  } catch (error) {
+    if (error instanceof PaymentProviderError)
+      return { ok: false, status: 502, error: PAYMENT_ADMIN_TEXT.providerDown };
+    throw error;
+  }
+  if (outcome !== "credited") await deps.db.batch([journal(outcome)]);
   return { ok: true, message: RECHECK_TEXT[outcome] };
 }

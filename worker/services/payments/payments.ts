@@ -120,6 +120,7 @@ export async function settleFromProvider(
   deps: Deps,
   provider: PaymentProvider,
   remote: ProviderPayment,
+  alongsideCredit: readonly Statement[] = [],
 ): Promise<SettleOutcome> {
   const ourId = remote.ourPaymentId;
   const [row] = ourId ? await deps.db.orm.select().from(payments).where(eq(payments.id, ourId)).limit(1) : [];
@@ -157,12 +158,11 @@ export async function settleFromProvider(
     return "refused";
   }
 
-  return creditPayment(deps, {
-    paymentId: row.id,
-    provider: provider.name,
-    providerPaymentId: remote.id,
-    amount: remote.amount,
-  });
+  return creditPayment(
+    deps,
+    { paymentId: row.id, provider: provider.name, providerPaymentId: remote.id, amount: remote.amount },
+    alongsideCredit,
+  );
 }
 
 /**
@@ -187,11 +187,13 @@ function payOffRefundDebt(paymentId: string, userId: SQL, now: number): Statemen
  * whatever was read before it: the ledger row is inserted only while our
  * payment is pending with this provider, provider id and amount (else its
  * user_id is NULL and the NOT NULL constraint aborts the batch), and the
- * ledger's unique provider_payment_id refuses a second credit.
+ * ledger's unique provider_payment_id refuses a second credit. `alongside` joins the same batch,
+ * so it is written exactly when the money moves (an operator's journal row).
  */
 export async function creditPayment(
   deps: Pick<Deps, "db" | "now">,
   payment: { paymentId: string; provider: string; providerPaymentId: string; amount: number },
+  alongside: readonly Statement[] = [],
 ): Promise<"credited" | "already_settled"> {
   const now = deps.now().getTime();
   const guard = and(
@@ -223,7 +225,7 @@ export async function creditPayment(
           .where(eq(users.id, creditedRow)),
       ]
         .map(statement)
-        .concat(payOffRefundDebt(payment.paymentId, creditedRow, now)),
+        .concat(payOffRefundDebt(payment.paymentId, creditedRow, now), alongside),
     );
   } catch (error) {
     if (!isGuardFailure(error)) throw error;
@@ -243,13 +245,14 @@ export async function handleNotification(
   deps: Deps,
   providerPaymentId: string,
   provider: PaymentProvider = paymentProvider(deps),
+  alongsideCredit: readonly Statement[] = [],
 ): Promise<NotificationOutcome> {
   const remote = await provider.get(providerPaymentId);
   if (!remote) {
     log("payment.notification_unknown", { providerPaymentId, provider: provider.name });
     return "unknown";
   }
-  return settleFromProvider(deps, provider, remote);
+  return settleFromProvider(deps, provider, remote, alongsideCredit);
 }
 
 /** Where the provider's return URL sends the player: asks the provider if the payment is still pending here. */
