@@ -1,5 +1,6 @@
 import { catalogSeedSql } from "./catalog.ts";
 import { scaledCatalogSql } from "./catalog-scale.ts";
+import { deliveriesSeedSql } from "./deliveries.ts";
 import { operatorsSeedSql } from "./operators.ts";
 import { playersSeedSql } from "./players.ts";
 import { promosSeedSql } from "./promos.ts";
@@ -16,5 +17,6 @@ export function seedStatements(options: { catalogSize?: number } = {}): string[]
     ...playersSeedSql(),
     ...promosSeedSql(),
     ...operatorsSeedSql(),
+    ...deliveriesSeedSql(),
   ];
 }

@@ -187,3 +187,42 @@ for (const javaScriptEnabled of [true, false]) {
     await playerContext.close();
   });
 }
+
+// The seed leaves two deliveries the plugin gave up on (db/seed/deliveries.ts): VIP and Premium for
+// the load-test player, «Ошибка» after five attempts. Each mode retries one of them.
+for (const [javaScriptEnabled, itemName] of [
+  [true, "VIP"],
+  [false, "Premium"],
+] as const) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin retries a failed delivery; it leaves the failures and waits for the plugin again`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const admin = await context.newPage();
+    await signIn(admin, ADMIN_STEAM_ID);
+    const row = (page: Page) =>
+      page
+        .getByTestId("admin-delivery-row")
+        .filter({ hasText: "76561198000000009" })
+        .filter({ hasText: `${itemName} · ` });
+
+    await admin.goto("/admin/deliveries?status=failed");
+    if (javaScriptEnabled) await waitForHydration(admin);
+    const failed = row(admin).filter({ hasText: "Group 'vip' doesn't exist" });
+    await failed.waitFor();
+    assert.match(flat(await failed.textContent()), /Ошибка попыток: 5/);
+    await failed.getByRole("button", { name: "Повторить" }).click();
+    await admin.waitForURL(`${E2E_ORIGIN}/admin/deliveries?done=retry`);
+
+    await admin.goto("/admin/deliveries?status=failed");
+    assert.equal(await row(admin).count(), 0);
+    await admin.goto("/admin/deliveries?status=pending");
+    const waiting = row(admin);
+    await waiting.waitFor();
+    assert.match(flat(await waiting.textContent()), /Ожидает попыток: 0/);
+
+    await admin.goto("/admin/audit");
+    await admin.getByText("Доставка повторена").first().waitFor();
+    await context.close();
+  });
+}
