@@ -52,6 +52,24 @@ describe("Сводка", () => {
     expect(summary.days.reduce((sum, day) => sum + day.topUps.total, 0)).toBe(65_000);
   });
 
+  it("a purchase or a top-up after a load shows on the next load, though loads are kept between changes", async () => {
+    const admin = await createOperator(deps, "admin");
+    const player = await createPlayer({ deps });
+    const item = await createItem(deps, { name: "Кит «Свежая сводка»" });
+    const load = () => summaryLoader(consoleArgs(deps, "/admin", { token: admin.token }));
+    const before = await load();
+    expect(await load()).toEqual(before);
+
+    await createPurchase(deps, player.id, item.id, { price: 4_000, paidAt: clock.now().getTime() - HOUR });
+    const afterPurchase = await load();
+    expect(afterPurchase.purchases.today).toBe(before.purchases.today + 4_000);
+    expect(afterPurchase.purchases.count).toBe(before.purchases.count + 1);
+
+    const now = clock.now().getTime();
+    await createPayment(deps, player.id, { amount: 6_000, status: "completed", completedAt: now, createdAt: now });
+    expect((await load()).topUps.today).toBe(before.topUps.today + 6_000);
+  });
+
   it("reads only covering indexes (the plans in decision 096)", async () => {
     const plans: Record<string, string[]> = {};
     for (const [name, query] of Object.entries(summaryStatements(summaryPeriods(clock.now().getTime())))) {
