@@ -2,10 +2,10 @@ import { data, Form, redirect } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
   cancelDelivery,
-  DELIVERY_FILTERS,
   deliveryActionSchema,
   listDeliveries,
   retryDelivery,

@@ -1,6 +1,6 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
 import { Form, useNavigate } from "react-router";
-import { SHOP_PAGE_SIZE } from "#core/schemas/pagination.ts";
+import { SHOP_PAGE_SIZE } from "#core/shop/pagination.ts";
 import { MIN_SEARCH_LENGTH, SEARCH_DELAY_MS, searchHint } from "#core/shop/plural.ts";
 import { shopUrl } from "../../lib/shop/query.ts";
 

@@ -1,6 +1,6 @@
 // The shop page keeps its whole state in the address: server type, category, search query and
 // page, so it renders on the server and works without JavaScript.
-import { SHOP_PAGE_SIZE } from "#core/schemas/pagination.ts";
+import { SHOP_PAGE_SIZE } from "#core/shop/pagination.ts";
 
 export interface ShopQuery {
   server_type?: string | null;

@@ -1,5 +1,6 @@
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
+import type { DeliveryFilter } from "#core/admin/filters.ts";
 import { deliveries, inventoryEntries, items, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
@@ -9,9 +10,6 @@ import type { Operator } from "./roles.ts";
 
 /** A pending delivery older than this has not reached the game and is shown as stuck. */
 export const STUCK_AFTER_MS = 30 * 60_000;
-
-export const DELIVERY_FILTERS = ["problems", "failed", "stuck", "pending", "done", "cancelled"] as const;
-export type DeliveryFilter = (typeof DELIVERY_FILTERS)[number];
 
 export const DELIVERY_TEXT = {
   notRetryable: "Повторить можно только доставку с ошибкой или зависшую",

@@ -1,13 +1,12 @@
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
+import type { PaymentFilter } from "#core/admin/filters.ts";
 import { payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { handleNotification, type NotificationOutcome } from "../payments/payments.ts";
 import { PaymentProviderError } from "../payments/provider.ts";
 import { auditStatement } from "./audit.ts";
 import type { Operator } from "./roles.ts";
-
-export const PAYMENT_FILTERS = ["all", "pending", "completed", "cancelled", "failed"] as const;
 
 export const RECHECK_TEXT: Record<NotificationOutcome, string> = {
   credited: "Провайдер подтвердил оплату: платеж зачислен",
@@ -26,7 +25,7 @@ export const PAYMENT_ADMIN_TEXT = {
 
 export const recheckSchema = z.object({ paymentId: z.string().uuid(PAYMENT_ADMIN_TEXT.notFound) });
 
-export async function listPayments(deps: Pick<Deps, "db">, status: (typeof PAYMENT_FILTERS)[number]) {
+export async function listPayments(deps: Pick<Deps, "db">, status: PaymentFilter) {
   return deps.db.orm
     .select({
       id: payments.id,

@@ -1,7 +1,7 @@
 import { and, asc, count, eq, getTableColumns, inArray, isNotNull, or, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
-import type { PageRequest } from "#core/schemas/pagination.ts";
 import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
+import type { PageRequest } from "#core/shop/pagination.ts";
 import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { categories, itemContents, itemDurations, items } from "#db/schema.ts";

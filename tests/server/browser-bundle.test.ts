@@ -1,0 +1,28 @@
+// What the browser downloads must be the pages' own code: no server module slips into it through a
+// route component's import (the import-graph test can't see which of a route's imports the component
+// uses). Reads the Node build's client assets, which `npm run test:server` builds first.
+import assert from "node:assert/strict";
+import { readdirSync, readFileSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { describe, it } from "node:test";
+
+const ASSETS = resolve(import.meta.dirname, "../../build-node/client/assets");
+
+// Marks of code that only the server may run: zod's internals (the input schemas), drizzle and SQL.
+const SERVER_ONLY = [/\bZodError\b/, /\bdrizzle-orm\b/, /\bINSERT INTO\b/, /\bSELECT .* FROM\b/];
+
+describe("the browser bundle", () => {
+  const files = readdirSync(ASSETS).filter((name) => name.endsWith(".js"));
+
+  it("is there to read", () => {
+    assert.ok(files.length > 10, `only ${files.length} scripts in ${ASSETS}`);
+  });
+
+  it("carries no input schemas, database code or SQL", () => {
+    const leaks = files.flatMap((name) => {
+      const text = readFileSync(join(ASSETS, name), "utf8");
+      return SERVER_ONLY.filter((mark) => mark.test(text)).map((mark) => `${name}: ${mark}`);
+    });
+    assert.deepEqual(leaks, []);
+  });
+});
