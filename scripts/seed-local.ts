@@ -9,7 +9,7 @@ const args = process.argv.slice(2);
 
 if (args.includes("--libsql") || process.env.DATABASE_URL) {
   const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
-  const { client, url, migrate } = libsqlDatabaseFromEnv();
+  const { client, url, migrate } = await libsqlDatabaseFromEnv();
   await migrate();
   await client.executeMultiple(seedStatements().join("\n"));
   client.close();
