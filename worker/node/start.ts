@@ -1,4 +1,4 @@
-// The Node build's server (React Router's SSR build input, see vite.config.ts): `npm start`.
+// The Node server itself, started by worker/node/server.ts once React knows it runs in production.
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { createRequestHandler } from "react-router";
@@ -10,44 +10,47 @@ import { scheduleMinutelyJobs } from "./schedule.ts";
 import { loadEnvFile, readNodeSettings, SettingError } from "./settings.ts";
 import { shutdownOnSignals } from "./shutdown.ts";
 
-loadEnvFile();
-let settings: ReturnType<typeof readNodeSettings>;
-try {
-  settings = readNodeSettings(process.env);
-} catch (error) {
-  if (!(error instanceof SettingError)) throw error;
-  console.error(`Cannot start: ${error.message}`);
-  process.exit(1);
+/** Starts the server of the build in `buildDir` (build-node/: client/ and server/ in it, migrations/ beside it). */
+export async function startServer(buildDir: URL): Promise<void> {
+  loadEnvFile();
+  let settings: ReturnType<typeof readNodeSettings>;
+  try {
+    settings = readNodeSettings(process.env);
+  } catch (error) {
+    if (!(error instanceof SettingError)) throw error;
+    console.error(`Cannot start: ${error.message}`);
+    process.exit(1);
+  }
+
+  prepareFileDatabase(settings.database.url);
+  const client = await openLibsql(settings.database);
+  if (settings.migrateOnStart) {
+    await migrateLibsql(client, fileURLToPath(new URL("../migrations", buildDir)));
+  }
+  const platform = { ...libsqlPorts(client), settings: settings.site };
+  const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
+  const app = createNodeApp({
+    pageHandler: (request, context) => requestHandler(request, context),
+    platform,
+    clientDir: fileURLToPath(new URL("client", buildDir)),
+    trustProxy: settings.trustProxy,
+  });
+
+  const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));
+  const server = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, (info) => {
+    console.log(
+      JSON.stringify({
+        event: "listening",
+        url: `http://${settings.host}:${info.port}`,
+        publicUrl: settings.site.PUBLIC_URL,
+      }),
+    );
+    // The server list and the deliveries' maintenance shouldn't wait a minute after a start.
+    jobs.trigger();
+  });
+
+  shutdownOnSignals(server, async () => {
+    await jobs.stop();
+    client.close();
+  });
 }
-
-prepareFileDatabase(settings.database.url);
-const client = openLibsql(settings.database);
-if (settings.migrateOnStart) {
-  await migrateLibsql(client, fileURLToPath(new URL("../../migrations", import.meta.url)));
-}
-const platform = { ...libsqlPorts(client), settings: settings.site };
-const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
-const app = createNodeApp({
-  pageHandler: (request, context) => requestHandler(request, context),
-  platform,
-  clientDir: fileURLToPath(new URL("../client", import.meta.url)),
-  trustProxy: settings.trustProxy,
-});
-
-const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));
-const server = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, (info) => {
-  console.log(
-    JSON.stringify({
-      event: "listening",
-      url: `http://${settings.host}:${info.port}`,
-      publicUrl: settings.site.PUBLIC_URL,
-    }),
-  );
-  // The server list and the deliveries' maintenance shouldn't wait a minute after a start.
-  jobs.trigger();
-});
-
-shutdownOnSignals(server, async () => {
-  await jobs.stop();
-  client.close();
-});
