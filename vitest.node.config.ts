@@ -25,6 +25,8 @@ export const BOTH_RUNTIMES = [
   "tests/history-endpoints.test.ts",
   "tests/inventory-list.test.ts",
   "tests/profile-pages.test.ts",
+  // pages
+  "tests/visitor-page-cache.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

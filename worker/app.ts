@@ -13,7 +13,9 @@ import { jsonApiBodies } from "./guards/json-body.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
+import type { PageCache } from "./ports/page-cache.ts";
 import { readSessionToken } from "./services/auth/sessions.ts";
+import { visitorPageCache } from "./visitor-page-cache.ts";
 import { standInEnvOf, wireDeps } from "./wiring.ts";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
@@ -41,10 +43,13 @@ export interface AppOptions {
   /** The runtime's ports and settings for a request. */
   platform: (c: Context<AppEnv>) => Platform;
   overrides?: (c: Context<AppEnv>) => DepsOverrides;
+  /** Where signed-out visitors' pages are kept (the runtime's own cache); none: every page is rendered. */
+  pageCache?: PageCache;
 }
 
-export function createApp({ pageHandler, platform, overrides }: AppOptions) {
+export function createApp({ pageHandler, platform, overrides, pageCache }: AppOptions) {
   const app = new Hono<AppEnv>();
+  const servePage = pageCache ? visitorPageCache(pageCache) : null;
   // The payment stand-in's notifications enter the site here, as the provider's would over the network.
   const selfFetch = (c: Context<AppEnv>) => (request: Request) => app.fetch(request, c.env, executionContextOf(c));
 
@@ -90,7 +95,8 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   // Every other request, of any method, is a page or a form post.
   app.all("*", async (c) => {
     if (!(await readableForm(c.req.raw))) return c.text(BAD_FORM, 400);
-    return pageHandler(c.req.raw, createRouterContext(c.var.deps));
+    const render = () => pageHandler(c.req.raw, createRouterContext(c.var.deps));
+    return servePage ? servePage(c.req.raw, c.var.deps, render) : render();
   });
 
   app.onError((error, c) => {

@@ -1,0 +1,27 @@
+import type { PageCache } from "../ports/page-cache.ts";
+
+/**
+ * Pages in the data centre's cache (the Cache API). It keeps answers only on a custom domain, not on
+ * workers.dev, where every page is rendered as before.
+ */
+// Workers' CacheStorage has `default`; the DOM typings the project also loads don't know it.
+const dataCentreCache = () => (caches as unknown as { default: Cache }).default;
+
+export function cachesPageCache(): PageCache {
+  return {
+    async get(key) {
+      const kept = await dataCentreCache().match(key);
+      if (!kept) return null;
+      // The cache's answers have immutable headers, and the site's middleware still sets its own.
+      const page = new Response(kept.body, kept);
+      page.headers.delete("cache-control");
+      return page;
+    },
+    async put(key, response, ttlSeconds) {
+      const copy = new Response(response.body, response);
+      // The Cache API keeps an answer as long as its Cache-Control says; `get` takes it off again.
+      copy.headers.set("cache-control", `public, max-age=${ttlSeconds}`);
+      await dataCentreCache().put(key, copy);
+    },
+  };
+}
