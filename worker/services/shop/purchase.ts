@@ -122,7 +122,8 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
  *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
  *  5. the Корзина entry, not used yet.
- *  6. and 7. read back the purchase and the new balance, so a purchase is one round trip.
+ * Steps 1 and 3 return the purchase and the new balance (RETURNING), so a purchase is one round trip
+ * of five statements and nothing is read back.
  * Nothing is read first: a replayed idempotency key fails step 1's UNIQUE and any failed guard
  * aborts the batch, and only then is the state read, to choose the answer (decision 030).
  */
@@ -160,13 +161,16 @@ export async function purchaseItem(
             AND (
               (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
               OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)
-            )`),
+            )
+          RETURNING id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
+            duration_days AS durationDays, price, status`),
       statement(sql`
           UPDATE items SET sold_quantity = sold_quantity + 1
           WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
       statement(sql`
           UPDATE users SET balance = balance - ${priceOf}, updated_at = ${now}
-          WHERE id = ${userId}`),
+          WHERE id = ${userId}
+          RETURNING balance`),
       statement(sql`
           INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
           VALUES (${userId}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
@@ -175,17 +179,11 @@ export async function purchaseItem(
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
           VALUES (${userId}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${now})`),
-      statement(sql`
-          SELECT id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
-            duration_days AS durationDays, price, status
-          FROM purchases WHERE transaction_id = ${transactionId}`),
-      statement(sql`SELECT balance FROM users WHERE id = ${userId}`),
     ]);
-    const [inserted] = results;
-    const [purchase] = (results[5]?.rows ?? []) as PurchaseViewRow[];
-    const [balance] = (results[6]?.rows ?? []) as { balance: number }[];
+    const [purchase] = (results[0]?.rows ?? []) as PurchaseViewRow[];
+    const [balance] = (results[2]?.rows ?? []) as { balance: number }[];
     // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
-    if (inserted?.changes !== 1 || !purchase || !balance) {
+    if (!purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");
     }
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
