@@ -6,6 +6,9 @@ import { defineConfig } from "vite";
 const stateDir = process.env.SITE_STATE_DIR;
 // SITE_RUNTIME=node: the same pages built for Node, with worker/node/server.ts as the server's entry.
 const node = process.env.SITE_RUNTIME === "node";
+// The e2e build's URLs (wrangler.jsonc env "e2e") name port 8788; E2E_PORT builds it for another port,
+// so a benchmark can run beside someone else's browser tests (tests/e2e/site.ts serves it there).
+const e2ePort = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_PORT : undefined;
 
 export default defineConfig(
   node
@@ -16,7 +19,17 @@ export default defineConfig(
       }
     : {
         plugins: [
-          cloudflare({ viteEnvironment: { name: "ssr" }, persistState: stateDir ? { path: stateDir } : true }),
+          cloudflare({
+            viteEnvironment: { name: "ssr" },
+            persistState: stateDir ? { path: stateDir } : true,
+            config: e2ePort
+              ? (config) => {
+                  for (const [name, value] of Object.entries(config.vars ?? {})) {
+                    if (typeof value === "string") config.vars[name] = value.replace(":8788", `:${e2ePort}`);
+                  }
+                }
+              : undefined,
+          }),
           reactRouter(),
         ],
       },

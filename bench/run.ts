@@ -4,6 +4,7 @@
 // Exits non-zero when a size budget is exceeded. Usage:
 // The Node server (build-node/, libSQL) is measured on the same targets in the same run.
 //   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline] [--skip-node]
+// Ports: E2E_PORT (the Worker build, default 8788), BENCH_BASELINE_PORT (8789), BENCH_NODE_PORT (8792).
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -27,7 +28,7 @@ const { values: args } = parseArgs({
 const durationMs = Number(args.duration) * 1000;
 const connections = Number(args.connections);
 const WARMUP_MS = 2000;
-const BASELINE_PORT = 8789;
+const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? 8789);
 const BASELINE_ORIGIN = `http://localhost:${BASELINE_PORT}`;
 const NODE_PORT = Number(process.env.BENCH_NODE_PORT ?? 8792);
 const NODE_ORIGIN = `http://localhost:${NODE_PORT}`;
@@ -169,7 +170,7 @@ for (const row of rows) {
   }
   if (ratio !== undefined && target.minThroughputVsBaseline !== undefined && ratio < target.minThroughputVsBaseline) {
     warnings.push(
-      `${target.path}: ${ratio.toFixed(2)}× the baseline's requests/s (${ratioText(cpuRatio)} by CPU per request), below ${target.minThroughputVsBaseline}×`,
+      `${target.name} (${target.path}): ${ratio.toFixed(2)}× the baseline's requests/s (${ratioText(cpuRatio)} by CPU per request), below ${target.minThroughputVsBaseline}×`,
     );
   }
 }
