@@ -1,10 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
+import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
-import { purchases, users } from "#db/schema.ts";
+import { purchases, sessions, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
@@ -18,7 +19,10 @@ export interface PurchaseInput {
 
 export type PurchaseResult =
   | { ok: true; replayed: boolean; purchase: PurchaseReceipt; balance: number }
-  | { ok: false; status: 400 | 402 | 404 | 409 | 410; error: string };
+  | { ok: false; status: 400 | 401 | 402 | 404 | 409 | 410; error: string };
+
+/** Who buys: a player already looked up, or the session a verified token names, checked inside the batch. */
+export type Buyer = number | { sessionId: string };
 
 type Failure = Extract<PurchaseResult, { ok: false }>;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
@@ -101,6 +105,23 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
   };
 }
 
+/** The player of a live session, or null when it was revoked or has expired. */
+async function sessionUserId(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<number | null> {
+  const [row] = await deps.db.orm
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
+    .limit(1);
+  return row?.userId ?? null;
+}
+
+/** The buyer's id inside SQL: for a session, NULL unless it is live, which fails purchases.user_id NOT NULL. */
+function buyerId(buyer: Buyer, now: number): SQL {
+  if (typeof buyer === "number") return sql`${buyer}`;
+  return sql`(SELECT user_id FROM sessions
+    WHERE id = ${buyer.sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
+}
+
 /** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
   const loaded = await loadItemForPurchase(deps, input.itemId);
@@ -124,15 +145,18 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *  5. the Корзина entry, not used yet.
  * Steps 1 and 3 return the purchase and the new balance (RETURNING), so a purchase is one round trip
  * of five statements and nothing is read back.
+ * A buyer named by a session is checked in the same SQL: a revoked or expired session leaves the
+ * purchase row's user NULL, which aborts the batch, so the API needs no lookup of its own first.
  * Nothing is read first: a replayed idempotency key fails step 1's UNIQUE and any failed guard
  * aborts the batch, and only then is the state read, to choose the answer (decision 030).
  */
 export async function purchaseItem(
   deps: Pick<Deps, "db" | "now">,
-  userId: number,
+  buyer: Buyer,
   input: PurchaseInput,
 ): Promise<PurchaseResult> {
   const now = deps.now().getTime();
+  const buyerSql = buyerId(buyer, now);
   const transactionId = crypto.randomUUID();
   const days = input.durationDays;
   const purchaseOf = sql`(SELECT id FROM purchases WHERE transaction_id = ${transactionId})`;
@@ -146,7 +170,7 @@ export async function purchaseItem(
       statement(sql`
           INSERT INTO purchases
             (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
-          SELECT ${userId}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
+          SELECT ${buyerSql}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
             CASE WHEN i.discount <= 0 THEN (${basePrice})
               ELSE CAST(ROUND((${basePrice}) * (100 - i.discount) / 10000.0) AS INTEGER) * 100 END,
             'completed', ${now}, ${now}
@@ -169,15 +193,15 @@ export async function purchaseItem(
           WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
       statement(sql`
           UPDATE users SET balance = balance - ${priceOf}, updated_at = ${now}
-          WHERE id = ${userId}
+          WHERE id = ${buyerSql}
           RETURNING balance`),
       statement(sql`
           INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
-          VALUES (${userId}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
+          VALUES (${buyerSql}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
       statement(sql`
           INSERT INTO inventory_entries
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
-          VALUES (${userId}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
+          VALUES (${buyerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${now})`),
     ]);
     const [purchase] = (results[0]?.rows ?? []) as PurchaseViewRow[];
@@ -188,6 +212,8 @@ export async function purchaseItem(
     }
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
+    const userId = typeof buyer === "number" ? buyer : await sessionUserId(deps, buyer.sessionId);
+    if (userId == null) return fail(401, AUTH_REQUIRED);
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);
     const reason = await diagnose(deps, userId, input);
