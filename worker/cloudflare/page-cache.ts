@@ -1,3 +1,4 @@
+import { lruPageCache } from "../adapters/memory-page-cache.ts";
 import type { PageCache } from "../ports/page-cache.ts";
 
 /**
@@ -22,6 +23,23 @@ export function cachesPageCache(): PageCache {
       // The Cache API keeps an answer as long as its Cache-Control says; `get` takes it off again.
       copy.headers.set("cache-control", `public, max-age=${ttlSeconds}`);
       await dataCentreCache().put(key, copy);
+    },
+  };
+}
+
+/**
+ * The isolate's own LRU first, then the data centre's cache. A hit in the isolate needs no I/O (the
+ * Cache API costs a subrequest); the Cache API shares answers with the location's other isolates.
+ */
+export function workerPageCache(isolateEntries = 100): PageCache {
+  const isolate = lruPageCache(isolateEntries);
+  const dataCentre = cachesPageCache();
+  return {
+    async get(key) {
+      return (await isolate.get(key)) ?? (await dataCentre.get(key));
+    },
+    async put(key, response, ttlSeconds) {
+      await Promise.all([isolate.put(key, response.clone(), ttlSeconds), dataCentre.put(key, response, ttlSeconds)]);
     },
   };
 }

@@ -1,9 +1,9 @@
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { lruPageCache } from "../adapters/memory-page-cache.ts";
 import { type AppOptions, createApp } from "../app.ts";
 import type { Platform } from "../deps.ts";
 import { clientAddress, withClientAddress } from "./client-address.ts";
-import { lruPageCache } from "./page-cache.ts";
 
 export interface NodeAppOptions {
   pageHandler: AppOptions["pageHandler"];

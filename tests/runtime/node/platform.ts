@@ -1,6 +1,7 @@
 // tests/support/platform.ts on Node: the test file's libSQL database under the given settings.
+
+import { lruPageCache } from "#worker/adapters/memory-page-cache.ts";
 import type { Platform } from "#worker/deps.ts";
-import { lruPageCache } from "#worker/node/page-cache.ts";
 import type { PageCache } from "#worker/ports/page-cache.ts";
 import type { Settings } from "#worker/settings.ts";
 import { ports } from "./database.ts";

@@ -7,7 +7,7 @@ interface Kept {
   body: ArrayBuffer;
 }
 
-/** Pages kept in this process: at most `maxEntries` answers, the least recently served dropped first. */
+/** Pages kept in this process (or Worker isolate): at most `maxEntries` answers, the least recently served dropped first. */
 export function lruPageCache(maxEntries = 500): PageCache {
   const kept = new LRUCache<string, Kept>({ max: maxEntries });
   return {
