@@ -6,15 +6,9 @@ import { defineConfig } from "vite";
 const stateDir = process.env.SITE_STATE_DIR;
 // SITE_RUNTIME=node: the same pages built for Node, with worker/node/server.ts as the server's entry.
 const node = process.env.SITE_RUNTIME === "node";
-// Browser tests on another port than wrangler.jsonc's e2e one (E2E_PORT): the site's own URLs follow.
-const e2ePort = process.env.E2E_PORT;
-const onE2ePort = (vars: Record<string, string> = {}) =>
-  Object.fromEntries(
-    Object.entries(vars).map(([name, value]) => [
-      name,
-      value.replace("http://localhost:8788", `http://localhost:${e2ePort}`),
-    ]),
-  );
+// The e2e build's URLs (wrangler.jsonc env "e2e") name port 8788; E2E_PORT builds it for another port,
+// so a benchmark can run beside someone else's browser tests (tests/e2e/site.ts serves it there).
+const e2ePort = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_PORT : undefined;
 
 export default defineConfig(
   node
@@ -28,7 +22,13 @@ export default defineConfig(
           cloudflare({
             viteEnvironment: { name: "ssr" },
             persistState: stateDir ? { path: stateDir } : true,
-            config: e2ePort ? (config) => ({ vars: onE2ePort(config.vars as Record<string, string>) }) : undefined,
+            config: e2ePort
+              ? (config) => {
+                  for (const [name, value] of Object.entries(config.vars ?? {})) {
+                    if (typeof value === "string") config.vars[name] = value.replace(":8788", `:${e2ePort}`);
+                  }
+                }
+              : undefined,
           }),
           reactRouter(),
         ],

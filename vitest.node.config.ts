@@ -31,6 +31,9 @@ export const BOTH_RUNTIMES = [
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
   "tests/shop-page.test.ts",
+  // pages
+  "tests/visitor-page-cache.test.ts",
+  "tests/visitor-page-cache-nonce.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

@@ -4,10 +4,11 @@
 // Exits non-zero when a size budget is exceeded. Usage:
 // The Node server (build-node/, libSQL) is measured on the same targets in the same run.
 // --scale also measures the shop over catalogs of CATALOG_SIZES items on the Node server
-// (--runs short runs each, medians reported); --skip-worker leaves the Worker build out (its
-// e2e build answers only on port 8788, which the browser tests share).
+// (--runs short runs each, medians reported); --skip-worker leaves the Worker build out.
 //   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline] [--skip-node] [--skip-worker]
-//                     [--scale] [--runs 3] [--scale-duration 3]
+//                     [--scale] [--runs 3] [--scale-duration 3] [--only name,name]
+// Ports: E2E_PORT (the Worker build, default 8788), BENCH_BASELINE_PORT (8789), BENCH_NODE_PORT (8792).
+
 import { execFileSync } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
@@ -39,7 +40,7 @@ const { values: args } = parseArgs({
 const durationMs = Number(args.duration) * 1000;
 const connections = Number(args.connections);
 const WARMUP_MS = 2000;
-const BASELINE_PORT = 8789;
+const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? 8789);
 const BASELINE_ORIGIN = `http://localhost:${BASELINE_PORT}`;
 const NODE_PORT = Number(process.env.BENCH_NODE_PORT ?? 8792);
 const NODE_ORIGIN = `http://localhost:${NODE_PORT}`;
@@ -209,7 +210,7 @@ for (const row of rows) {
   }
   if (ratio !== undefined && target.minThroughputVsBaseline !== undefined && ratio < target.minThroughputVsBaseline) {
     warnings.push(
-      `${target.path}: ${ratio.toFixed(2)}× the baseline's requests/s (${ratioText(cpuRatio)} by CPU per request), below ${target.minThroughputVsBaseline}×`,
+      `${target.name} (${target.path}): ${ratio.toFixed(2)}× the baseline's requests/s (${ratioText(cpuRatio)} by CPU per request), below ${target.minThroughputVsBaseline}×`,
     );
   }
 }

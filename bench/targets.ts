@@ -27,13 +27,26 @@ export interface Target {
 }
 
 const KB = 1000;
+const SHOP_ITEM = `/shop/items/${seedItemId("SOLO", 1)}?server_type=SOLO`;
+const RENDER = { headers: { authorization: "Bearer no-session" } };
 
 export const targets: Target[] = [
+  // Signed out, these four come from the page cache after the first view (decision 100).
   { name: "home", path: "/", kind: "page", budget: { jsGzip: 150 * KB }, minThroughputVsBaseline: 0.8 },
   { name: "terms", path: "/terms", kind: "page", minThroughputVsBaseline: 0.8 },
   { name: "server-status", path: "/api/server-status", kind: "api" },
-  { name: "shop", path: "/shop", kind: "page", budget: { jsGzip: 170 * KB }, minThroughputVsBaseline: 0.8 },
-  { name: "shop-item", path: `/shop/items/${seedItemId("SOLO", 1)}?server_type=SOLO`, kind: "page" },
+  { name: "shop", path: "/shop", kind: "page", budget: { jsGzip: 170 * KB }, minThroughputVsBaseline: 2 },
+  { name: "shop-item", path: SHOP_ITEM, kind: "page" },
+  // The same pages rendered every time: a bearer header keeps a request out of the page cache, and a
+  // token that names no session renders the page as signed out.
+  { name: "shop (rendered)", path: "/shop", kind: "api", minThroughputVsBaseline: 0.8, prepare: async () => RENDER },
+  {
+    name: "shop-item (rendered)",
+    path: SHOP_ITEM,
+    kind: "api",
+    minThroughputVsBaseline: 0.8,
+    prepare: async () => RENDER,
+  },
   {
     // Purchases per second: each request is a new purchase (no idempotency key) of a 49 ₽ item
     // by the seeded bench player; every answer must be 201. Overdraft and overselling are

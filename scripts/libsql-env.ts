@@ -6,10 +6,10 @@ import { prepareFileDatabase } from "../worker/node/database-file.ts";
 
 export const DEFAULT_DATABASE_URL = "file:data/site.db";
 
-export function libsqlDatabaseFromEnv() {
+export async function libsqlDatabaseFromEnv() {
   if (existsSync(".env")) process.loadEnvFile(".env");
   const url = process.env.DATABASE_URL || DEFAULT_DATABASE_URL;
   prepareFileDatabase(url);
-  const client = openLibsql({ url, authToken: process.env.DATABASE_AUTH_TOKEN || undefined });
+  const client = await openLibsql({ url, authToken: process.env.DATABASE_AUTH_TOKEN || undefined });
   return { client, url, migrate: () => migrateLibsql(client, resolve("migrations")) };
 }

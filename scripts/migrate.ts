@@ -2,7 +2,7 @@
 // DATABASE_AUTH_TOKEN, from the environment or .env; default file:data/site.db).
 import { libsqlDatabaseFromEnv } from "./libsql-env.ts";
 
-const { client, url, migrate } = libsqlDatabaseFromEnv();
+const { client, url, migrate } = await libsqlDatabaseFromEnv();
 await migrate();
 client.close();
 console.log(`Migrated ${url}.`);

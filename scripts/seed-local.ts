@@ -13,7 +13,7 @@ if (!Number.isInteger(catalogSize) || catalogSize < 0) throw new Error("--catalo
 
 if (args.includes("--libsql") || process.env.DATABASE_URL) {
   const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
-  const { client, url, migrate } = libsqlDatabaseFromEnv();
+  const { client, url, migrate } = await libsqlDatabaseFromEnv();
   await migrate();
   await client.executeMultiple(seedStatements({ catalogSize }).join("\n"));
   client.close();

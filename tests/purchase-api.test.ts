@@ -3,7 +3,7 @@ import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
 import { buy, createItem } from "./support/shop-fixtures.ts";
 import { sessionCookie } from "./support/sign-in.ts";
-import { rows } from "./support/sql.ts";
+import { raw, rows, runBatch } from "./support/sql.ts";
 
 const HOUR = 60 * 60 * 1000;
 
@@ -87,6 +87,22 @@ describe("POST /api/purchase/items/:id", () => {
       const response = await buy(null, itemId, { server_type: "SOLO" }, headers);
       expect(response.status).toBe(401);
       expect(await response.json()).toEqual({ error: "Необходима авторизация" });
+    }
+  });
+
+  it("answers 401 for a well-signed token whose session was revoked or has run out, and buys nothing", async () => {
+    const itemId = await createItem({ price: 4_900 });
+    for (const end of [
+      "UPDATE sessions SET revoked_at = 1 WHERE user_id = ?",
+      "UPDATE sessions SET expires_at = 1 WHERE user_id = ?",
+    ]) {
+      const player = await createPlayer({ balance: 10_000 });
+      await runBatch([raw(end, player.id)]);
+      const response = await buy(player.token, itemId, { server_type: "SOLO" });
+      expect(response.status).toBe(401);
+      expect(await response.json()).toEqual({ error: "Необходима авторизация" });
+      expect(await balanceAndLedger(player.id)).toEqual({ balance: 10_000, ledger: 10_000 });
+      expect(await rows("SELECT id FROM purchases WHERE user_id = ?", player.id)).toEqual([]);
     }
   });
 

@@ -12,8 +12,10 @@ import { jsonApiBodies } from "./guards/json-body.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { createStandInsApp } from "./integrations/stand-ins/app.ts";
+import type { PageCache } from "./ports/page-cache.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { readSessionToken } from "./services/auth/sessions.ts";
+import { PAGE_NONCE_HEADER, visitorPageCache } from "./visitor-page-cache.ts";
 import { standInEnvOf, wireDeps } from "./wiring.ts";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
@@ -41,10 +43,13 @@ export interface AppOptions {
   /** The runtime's ports and settings for a request. */
   platform: (c: Context<AppEnv>) => Platform;
   overrides?: (c: Context<AppEnv>) => DepsOverrides;
+  /** Where signed-out visitors' pages are kept (the runtime's own cache); none: every page is rendered. */
+  pageCache?: PageCache;
 }
 
-export function createApp({ pageHandler, platform, overrides }: AppOptions) {
+export function createApp({ pageHandler, platform, overrides, pageCache }: AppOptions) {
   const app = new Hono<AppEnv>();
+  const servePage = pageCache ? visitorPageCache(pageCache) : null;
   // The payment stand-in's notifications enter the site here, as the provider's would over the network.
   const selfFetch = (c: Context<AppEnv>) => (request: Request) => app.fetch(request, c.env, executionContextOf(c));
 
@@ -53,6 +58,17 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   app.use(async (c, next) => {
     c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
     await next();
+  });
+  // Runs after securityHeaders has written this request's policy: a page served from the visitor
+  // cache was rendered with an earlier nonce, and its policy must name that one.
+  app.use(async (c, next) => {
+    await next();
+    const kept = c.res.headers.get(PAGE_NONCE_HEADER);
+    if (kept === null) return;
+    c.res.headers.delete(PAGE_NONCE_HEADER);
+    const fresh = c.get("secureHeadersNonce");
+    const policy = c.res.headers.get("content-security-policy");
+    if (fresh && policy) c.res.headers.set("content-security-policy", policy.replaceAll(fresh, kept));
   });
   app.use(securityHeaders);
   // An answer to a request that names a player may show that player's data (every page's header shows
@@ -84,7 +100,8 @@ export function createApp({ pageHandler, platform, overrides }: AppOptions) {
   // Every other request, of any method, is a page or a form post.
   app.all("*", async (c) => {
     if (!(await readableForm(c.req.raw))) return c.text(BAD_FORM, 400);
-    return pageHandler(c.req.raw, createRouterContext(c.var.deps, c.get("secureHeadersNonce")));
+    const render = () => pageHandler(c.req.raw, createRouterContext(c.var.deps, c.get("secureHeadersNonce")));
+    return servePage ? servePage(c.req.raw, c.var.deps, render, c.get("secureHeadersNonce")) : render();
   });
 
   app.onError((error, c) => {

@@ -4,8 +4,8 @@ import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 
-// The Worker build's e2e settings (wrangler.jsonc env "e2e") name port 8788; E2E_PORT moves it (vite.config.ts
-// rewrites the site's own URLs). The Node server takes any port.
+// The Worker build's e2e settings (wrangler.jsonc env "e2e") name port 8788; E2E_PORT builds and serves it
+// on another (vite.config.ts). The Node server takes any.
 export const E2E_PORT = Number(process.env.E2E_PORT ?? 8788);
 export const E2E_ORIGIN = `http://localhost:${E2E_PORT}`;
 

@@ -4,6 +4,7 @@ import { type AppOptions, createApp } from "../app.ts";
 import type { DepsOverrides } from "../deps.ts";
 import type { Env } from "../env.ts";
 import type { AppEnv } from "../hono-env.ts";
+import { workerPageCache } from "./page-cache.ts";
 
 export interface WorkerAppOptions {
   pageHandler: AppOptions["pageHandler"];
@@ -20,5 +21,6 @@ export function createWorkerApp({ pageHandler, overrides }: WorkerAppOptions) {
       waitUntil: (promise) => c.executionCtx.waitUntil(promise),
       ...overrides?.(env(c)),
     }),
+    pageCache: workerPageCache(),
   });
 }

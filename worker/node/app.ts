@@ -1,5 +1,6 @@
 import { serveStatic } from "@hono/node-server/serve-static";
 import { Hono } from "hono";
+import { lruPageCache } from "../adapters/memory-page-cache.ts";
 import { type AppOptions, createApp } from "../app.ts";
 import type { Platform } from "../deps.ts";
 import { clientAddress, withClientAddress } from "./client-address.ts";
@@ -22,7 +23,7 @@ const SHORT = "public, max-age=3600";
  * browser accepts them), then the same Hono app as on Workers for everything else.
  */
 export function createNodeApp({ pageHandler, platform, clientDir, trustProxy = false }: NodeAppOptions) {
-  const site = createApp({ pageHandler, platform: () => platform });
+  const site = createApp({ pageHandler, platform: () => platform, pageCache: lruPageCache() });
   const app = new Hono();
   app.on(
     ["GET", "HEAD"],

@@ -1,53 +1,8 @@
 // The Node build's server (React Router's SSR build input, see vite.config.ts): `npm start`.
-import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
-import { createRequestHandler } from "react-router";
-import { libsqlPorts, migrateLibsql, openLibsql } from "../adapters/libsql.ts";
-import { wireDeps } from "../wiring.ts";
-import { createNodeApp } from "./app.ts";
-import { prepareFileDatabase } from "./database-file.ts";
-import { scheduleMinutelyJobs } from "./schedule.ts";
-import { loadEnvFile, readNodeSettings, SettingError } from "./settings.ts";
-import { shutdownOnSignals } from "./shutdown.ts";
-
-loadEnvFile();
-let settings: ReturnType<typeof readNodeSettings>;
-try {
-  settings = readNodeSettings(process.env);
-} catch (error) {
-  if (!(error instanceof SettingError)) throw error;
-  console.error(`Cannot start: ${error.message}`);
-  process.exit(1);
-}
-
-prepareFileDatabase(settings.database.url);
-const client = openLibsql(settings.database);
-if (settings.migrateOnStart) {
-  await migrateLibsql(client, fileURLToPath(new URL("../../migrations", import.meta.url)));
-}
-const platform = { ...libsqlPorts(client), settings: settings.site };
-const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
-const app = createNodeApp({
-  pageHandler: (request, context) => requestHandler(request, context),
-  platform,
-  clientDir: fileURLToPath(new URL("../client", import.meta.url)),
-  trustProxy: settings.trustProxy,
-});
-
-const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));
-const server = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, (info) => {
-  console.log(
-    JSON.stringify({
-      event: "listening",
-      url: `http://${settings.host}:${info.port}`,
-      publicUrl: settings.site.PUBLIC_URL,
-    }),
-  );
-  // The server list and the deliveries' maintenance shouldn't wait a minute after a start.
-  jobs.trigger();
-});
-
-shutdownOnSignals(server, async () => {
-  await jobs.stop();
-  client.close();
-});
+// React and React DOM are loaded from node_modules, and they choose their development build (several
+// times slower to render: the item page ran at half the Worker's rate) unless NODE_ENV says
+// production when they are first imported. So the setting comes first, and everything else after it.
+process.env.NODE_ENV ||= "production";
+const { startServer } = await import("./start.ts");
+// This file is build-node/server/index.js; the server's own modules land deeper, under assets/.
+await startServer(new URL("../", import.meta.url));

@@ -7,7 +7,7 @@ import { libsqlPorts, migrateLibsql, openLibsql } from "#worker/adapters/libsql.
 
 export const databaseDir = mkdtempSync(join(tmpdir(), "site-test-"));
 export const databaseUrl = `file:${join(databaseDir, "site.db")}`;
-export const client = openLibsql({ url: databaseUrl });
+export const client = await openLibsql({ url: databaseUrl });
 export const ports = libsqlPorts(client);
 
 export function applyMigrations(): Promise<void> {

@@ -9,7 +9,7 @@ import { scheduleMinutelyJobs } from "#worker/node/schedule.ts";
 import { client, databaseUrl } from "./database.ts";
 import { testSettings } from "./settings.ts";
 
-const second = openLibsql({ url: databaseUrl });
+const second = await openLibsql({ url: databaseUrl });
 afterAll(() => second.close());
 
 const instances = [client, second].map((connection, index) => ({

@@ -9,8 +9,11 @@ export function hostOnlyCookies(config: Pick<Config, "publicUrl">): boolean {
   return config.publicUrl.startsWith("https://");
 }
 
+/** The session cookie's two names: a request carrying either names a player. */
+export const SESSION_COOKIE_NAMES = ["__Host-session", "__session"] as const;
+
 export function sessionCookieName(config: Pick<Config, "publicUrl">): string {
-  return hostOnlyCookies(config) ? "__Host-session" : "__session";
+  return hostOnlyCookies(config) ? SESSION_COOKIE_NAMES[0] : SESSION_COOKIE_NAMES[1];
 }
 
 export function signInStateCookieName(config: Pick<Config, "publicUrl">): string {

@@ -13,8 +13,22 @@ const TOKEN_ISSUER = "rust-servers-site";
 
 export type { SessionUser };
 
-function secretKey(deps: Pick<Deps, "config">): Uint8Array {
-  return new TextEncoder().encode(deps.config.sessionSecret);
+// Imported once per secret: given raw bytes, jose imports the HMAC key again on every signature and
+// every check, which is most of a signed-in request's token work. Only the settled key is kept.
+let imported: { text: string; key: CryptoKey } | null = null;
+
+async function secretKey(deps: Pick<Deps, "config">): Promise<CryptoKey> {
+  const text = deps.config.sessionSecret;
+  if (imported?.text === text) return imported.key;
+  const key = await crypto.subtle.importKey(
+    "raw",
+    new TextEncoder().encode(text),
+    { name: "HMAC", hash: "SHA-256" },
+    false,
+    ["sign", "verify"],
+  );
+  imported = { text, key };
+  return key;
 }
 
 /** Creates a session row and the signed token that names it (used as both the bearer token and the cookie value). */
@@ -29,14 +43,14 @@ export async function createSession(deps: Pick<Deps, "db" | "config" | "now">, u
     .setIssuer(TOKEN_ISSUER)
     .setIssuedAt(Math.floor(now / 1000))
     .setExpirationTime(Math.floor(expiresAt / 1000))
-    .sign(secretKey(deps));
+    .sign(await secretKey(deps));
   return { id, token, expiresAt };
 }
 
 /** The session id a token names, or null when the token is forged, tampered with or expired. */
 export async function verifySessionToken(deps: Pick<Deps, "config" | "now">, token: string): Promise<string | null> {
   try {
-    const { payload } = await jwtVerify(token, secretKey(deps), {
+    const { payload } = await jwtVerify(token, await secretKey(deps), {
       issuer: TOKEN_ISSUER,
       algorithms: ["HS256"],
       currentDate: deps.now(),

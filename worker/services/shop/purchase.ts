@@ -1,10 +1,11 @@
-import { and, eq, sql } from "drizzle-orm";
+import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
+import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { PURCHASE_ERRORS, refundDebtText } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
-import { purchases, users } from "#db/schema.ts";
+import { purchases, sessions, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
@@ -19,7 +20,10 @@ export interface PurchaseInput {
 
 export type PurchaseResult =
   | { ok: true; replayed: boolean; purchase: PurchaseReceipt; balance: number }
-  | { ok: false; status: 400 | 402 | 403 | 404 | 409 | 410; error: string };
+  | { ok: false; status: 400 | 401 | 402 | 403 | 404 | 409 | 410; error: string };
+
+/** Who buys: a player already looked up, or the session a verified token names, checked inside the batch. */
+export type Buyer = number | { sessionId: string };
 
 type Failure = Extract<PurchaseResult, { ok: false }>;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
@@ -102,6 +106,23 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
   };
 }
 
+/** The player of a live session, or null when it was revoked or has expired. */
+async function sessionUserId(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<number | null> {
+  const [row] = await deps.db.orm
+    .select({ userId: sessions.userId })
+    .from(sessions)
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
+    .limit(1);
+  return row?.userId ?? null;
+}
+
+/** The buyer's id inside SQL: for a session, NULL unless it is live, which fails purchases.user_id NOT NULL. */
+function buyerId(buyer: Buyer, now: number): SQL {
+  if (typeof buyer === "number") return sql`${buyer}`;
+  return sql`(SELECT user_id FROM sessions
+    WHERE id = ${buyer.sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
+}
+
 /** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
   const debt = await refundDebtOf(deps, userId);
@@ -132,16 +153,20 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
  *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
  *  5. the Корзина entry, not used yet.
- *  6. and 7. read back the purchase and the new balance, so a purchase is one round trip.
+ * Steps 1 and 3 return the purchase and the new balance (RETURNING), so a purchase is one round trip
+ * of five statements and nothing is read back.
+ * A buyer named by a session is checked in the same SQL: a revoked or expired session leaves the
+ * purchase row's user NULL, which aborts the batch, so the API needs no lookup of its own first.
  * Nothing is read first: a replayed idempotency key fails step 1's UNIQUE and any failed guard
  * aborts the batch, and only then is the state read, to choose the answer (decision 030).
  */
 export async function purchaseItem(
   deps: Pick<Deps, "db" | "now">,
-  userId: number,
+  buyer: Buyer,
   input: PurchaseInput,
 ): Promise<PurchaseResult> {
   const now = deps.now().getTime();
+  const buyerSql = buyerId(buyer, now);
   const transactionId = crypto.randomUUID();
   const days = input.durationDays;
   const purchaseOf = sql`(SELECT id FROM purchases WHERE transaction_id = ${transactionId})`;
@@ -155,7 +180,7 @@ export async function purchaseItem(
       statement(sql`
           INSERT INTO purchases
             (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
-          SELECT ${userId}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
+          SELECT ${buyerSql}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
             CASE WHEN i.discount <= 0 THEN (${basePrice})
               ELSE CAST(ROUND((${basePrice}) * (100 - i.discount) / 10000.0) AS INTEGER) * 100 END,
             'completed', ${now}, ${now}
@@ -164,7 +189,7 @@ export async function purchaseItem(
           WHERE i.id = ${input.itemId}
             AND i.server_type = ${input.serverType}
             AND i.is_available = 1
-            AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${userId} AND b.purchases_blocked = 1)
+            AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${buyerSql} AND b.purchases_blocked = 1)
             AND (i.start_time IS NULL OR i.start_time <= ${now})
             AND (i.end_time IS NULL OR i.end_time > ${now})
             AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
@@ -172,36 +197,35 @@ export async function purchaseItem(
               (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
               OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)
             )
-            AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${userId} AND amount > 0)`),
+            AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${buyerSql} AND amount > 0)
+          RETURNING id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
+            duration_days AS durationDays, price, status`),
       statement(sql`
           UPDATE items SET sold_quantity = sold_quantity + 1
           WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
       statement(sql`
           UPDATE users SET balance = balance - ${priceOf}, updated_at = ${now}
-          WHERE id = ${userId}`),
+          WHERE id = ${buyerSql}
+          RETURNING balance`),
       statement(sql`
           INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
-          VALUES (${userId}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
+          VALUES (${buyerSql}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
       statement(sql`
           INSERT INTO inventory_entries
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
-          VALUES (${userId}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
+          VALUES (${buyerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${now})`),
-      statement(sql`
-          SELECT id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
-            duration_days AS durationDays, price, status
-          FROM purchases WHERE transaction_id = ${transactionId}`),
-      statement(sql`SELECT balance FROM users WHERE id = ${userId}`),
     ]);
-    const [inserted] = results;
-    const [purchase] = (results[5]?.rows ?? []) as PurchaseViewRow[];
-    const [balance] = (results[6]?.rows ?? []) as { balance: number }[];
+    const [purchase] = (results[0]?.rows ?? []) as PurchaseViewRow[];
+    const [balance] = (results[2]?.rows ?? []) as { balance: number }[];
     // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
-    if (inserted?.changes !== 1 || !purchase || !balance) {
+    if (!purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");
     }
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
+    const userId = typeof buyer === "number" ? buyer : await sessionUserId(deps, buyer.sessionId);
+    if (userId == null) return fail(401, AUTH_REQUIRED);
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);
     const reason = await diagnose(deps, userId, input);
