@@ -1,4 +1,5 @@
-// Operator roles for the console at /admin, against the local or the remote D1.
+// Operator roles for the console at /admin, against the local or the remote D1, or the Node
+// server's libSQL database with --libsql or DATABASE_URL set (scripts/sql-target.ts).
 //
 //   npm run admins -- add --steam-id 76561198000000001 --role admin|support [--remote]
 //   npm run admins -- remove --steam-id 76561198000000001 [--remote]
@@ -6,9 +7,8 @@
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts. SteamIDs in the
 // ADMIN_STEAM_IDS setting are admins whatever this table says (decision 096).
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const ROLES = ["admin", "support"];
 
@@ -16,7 +16,8 @@ const usage = `Usage:
   npm run admins -- add --steam-id STEAMID64 --role ${ROLES.join("|")} [--remote]
   npm run admins -- remove --steam-id STEAMID64 [--remote]
   npm run admins -- list [--remote]
-Local options: --persist-to DIR, --env NAME`;
+Local options: --persist-to DIR, --env NAME
+The Node server's libSQL database instead: --libsql, or DATABASE_URL set (also read from .env)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -32,36 +33,9 @@ const { values, positionals } = parseArgs({
     "persist-to": { type: "string" },
     env: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
+    ...libsqlOption,
   },
 });
-
-function d1(command: string): Record<string, unknown>[] {
-  const target = values.remote
-    ? ["--remote", ...(values.env ? ["--env", values.env] : [])]
-    : [
-        "--local",
-        ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : []),
-        ...(values.env ? ["--env", values.env] : []),
-      ];
-  let output: string;
-  try {
-    output = execFileSync(
-      join("node_modules", ".bin", "wrangler"),
-      ["d1", "execute", "DB", ...target, "--json", "--command", command],
-      {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      },
-    );
-  } catch (error) {
-    const stdout = (error as { stdout?: string }).stdout;
-    console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
-    process.exit(1);
-  }
-  const parsed = JSON.parse(output) as { results?: Record<string, unknown>[] }[];
-  return parsed.flatMap((statement) => statement.results ?? []);
-}
 
 function steamIdArg(): string {
   const steamId = values["steam-id"]?.trim() ?? "";
@@ -70,26 +44,33 @@ function steamIdArg(): string {
   return steamId;
 }
 
-const where = values.remote ? "the remote database" : "the local database";
 const [command] = positionals;
 if (values.help || !command) fail("Choose a command.");
+
+const database = await openSqlTarget({
+  libsql: values.libsql,
+  remote: values.remote,
+  persistTo: values["persist-to"],
+  env: values.env,
+});
+const { where } = database;
 
 if (command === "add") {
   const steamId = steamIdArg();
   const role = values.role?.trim().toLowerCase() ?? "";
   if (!ROLES.includes(role)) fail(`--role must be one of ${ROLES.join(", ")}.`);
-  d1(
+  await database.query(
     `INSERT INTO operators (steam_id, role) VALUES ('${steamId}', '${role}')
      ON CONFLICT(steam_id) DO UPDATE SET role = excluded.role`,
   );
   console.log(`${steamId} is now ${role} in ${where}. They sign in with Steam and open /admin.`);
 } else if (command === "remove") {
   const steamId = steamIdArg();
-  const rows = d1(`DELETE FROM operators WHERE steam_id = '${steamId}' RETURNING steam_id`);
+  const rows = await database.query(`DELETE FROM operators WHERE steam_id = '${steamId}' RETURNING steam_id`);
   if (rows.length === 0) fail(`${steamId} has no stored role in ${where}.`);
   console.log(`${steamId} has no operator role in ${where} any more (ADMIN_STEAM_IDS still counts, if it lists them).`);
 } else if (command === "list") {
-  const rows = d1(
+  const rows = await database.query(
     `SELECT o.steam_id, o.role, u.nickname, o.created_at FROM operators o
      LEFT JOIN users u ON u.steam_id = o.steam_id ORDER BY o.role, o.steam_id`,
   );
@@ -104,3 +85,4 @@ if (command === "add") {
 } else {
   fail(`Unknown command "${command}".`);
 }
+database.close();

@@ -1,20 +1,21 @@
-// Promo codes for operators, against the local or the remote D1:
+// Promo codes for operators, against the local or the remote D1, or the Node server's libSQL
+// database with --libsql or DATABASE_URL set (scripts/sql-target.ts):
 //   npm run promo -- create --code WINTER --type BALANCE --value 100 --max-uses 50 [--starts 2026-12-01] [--ends 2027-01-10T00:00:00+03:00] [--remote]
 //   npm run promo -- create --code VIPWEEK2 --type ITEM --item 101 [--server-type SOLO] [--days 7] --max-uses 10
 //   npm run promo -- list [--remote]
 // Extra wrangler options pass through: --env e2e, --persist-to DIR. Add --dry-run to print the SQL only.
-import { execFileSync } from "node:child_process";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
 import { ZodError, z } from "zod";
 import { promoInsertSql } from "../db/seed/promo-sql.ts";
+import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const USAGE = `Использование:
   npm run promo -- create --code КОД --type BALANCE --value РУБЛИ --max-uses N [--starts ДАТА] [--ends ДАТА] [--remote]
   npm run promo -- create --code КОД --type ITEM --item ID [--server-type SOLO] [--days N] --max-uses N [--starts ДАТА] [--ends ДАТА] [--remote]
   npm run promo -- list [--remote]
 ДАТА: 2026-12-01 (полночь по Москве) или полное время ISO 8601. Без --days предмет выдаётся навсегда.
-Ещё: --env ИМЯ, --persist-to КАТАЛОГ (локальная база), --dry-run (только показать SQL).`;
+Ещё: --env ИМЯ, --persist-to КАТАЛОГ (локальная база), --dry-run (только показать SQL).
+База libSQL сервера на Node вместо D1: --libsql или заданный DATABASE_URL (читается и из .env).`;
 
 const { values, positionals } = parseArgs({
   allowPositionals: true,
@@ -33,18 +34,20 @@ const { values, positionals } = parseArgs({
     "persist-to": { type: "string" },
     "dry-run": { type: "boolean", default: false },
     help: { type: "boolean", short: "h", default: false },
+    ...libsqlOption,
   },
 });
 
-function wrangler(command: string): void {
-  const args = ["d1", "execute", "DB", values.remote ? "--remote" : "--local", "--command", command];
-  if (values.env) args.push("--env", values.env);
-  if (values["persist-to"] && !values.remote) args.push("--persist-to", values["persist-to"]);
-  if (!values.remote) args.push("--yes");
-  execFileSync(join("node_modules", ".bin", "wrangler"), args, {
-    stdio: "inherit",
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+async function run(sql: string) {
+  const database = await openSqlTarget({
+    libsql: values.libsql,
+    remote: values.remote,
+    persistTo: values["persist-to"],
+    env: values.env,
   });
+  const rows = await database.query(sql);
+  database.close();
+  return { rows, where: database.where };
 }
 
 const [command] = positionals;
@@ -67,13 +70,14 @@ try {
       endsAt: values.ends,
     } as Parameters<typeof promoInsertSql>[0]);
     console.log(sql);
-    if (!values["dry-run"]) wrangler(sql);
+    if (!values["dry-run"]) console.log(`Промокод создан: ${(await run(sql)).where}.`);
   } else if (command === "list") {
-    wrangler(
+    const { rows } = await run(
       "SELECT code, type, value / 100.0 AS rubles, item_id, item_server_type, item_duration_days, " +
         "datetime(starts_at / 1000, 'unixepoch') AS starts_utc, datetime(ends_at / 1000, 'unixepoch') AS ends_utc, " +
         "used_count, max_uses FROM promo_codes ORDER BY id",
     );
+    console.table(rows);
   } else {
     console.error(USAGE);
     process.exit(1);

@@ -1,4 +1,5 @@
-// Operator tool for game servers and their plugin keys, against the local or the remote D1.
+// Operator tool for game servers and their plugin keys, against the local or the remote D1, or the
+// Node server's libSQL database with --libsql or DATABASE_URL set (scripts/sql-target.ts).
 //
 //   npm run servers -- add --name "Свобода #6 | MAX 2" --type MAX2 --ip-port 1.2.3.4:28015 [--sort 6] [--remote]
 //   npm run servers -- rotate-key --id 6 [--remote]
@@ -6,10 +7,9 @@
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
 // A new key is printed ONCE; only its SHA-256 is stored (docs/decisions/060-…).
-import { execFileSync } from "node:child_process";
 import { createHash, randomBytes } from "node:crypto";
-import { join } from "node:path";
 import { parseArgs } from "node:util";
+import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"];
 
@@ -17,7 +17,8 @@ const usage = `Usage:
   npm run servers -- add --name NAME --type ${SERVER_TYPES.join("|")} --ip-port IP:PORT [--sort N] [--remote]
   npm run servers -- rotate-key --id N [--remote]
   npm run servers -- list [--remote]
-Local options: --persist-to DIR, --env NAME`;
+Local options: --persist-to DIR, --env NAME
+The Node server's libSQL database instead: --libsql, or DATABASE_URL set (also read from .env)`;
 
 function fail(message: string): never {
   console.error(`${message}\n\n${usage}`);
@@ -36,6 +37,7 @@ const { values, positionals } = parseArgs({
     "persist-to": { type: "string" },
     env: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
+    ...libsqlOption,
   },
 });
 
@@ -50,39 +52,16 @@ function newKey(): { key: string; hash: string } {
   return { key, hash: createHash("sha256").update(key, "utf8").digest("hex") };
 }
 
-function d1(command: string): Record<string, unknown>[] {
-  const target = values.remote
-    ? ["--remote"]
-    : [
-        "--local",
-        ...(values["persist-to"] ? ["--persist-to", values["persist-to"]] : []),
-        ...(values.env ? ["--env", values.env] : []),
-      ];
-  if (values.remote && values.env) target.push("--env", values.env);
-  let output: string;
-  try {
-    output = execFileSync(
-      join("node_modules", ".bin", "wrangler"),
-      ["d1", "execute", "DB", ...target, "--json", "--command", command],
-      {
-        encoding: "utf8",
-        stdio: ["ignore", "pipe", "inherit"],
-        env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-      },
-    );
-  } catch (error) {
-    // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
-    const stdout = (error as { stdout?: string }).stdout;
-    console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
-    process.exit(1);
-  }
-  const parsed = JSON.parse(output) as { results?: Record<string, unknown>[] }[];
-  return parsed.flatMap((statement) => statement.results ?? []);
-}
-
-const where = values.remote ? "the remote database" : "the local database";
 const [command] = positionals;
 if (values.help || !command) fail("Choose a command.");
+
+const database = await openSqlTarget({
+  libsql: values.libsql,
+  remote: values.remote,
+  persistTo: values["persist-to"],
+  env: values.env,
+});
+const { where } = database;
 
 if (command === "add") {
   const name = values.name?.trim();
@@ -94,7 +73,7 @@ if (command === "add") {
   if (!ipPort || !/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(ipPort)) fail("--ip-port must look like 1.2.3.4:28015.");
   if (sort !== null && !Number.isInteger(sort)) fail("--sort must be an integer.");
   const { key, hash } = newKey();
-  const rows = d1(
+  const rows = await database.query(
     `INSERT INTO servers (name, server_type, ip_port, sort_order, key_hash, key_rotated_at)
      VALUES (${sql(name)}, ${sql(type)}, ${sql(ipPort)}, ${sort ?? "(SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers)"}, ${sql(hash)}, ${Date.now()})
      RETURNING id`,
@@ -107,7 +86,7 @@ if (command === "add") {
   const id = Number(values.id);
   if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
   const { key, hash } = newKey();
-  const rows = d1(
+  const rows = await database.query(
     `UPDATE servers SET key_hash = ${sql(hash)}, key_rotated_at = ${Date.now()} WHERE id = ${id} RETURNING id, name`,
   );
   if (rows.length === 0) fail(`No server #${id} in ${where}.`);
@@ -115,7 +94,7 @@ if (command === "add") {
   console.log("\nPut it in the plugin config and run `oxide.reload RustStoreDelivery` — it is shown only now:");
   console.log(`  "Server key": "${key}"`);
 } else if (command === "list") {
-  const rows = d1(
+  const rows = await database.query(
     `SELECT s.id, s.name, s.server_type, s.ip_port, s.key_hash IS NOT NULL AS has_key, s.key_rotated_at, h.received_at AS heartbeat_at
      FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id ORDER BY s.sort_order, s.id`,
   );
@@ -133,3 +112,4 @@ if (command === "add") {
 } else {
   fail(`Unknown command "${command}".`);
 }
+database.close();

@@ -1,0 +1,95 @@
+// The database an operator script runs its SQL on: the Node server's libSQL database with
+// --libsql or DATABASE_URL set (as scripts/seed-local.ts chooses), otherwise D1 through
+// `wrangler d1 execute` (local, or --remote). Both give back plain `{ column: value }` rows, so a
+// script prints the same whichever it ran on.
+import { execFileSync } from "node:child_process";
+import { join } from "node:path";
+
+export type Row = Record<string, unknown>;
+
+export interface SqlTargetOptions {
+  libsql?: boolean;
+  remote?: boolean;
+  /** wrangler's --persist-to, for the local D1. */
+  persistTo?: string;
+  /** wrangler's --env. */
+  env?: string;
+}
+
+export interface SqlTarget {
+  /** How messages name it: "the local database", "the remote database" or the libSQL URL. */
+  where: string;
+  /** Runs one statement and returns its rows; on failure prints why and exits 1. */
+  query(sql: string): Promise<Row[]>;
+  close(): void;
+}
+
+/** The option every operator script accepts to choose libSQL without setting DATABASE_URL. */
+export const libsqlOption = { libsql: { type: "boolean", default: false } } as const;
+
+export async function openSqlTarget(options: SqlTargetOptions): Promise<SqlTarget> {
+  if (options.libsql && options.remote) {
+    console.error("--libsql and --remote choose different databases; give one.");
+    process.exit(1);
+  }
+  // An explicit --remote means the D1 database even if the shell has DATABASE_URL for the Node server.
+  if (options.libsql || (process.env.DATABASE_URL && !options.remote)) return openLibsqlTarget();
+  return wranglerTarget(options);
+}
+
+async function openLibsqlTarget(): Promise<SqlTarget> {
+  // Loaded only here, so the wrangler path needs no libSQL client.
+  const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
+  const { client, url } = libsqlDatabaseFromEnv();
+  return {
+    where: url,
+    async query(sql) {
+      try {
+        const result = await client.execute(sql);
+        return result.rows.map((row) =>
+          Object.fromEntries(result.columns.map((column, index) => [column, row[index]])),
+        );
+      } catch (error) {
+        console.error(`libSQL statement failed: ${(error as Error).message}`);
+        process.exit(1);
+      }
+    },
+    close: () => client.close(),
+  };
+}
+
+function wranglerTarget(options: SqlTargetOptions): SqlTarget {
+  const target = options.remote
+    ? ["--remote", ...(options.env ? ["--env", options.env] : [])]
+    : [
+        "--local",
+        "--yes",
+        ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
+        ...(options.env ? ["--env", options.env] : []),
+      ];
+  return {
+    where: options.remote ? "the remote database" : "the local database",
+    async query(sql) {
+      let output: string;
+      try {
+        output = execFileSync(
+          join("node_modules", ".bin", "wrangler"),
+          ["d1", "execute", "DB", ...target, "--json", "--command", sql],
+          {
+            encoding: "utf8",
+            stdio: ["ignore", "pipe", "inherit"],
+            env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+          },
+        );
+      } catch (error) {
+        // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
+        const stdout = (error as { stdout?: string }).stdout;
+        console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
+        process.exit(1);
+      }
+      const parsed = JSON.parse(output) as { results?: Row[] }[];
+      return parsed.flatMap((statement) => statement.results ?? []);
+    },
+    close: () => {},
+  };
+}

@@ -1,0 +1,73 @@
+// The operator scripts as an owner of a Node server runs them: DATABASE_URL points at the
+// server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
+import assert from "node:assert/strict";
+import { execFile } from "node:child_process";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { after, before, describe, it } from "node:test";
+import { promisify } from "node:util";
+
+const root = resolve(import.meta.dirname, "../..");
+const folder = mkdtempSync(join(tmpdir(), "site-operator-"));
+const databaseUrl = `file:${join(folder, "site.db")}`;
+
+async function script(name: string, ...args: string[]): Promise<string> {
+  const { stdout } = await promisify(execFile)(process.execPath, [join("scripts", name), ...args], {
+    cwd: root,
+    encoding: "utf8",
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_AUTH_TOKEN: "" },
+  });
+  return stdout;
+}
+
+describe("operator scripts on the Node server's libSQL database", () => {
+  before(async () => {
+    await script("migrate.ts");
+  });
+
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  it("servers add prints the new server's id and key once; servers list shows it", async () => {
+    const added = await script(
+      "servers.ts",
+      "add",
+      "--name",
+      "Свобода #6 | MAX 2",
+      "--type",
+      "MAX2",
+      "--ip-port",
+      "10.0.0.6:28015",
+    );
+    assert.match(added, /Added server #1 "Свобода #6 \| MAX 2" \(MAX2, 10\.0\.0\.6:28015\)/);
+    assert.match(added, /"Server id": 1,/);
+    const key = added.match(/"Server key": "(rsk_[\w-]+)"/)?.[1];
+    assert.ok(key, added);
+
+    const listed = await script("servers.ts", "list");
+    assert.match(listed, /│ 1\s+│ 'Свобода #6 \| MAX 2' │ 'MAX2' │ '10\.0\.0\.6:28015' │ 'set \d{4}-/);
+    assert.ok(!listed.includes(key), "the key is shown only when it is made");
+  });
+
+  it("a second server on the same address is refused and not listed", async () => {
+    await assert.rejects(
+      script("servers.ts", "add", "--name", "Копия", "--type", "SOLO", "--ip-port", "10.0.0.6:28015"),
+      (error: { code?: number; stderr?: string }) => error.code === 1 && /UNIQUE/.test(error.stderr ?? ""),
+    );
+    assert.doesNotMatch(await script("servers.ts", "list"), /Копия/);
+  });
+
+  it("admins add then admins list shows the role", async () => {
+    const added = await script("admins.ts", "add", "--steam-id", "76561198000000042", "--role", "support");
+    assert.match(added, /76561198000000042 is now support/);
+    const listed = await script("admins.ts", "list");
+    assert.match(listed, /'76561198000000042' │ 'support' │ '\(not signed in yet\)'/);
+  });
+
+  it("promo create then promo list shows the code", async () => {
+    await script("promo.ts", "create", "--code", "winter", "--type", "BALANCE", "--value", "100", "--max-uses", "50");
+    const listed = await script("promo.ts", "list");
+    assert.match(listed, /'WINTER'\s+│ 'BALANCE' │ 100\s+│/);
+    assert.match(listed, /│ 0\s+│ 50\s+│/);
+  });
+});
