@@ -40,7 +40,7 @@ export async function openSqlTarget(options: SqlTargetOptions): Promise<SqlTarge
 async function openLibsqlTarget(): Promise<SqlTarget> {
   // Loaded only here, so the wrangler path needs no libSQL client.
   const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
-  const { client, url } = libsqlDatabaseFromEnv();
+  const { client, url } = await libsqlDatabaseFromEnv();
   return {
     where: url,
     async query(sql) {
