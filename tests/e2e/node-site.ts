@@ -1,7 +1,9 @@
 // Builds the Node server (npm run build:node) and runs it on its own port over a fresh seeded libSQL
 // file, with the local stand-ins as the Worker's e2e build has them.
+
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
 import { mkdirSync, rmSync } from "node:fs";
+import { createServer } from "node:net";
 import { join, resolve } from "node:path";
 
 export function buildNodeSite(): void {
@@ -71,4 +73,14 @@ export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = "."): Promise<
   }
   server.kill("SIGKILL");
   throw new Error(`the Node server did not start:\n${output}`);
+}
+
+/** A port nobody on this machine listens on right now. */
+export async function freePort(): Promise<number> {
+  const probe = createServer();
+  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
+  const address = probe.address();
+  await new Promise((done) => probe.close(done));
+  if (address === null || typeof address === "string") throw new Error("no port");
+  return address.port;
 }

@@ -3,20 +3,10 @@
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
 import { mkdtempSync, readdirSync } from "node:fs";
-import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
-
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((done) => probe.listen(0, "127.0.0.1", done));
-  const address = probe.address();
-  await new Promise((done) => probe.close(done));
-  if (address === null || typeof address === "string") throw new Error("no port");
-  return address.port;
-}
+import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
 
 function exitOf(server: NodeServer): Promise<number | null> {
   return new Promise((done) => {
