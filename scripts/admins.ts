@@ -8,9 +8,10 @@
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts. SteamIDs in the
 // ADMIN_STEAM_IDS setting are admins whatever this table says (decision 096).
 import { parseArgs } from "node:util";
+import { OPERATOR_ROLES } from "../db/schema.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
-const ROLES = ["admin", "support"];
+const ROLES: readonly string[] = OPERATOR_ROLES;
 
 const usage = `Usage:
   npm run admins -- add --steam-id STEAMID64 --role ${ROLES.join("|")} [--remote]

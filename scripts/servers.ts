@@ -9,9 +9,8 @@
 // A new key is printed ONCE; only its SHA-256 is stored (docs/decisions/060-…).
 import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
+import { SERVER_TYPES } from "../core/shop/server-types.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
-
-const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"];
 
 const usage = `Usage:
   npm run servers -- add --name NAME --type ${SERVER_TYPES.join("|")} --ip-port IP:PORT [--sort N] [--remote]
@@ -69,7 +68,8 @@ if (command === "add") {
   const ipPort = values["ip-port"]?.trim();
   const sort = values.sort === undefined ? null : Number(values.sort);
   if (!name) fail("--name is required.");
-  if (!type || !SERVER_TYPES.includes(type)) fail(`--type must be one of ${SERVER_TYPES.join(", ")}.`);
+  if (!type || !(SERVER_TYPES as readonly string[]).includes(type))
+    fail(`--type must be one of ${SERVER_TYPES.join(", ")}.`);
   if (!ipPort || !/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(ipPort)) fail("--ip-port must look like 1.2.3.4:28015.");
   if (sort !== null && !Number.isInteger(sort)) fail("--sort must be an integer.");
   const { key, hash } = newKey();
