@@ -13,6 +13,7 @@ import {
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
 import { Badge, DELIVERY_KIND, DELIVERY_STATUS } from "../components/admin/labels.tsx";
+import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.deliveries";
 
 // /admin/deliveries: failed and stuck deliveries with the plugin's error; retry or cancel.
@@ -128,13 +129,7 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                   <td>
                     {(row.status === "failed" || row.status === "pending") && (
                       <>
-                        <Form method="post" className="admin-form admin-form--inline">
-                          <input type="hidden" name="intent" value="retry" />
-                          <input type="hidden" name="deliveryId" value={row.id} />
-                          <button type="submit" className="button button--small">
-                            Повторить
-                          </button>
-                        </Form>
+                        <PostButton fields={{ intent: "retry", deliveryId: row.id }} label="Повторить" />
                         <Form method="post" className="admin-form admin-form--inline">
                           <input type="hidden" name="intent" value="cancel" />
                           <input type="hidden" name="deliveryId" value={row.id} />

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
@@ -6,6 +6,7 @@ import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { listCatalog, setItemVisible } from "#worker/services/admin/catalog.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
+import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.items";
 
 // /admin/items: the catalog per server type, with hide/show; editing is on the item's page.
@@ -101,13 +102,11 @@ export default function AdminItems({ loaderData, actionData }: Route.ComponentPr
                   {item.endTime != null && <div className="muted">до {formatMoment(item.endTime)}</div>}
                 </td>
                 <td>
-                  <Form method="post" className="admin-form admin-form--inline">
-                    <input type="hidden" name="itemId" value={item.id} />
-                    <input type="hidden" name="visible" value={item.isAvailable ? "0" : "1"} />
-                    <button type="submit" className="button button--small button--ghost">
-                      {item.isAvailable ? "Скрыть" : "Показать"}
-                    </button>
-                  </Form>
+                  <PostButton
+                    fields={{ itemId: item.id, visible: item.isAvailable ? "0" : "1" }}
+                    label={item.isAvailable ? "Скрыть" : "Показать"}
+                    ghost
+                  />
                 </td>
               </tr>
             ))}

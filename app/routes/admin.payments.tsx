@@ -1,4 +1,4 @@
-import { data, Form, Link } from "react-router";
+import { data, Link } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
@@ -7,6 +7,7 @@ import { listPayments, recheckPayment, recheckSchema } from "#worker/services/ad
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
 import { Badge, PAYMENT_STATUS } from "../components/admin/labels.tsx";
+import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.payments";
 
 // /admin/payments: top-ups with status and provider id; «Проверить у провайдера» settles a
@@ -88,12 +89,7 @@ export default function AdminPayments({ loaderData, actionData }: Route.Componen
                   </td>
                   <td>
                     {payment.status === "pending" && payment.providerPaymentId && (
-                      <Form method="post" className="admin-form admin-form--inline">
-                        <input type="hidden" name="paymentId" value={payment.id} />
-                        <button type="submit" className="button button--small">
-                          Проверить у провайдера
-                        </button>
-                      </Form>
+                      <PostButton fields={{ paymentId: payment.id }} label="Проверить у провайдера" />
                     )}
                   </td>
                 </tr>

@@ -13,6 +13,7 @@ import {
 import { allows } from "#worker/services/admin/roles.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
+import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.promos";
 
 // /admin/promos: the codes with uses and limits, who used one, create (admin) and disable (admin).
@@ -159,13 +160,7 @@ export default function AdminPromos({ loaderData, actionData }: Route.ComponentP
                   {canEdit && (
                     <td>
                       {active && (
-                        <Form method="post" className="admin-form admin-form--inline">
-                          <input type="hidden" name="intent" value="disable" />
-                          <input type="hidden" name="promoId" value={promo.id} />
-                          <button type="submit" className="button button--small button--ghost">
-                            Отключить
-                          </button>
-                        </Form>
+                        <PostButton fields={{ intent: "disable", promoId: promo.id }} label="Отключить" ghost />
                       )}
                     </td>
                   )}

@@ -6,6 +6,7 @@ import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { addServer, listServers, rotateServerKey, serverFormSchema } from "#worker/services/admin/servers.ts";
 import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
+import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.servers";
 
 // /admin/servers (admin only): servers, their plugin heartbeat and waiting deliveries; add one or
@@ -130,13 +131,7 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
                 <td className="admin-table__num">{server.pending}</td>
                 <td>
                   <div className="muted">{server.hasKey ? `с ${formatMoment(server.keyRotatedAt)}` : "нет"}</div>
-                  <Form method="post" className="admin-form admin-form--inline">
-                    <input type="hidden" name="intent" value="rotate" />
-                    <input type="hidden" name="serverId" value={server.id} />
-                    <button type="submit" className="button button--small button--ghost">
-                      Новый ключ
-                    </button>
-                  </Form>
+                  <PostButton fields={{ intent: "rotate", serverId: server.id }} label="Новый ключ" ghost />
                 </td>
               </tr>
             ))}
