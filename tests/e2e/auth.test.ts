@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser, BrowserContext, Page } from "playwright-core";
 import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
 let browser: Browser;
@@ -19,6 +19,22 @@ async function signedInAs(page: Page, nickname: string) {
 
 async function signedOut(page: Page) {
   await header(page).getByRole("link", { name: "Войти через Steam" }).waitFor({ timeout: 15_000 });
+}
+
+/** Signs a new player in through the stand-in with the context's cookie jar, stopping before /auth-success. */
+async function signInUpToAuthSuccess(context: BrowserContext): Promise<string> {
+  const start = await context.request.get("/api/auth/steam", { maxRedirects: 0 });
+  const providerPage = new URL(start.headers().location ?? "");
+  const approved = await context.request.post(new URL("approve", providerPage).toString(), {
+    form: {
+      return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+      realm: providerPage.searchParams.get("openid.realm") ?? "",
+      steamid: randomSteamId(),
+    },
+    maxRedirects: 0,
+  });
+  const callback = await context.request.get(approved.headers().location ?? "", { maxRedirects: 0 });
+  return callback.headers().location ?? "";
 }
 
 test("with JavaScript: sign in as the demo player through the Steam stand-in, reload, log out", async () => {
@@ -91,18 +107,7 @@ test("with JavaScript the session token never appears in an address: requests, r
 
 test("a used sign-in code says so in Russian and stores no token", async () => {
   const context = await newContext(browser);
-  const start = await context.request.get("/api/auth/steam", { maxRedirects: 0 });
-  const providerPage = new URL(start.headers().location ?? "");
-  const approved = await context.request.post(new URL("approve", providerPage).toString(), {
-    form: {
-      return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-      realm: providerPage.searchParams.get("openid.realm") ?? "",
-      steamid: randomSteamId(),
-    },
-    maxRedirects: 0,
-  });
-  const callback = await context.request.get(approved.headers().location ?? "", { maxRedirects: 0 });
-  const authSuccess = callback.headers().location ?? "";
+  const authSuccess = await signInUpToAuthSuccess(context);
   const code = new URL(authSuccess, E2E_ORIGIN).searchParams.get("code") ?? "";
   // Someone (another tab) used it first.
   const first = await context.request.post("/api/auth/exchange", { data: { code } });
@@ -150,19 +155,7 @@ test("without JavaScript: sign in with a typed SteamID64, reload, log out", asyn
 
 test("without JavaScript /auth-success shows the spec's text and a way on", async () => {
   const context = await newContext(browser, { javaScriptEnabled: false });
-  // Sign in step by step with the context's own cookie jar, stopping before /auth-success.
-  const start = await context.request.get("/api/auth/steam", { maxRedirects: 0 });
-  const providerPage = new URL(start.headers().location ?? "");
-  const approved = await context.request.post(new URL("approve", providerPage).toString(), {
-    form: {
-      return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-      realm: providerPage.searchParams.get("openid.realm") ?? "",
-      steamid: randomSteamId(),
-    },
-    maxRedirects: 0,
-  });
-  const callback = await context.request.get(approved.headers().location ?? "", { maxRedirects: 0 });
-  const authSuccess = callback.headers().location ?? "";
+  const authSuccess = await signInUpToAuthSuccess(context);
   assert.match(authSuccess, /^\/auth-success\?code=/);
 
   const page = await context.newPage();
