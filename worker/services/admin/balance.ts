@@ -1,19 +1,10 @@
 import { sql } from "drizzle-orm";
 import { z } from "zod";
+import { ADMIN_TEXT } from "#core/messages/admin.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
 import { auditStatement } from "./audit.ts";
 import type { Operator } from "./roles.ts";
-
-export const ADMIN_TEXT = {
-  reasonRequired: "Укажите причину",
-  amountInvalid: "Введите сумму в рублях, например 150 или -99,50",
-  amountZero: "Сумма не может быть нулевой",
-  amountTooLarge: "Сумма не может превышать 1 000 000 ₽",
-  belowZero: "Баланс не может стать меньше 0 ₽",
-  playerNotFound: "Игрок не найден",
-  nothingChanged: "Ничего не изменилось: состояние уже такое",
-} as const;
 
 export const reasonSchema = z
   .string({ error: ADMIN_TEXT.reasonRequired })

@@ -1,28 +1,11 @@
 import { z } from "zod";
+import { CATALOG_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 
 // The item form as the console posts it, checked with Russian messages. Money is typed in rubles
 // and stored in kopecks; times are typed in Moscow time.
 
 const MSK = "+03:00";
-
-export const CATALOG_TEXT = {
-  name: "Введите название (до 100 символов)",
-  price: "Цена — число рублей от 0, например 199 или 49,90",
-  discount: "Скидка — целое число от 0 до 100",
-  img: "Картинка — адрес https://… или путь на сайте, начиная с /",
-  serverType: "Выберите тип сервера",
-  category: "Выберите категорию",
-  durations: "Сроки — строки вида «7» или «30 = 299» (дней = цена в рублях)",
-  oneTimeDurations: "У разового товара не бывает сроков",
-  duplicateDuration: "Каждый срок указывается один раз",
-  window: "Окончание продажи должно быть позже начала",
-  maxQuantity: "Количество — целое число от 1",
-  date: "Дата в формате ГГГГ-ММ-ДДTЧЧ:ММ",
-  command: "Команда не длиннее 300 символов",
-  belowSold: "Количество не может быть меньше уже проданного",
-  notFound: "Товар не найден",
-} as const;
 
 const rubles = (message: string) =>
   z

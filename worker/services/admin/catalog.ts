@@ -1,10 +1,11 @@
 import { asc, eq, type SQL, sql } from "drizzle-orm";
+import { CATALOG_TEXT } from "#core/messages/admin.ts";
 import { categories, itemCommands, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, type Statement, statement } from "../../ports/database.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
-import { CATALOG_TEXT, type ItemInput } from "./catalog-input.ts";
+import type { ItemInput } from "./catalog-input.ts";
 import type { Operator } from "./roles.ts";
 
 export async function listCatalog(deps: Pick<Deps, "db">, serverType: string | null) {

@@ -1,6 +1,7 @@
 import { and, desc, eq, lt, type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import type { DeliveryFilter } from "#core/admin/filters.ts";
+import { DELIVERY_TEXT } from "#core/messages/admin.ts";
 import { deliveries, inventoryEntries, items, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
@@ -10,12 +11,6 @@ import type { Operator } from "./roles.ts";
 
 /** A pending delivery older than this has not reached the game and is shown as stuck. */
 export const STUCK_AFTER_MS = 30 * 60_000;
-
-export const DELIVERY_TEXT = {
-  notRetryable: "Повторить можно только доставку с ошибкой или зависшую",
-  notCancellable: "Отменить можно только не выполненную доставку, которую сейчас не выполняет сервер",
-  notFound: "Доставка не найдена",
-} as const;
 
 export const deliveryActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retry"), deliveryId: z.string().uuid(DELIVERY_TEXT.notFound) }),

@@ -1,6 +1,7 @@
 import { desc, eq } from "drizzle-orm";
 import { z } from "zod";
 import type { PaymentFilter } from "#core/admin/filters.ts";
+import { PAYMENT_ADMIN_TEXT } from "#core/messages/admin.ts";
 import { payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { handleNotification, type NotificationOutcome } from "../payments/payments.ts";
@@ -16,12 +17,6 @@ export const RECHECK_TEXT: Record<NotificationOutcome, string> = {
   refused: "Данные провайдера не совпадают с платежом: не зачислено, подробности в логах",
   unknown: "Провайдер не знает этот платеж",
 };
-
-export const PAYMENT_ADMIN_TEXT = {
-  notFound: "Платеж не найден",
-  noProviderId: "Платеж не дошел до провайдера: проверять нечего",
-  providerDown: "Провайдер не отвечает, попробуйте позже",
-} as const;
 
 export const recheckSchema = z.object({ paymentId: z.string().uuid(PAYMENT_ADMIN_TEXT.notFound) });
 

@@ -1,5 +1,6 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { PROMO_ADMIN_TEXT } from "#core/messages/admin.ts";
 import { isWellFormedPromoCode, normalizePromoCode } from "#core/promos/code.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { items, promoCodes, promoRedemptions, users } from "#db/schema.ts";
@@ -8,18 +9,6 @@ import { constraintViolation, statement } from "../../ports/database.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
 import type { Operator } from "./roles.ts";
-
-export const PROMO_ADMIN_TEXT = {
-  code: "Код: 3–32 символа A–Z, 0–9, _ или -",
-  value: "Сумма — рубли больше 0, например 100 или 49,90",
-  item: "Для промокода на товар укажите номер товара",
-  itemNotFound: "Товар не найден",
-  maxUses: "Лимит использований — целое число от 1",
-  days: "Срок — целое число дней от 1 или пусто (навсегда)",
-  endsAt: "Дата окончания в формате ГГГГ-ММ-ДДTЧЧ:ММ, позже текущего момента",
-  duplicate: "Такой промокод уже есть",
-  alreadyDisabled: "Промокод уже не действует",
-} as const;
 
 const MSK = "+03:00";
 

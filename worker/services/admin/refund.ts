@@ -1,20 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { REFUND_TEXT } from "#core/messages/admin.ts";
 import { purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { auditStatement } from "./audit.ts";
 import { type AdminResult, reasonSchema } from "./balance.ts";
 import { allows, type Operator, SUPPORT_REFUND_LIMIT } from "./roles.ts";
-
-export const REFUND_TEXT = {
-  notFound: "Покупка не найдена",
-  already: "Эта покупка уже возвращена",
-  notCompleted: "Вернуть можно только завершенную покупку",
-  overLimit: "Возврат больше 1 000 ₽ может сделать только администратор",
-  conflict: "Не удалось выполнить возврат, попробуйте еще раз",
-  deliveryCancelled: "Отменено: покупка возвращена",
-} as const;
 
 export const refundSchema = z.object({ purchaseId: z.coerce.number().int().positive(), reason: reasonSchema });
 

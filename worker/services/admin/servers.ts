@@ -1,5 +1,6 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { SERVER_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
@@ -9,13 +10,6 @@ import { OFFLINE_AFTER_MS } from "../server-status.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
 import type { Operator } from "./roles.ts";
-
-export const SERVER_TEXT = {
-  name: "Введите название сервера (до 100 символов)",
-  ipPort: "Адрес в виде 1.2.3.4:28015",
-  duplicate: "Сервер с таким адресом уже есть",
-  notFound: "Сервер не найден",
-} as const;
 
 export const serverFormSchema = z.object({
   name: z.string().trim().min(1, SERVER_TEXT.name).max(100, SERVER_TEXT.name),
