@@ -1,13 +1,13 @@
-import { createRequestHandler } from "react-router";
 import { cloudflarePlatform } from "./adapters/cloudflare.ts";
 import { createWorkerApp } from "./cloudflare/worker-app.ts";
 import { runScheduled } from "./cron/index.ts";
 import type { Env } from "./env.ts";
+import { pageHandlerOf } from "./page-handler.ts";
 import { wireDeps } from "./wiring.ts";
 
-const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
-
-const app = createWorkerApp({ pageHandler: (request, context) => requestHandler(request, context) });
+const app = createWorkerApp({
+  pageHandler: pageHandlerOf(() => import("virtual:react-router/server-build"), import.meta.env.MODE),
+});
 
 export default {
   fetch: app.fetch,

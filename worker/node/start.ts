@@ -1,8 +1,8 @@
 // The Node server itself, started by worker/node/server.ts once React knows it runs in production.
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { createRequestHandler } from "react-router";
 import { libsqlPorts, migrateLibsql, openLibsql } from "../adapters/libsql.ts";
+import { pageHandlerOf } from "../page-handler.ts";
 import { wireDeps } from "../wiring.ts";
 import { createNodeApp } from "./app.ts";
 import { prepareFileDatabase } from "./database-file.ts";
@@ -28,9 +28,8 @@ export async function startServer(buildDir: URL): Promise<void> {
     await migrateLibsql(client, fileURLToPath(new URL("../migrations", buildDir)));
   }
   const platform = { ...libsqlPorts(client), settings: settings.site };
-  const requestHandler = createRequestHandler(() => import("virtual:react-router/server-build"), import.meta.env.MODE);
   const app = createNodeApp({
-    pageHandler: (request, context) => requestHandler(request, context),
+    pageHandler: pageHandlerOf(() => import("virtual:react-router/server-build"), import.meta.env.MODE),
     platform,
     clientDir: fileURLToPath(new URL("client", buildDir)),
     trustProxy: settings.trustProxy,
