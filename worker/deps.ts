@@ -27,11 +27,24 @@ export interface DepsOverrides {
   waitUntil?: (promise: Promise<unknown>) => void;
 }
 
+// Settings don't change while a runtime serves (the Worker's env, the Node server's environment), so
+// each settings object is parsed once, not on every request.
+const parsedConfigs = new WeakMap<Settings, Config>();
+
+function configOf(settings: Settings): Config {
+  let config = parsedConfigs.get(settings);
+  if (!config) {
+    config = loadConfig(settings);
+    parsedConfigs.set(settings, config);
+  }
+  return config;
+}
+
 export function buildDeps(platform: Platform, overrides: DepsOverrides = {}): Deps {
   return {
     db: platform.db,
     kv: platform.kv,
-    config: loadConfig(platform.settings),
+    config: configOf(platform.settings),
     now: overrides.now ?? (() => new Date()),
     fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),
     waitUntil: overrides.waitUntil ?? (() => {}),

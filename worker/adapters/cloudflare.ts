@@ -39,8 +39,21 @@ export function kvStore(kv: KVNamespace): KeyValueStore {
   };
 }
 
+// One port per binding for the isolate's life: Drizzle reads the whole schema when it is made.
+const databases = new WeakMap<D1Database, Database>();
+const stores = new WeakMap<KVNamespace, KeyValueStore>();
+
+function once<K extends object, V>(made: WeakMap<K, V>, key: K, make: (key: K) => V): V {
+  let value = made.get(key);
+  if (value === undefined) {
+    value = make(key);
+    made.set(key, value);
+  }
+  return value;
+}
+
 export function cloudflarePorts(bindings: CloudflareBindings) {
-  return { db: d1Database(bindings.DB), kv: kvStore(bindings.STATUS_KV) };
+  return { db: once(databases, bindings.DB, d1Database), kv: once(stores, bindings.STATUS_KV, kvStore) };
 }
 
 /** The Worker's ports and settings: the bindings name D1 and KV, the rest are settings. */
