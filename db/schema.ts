@@ -407,6 +407,14 @@ export const ledger = sqliteTable(
   (t) => [index("ledger_user").on(t.userId)],
 );
 
+// The catalog's revision: one row, bumped by triggers (migration 0007) on every write to items, their
+// durations and contents, and categories, made by the site or by hand. Pages keep the catalog they
+// read under its revision and read it again only when the revision moves (decision 102).
+export const catalogRevision = sqliteTable("catalog_revision", {
+  id: integer("id").primaryKey(),
+  revision: integer("revision").notNull(),
+});
+
 // What KV holds on Workers (the server list, the payment stand-in's state), on a runtime without KV.
 // Unused on D1.
 export const keyValues = sqliteTable("key_values", {

@@ -15,8 +15,10 @@ import { createStandInsApp } from "./integrations/stand-ins/app.ts";
 import type { PageCache } from "./ports/page-cache.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { readSessionToken } from "./services/auth/sessions.ts";
-import { PAGE_NONCE_HEADER, visitorPageCache } from "./visitor-page-cache.ts";
+import { PAGE_CACHE_HEADER, visitorPageCache } from "./visitor-page-cache.ts";
 import { standInEnvOf, wireDeps } from "./wiring.ts";
+
+const REQUEST_ID_HEADER = "x-request-id";
 
 /** Nothing the site accepts comes near this: forms and JSON bodies are a few hundred bytes. */
 export const MAX_REQUEST_BODY_BYTES = 64 * 1024;
@@ -53,23 +55,24 @@ export function createApp({ pageHandler, platform, overrides, pageCache }: AppOp
   // The payment stand-in's notifications enter the site here, as the provider's would over the network.
   const selfFetch = (c: Context<AppEnv>) => (request: Request) => app.fetch(request, c.env, executionContextOf(c));
 
-  app.use(requestId());
   // First, so every guard below reads the same configuration the services get.
   app.use(async (c, next) => {
     c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
     await next();
   });
-  // Runs after securityHeaders has written this request's policy: a page served from the visitor
-  // cache was rendered with an earlier nonce, and its policy must name that one.
-  app.use(async (c, next) => {
-    await next();
-    const kept = c.res.headers.get(PAGE_NONCE_HEADER);
-    if (kept === null) return;
-    c.res.headers.delete(PAGE_NONCE_HEADER);
-    const fresh = c.get("secureHeadersNonce");
-    const policy = c.res.headers.get("content-security-policy");
-    if (fresh && policy) c.res.headers.set("content-security-policy", policy.replaceAll(fresh, kept));
-  });
+  // Before the rest of the chain: a visitor's page from the cache already carries every header the
+  // chain gave it when it was rendered, so a hit costs a lookup and nothing else (decision 102).
+  if (servePage) {
+    app.use(async (c, next) => {
+      const answer = await servePage(c.req.raw, c.var.deps, async () => {
+        await next();
+        return c.res;
+      });
+      if (answer.headers.get(PAGE_CACHE_HEADER) === "hit") answer.headers.set(REQUEST_ID_HEADER, crypto.randomUUID());
+      return answer;
+    });
+  }
+  app.use(requestId({ headerName: REQUEST_ID_HEADER }));
   app.use(securityHeaders);
   // An answer to a request that names a player may show that player's data (every page's header shows
   // the balance): shared caches must never keep it. API handlers that chose a policy keep theirs.
@@ -100,8 +103,7 @@ export function createApp({ pageHandler, platform, overrides, pageCache }: AppOp
   // Every other request, of any method, is a page or a form post.
   app.all("*", async (c) => {
     if (!(await readableForm(c.req.raw))) return c.text(BAD_FORM, 400);
-    const render = () => pageHandler(c.req.raw, createRouterContext(c.var.deps, c.get("secureHeadersNonce")));
-    return servePage ? servePage(c.req.raw, c.var.deps, render, c.get("secureHeadersNonce")) : render();
+    return pageHandler(c.req.raw, createRouterContext(c.var.deps, c.get("secureHeadersNonce")));
   });
 
   app.onError((error, c) => {

@@ -1,0 +1,138 @@
+import { asc, sql } from "drizzle-orm";
+import type { ShopCategory } from "#core/shop/types.ts";
+import { catalogRevision, categories, itemContents, itemDurations, items } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { type Database, statement } from "../../ports/database.ts";
+
+// The whole catalog, kept in memory per process (or Worker isolate) under the revision it was read
+// at. The catalog_revision row moves with every write to items, durations, contents and categories
+// (SQL triggers), so a read checks one row and reads the catalog again only after a change; filtering,
+// searching and paging a server type's items then cost no query at all, whatever the catalog's size
+// (decision 102).
+
+export type ItemRow = typeof items.$inferSelect;
+export type DurationRow = typeof itemDurations.$inferSelect;
+export interface ContentRow {
+  item: string;
+  img: string;
+}
+
+export interface CatalogSnapshot {
+  revision: number;
+  /** Listed items (is_available) of every server type, in the catalogue's order: category, then the item's own. */
+  listed: ItemRow[];
+  /** The listed items by id. */
+  byId: Map<number, ItemRow>;
+  /** The listed items of each server type, in the catalogue's order. */
+  byServerType: Map<string, ItemRow[]>;
+  categories: ShopCategory[];
+  categoryNames: Map<number, string>;
+  /** Each item's durations, shortest first. */
+  durations: Map<number, DurationRow[]>;
+  /** Each kit's contents, in their order. */
+  contents: Map<number, ContentRow[]>;
+  /** What a search looks in, case-folded: name, description, category and kit contents, one per line. */
+  searchText: Map<number, string>;
+  /** Every limited offer's start and end, ascending: the moments the catalog changes by itself. */
+  saleBoundaries: number[];
+}
+
+const REVISION = statement(sql`SELECT revision FROM catalog_revision WHERE id = 1`);
+
+// Only settled snapshots are kept: a Worker must not wait on another request's I/O.
+const held = new WeakMap<Database, CatalogSnapshot>();
+// One request's reads (keyed by its Deps) pinned to one snapshot.
+const pinned = new WeakMap<object, CatalogSnapshot>();
+
+/** The catalog as it is now: the kept snapshot when the revision hasn't moved, else read anew. */
+export async function catalogSnapshot(deps: Pick<Deps, "db">): Promise<CatalogSnapshot> {
+  const pin = pinned.get(deps);
+  if (pin) return pin;
+  const kept = held.get(deps.db);
+  if (kept) {
+    const [row] = (await deps.db.run<{ revision: number }>(REVISION)).rows;
+    if (row?.revision === kept.revision) return kept;
+  }
+  const snapshot = await readSnapshot(deps.db);
+  held.set(deps.db, snapshot);
+  return snapshot;
+}
+
+/**
+ * Every catalog read made with this request's `deps` sees `snapshot`: a visitor's page kept under a
+ * catalog version is rendered from exactly that version.
+ */
+export function pinCatalog(deps: Pick<Deps, "db">, snapshot: CatalogSnapshot): void {
+  pinned.set(deps, snapshot);
+}
+
+/** The revision and the catalog in one batch (one transaction), so the two always agree. */
+async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
+  const { orm } = db;
+  const [revisionRows, itemRows, durationRows, contentRows, categoryRows] = await orm.batch([
+    orm.select({ revision: catalogRevision.revision }).from(catalogRevision),
+    orm.select().from(items).orderBy(asc(items.sortOrder), asc(items.id)),
+    orm.select().from(itemDurations).orderBy(asc(itemDurations.itemId), asc(itemDurations.days)),
+    orm
+      .select({ itemId: itemContents.itemId, item: itemContents.item, img: itemContents.img })
+      .from(itemContents)
+      .orderBy(asc(itemContents.itemId), asc(itemContents.sortOrder), asc(itemContents.id)),
+    orm
+      .select({ id: categories.id, name: categories.name, description: categories.description })
+      .from(categories)
+      .orderBy(asc(categories.sortOrder), asc(categories.id)),
+  ]);
+  const rank = new Map(categoryRows.map((category, index) => [category.id, index]));
+  const categoryNames = new Map(categoryRows.map((category) => [category.id, category.name]));
+  const durations = groupBy(durationRows, (row) => row.itemId);
+  const contents = new Map<number, ContentRow[]>();
+  for (const { itemId, item, img } of contentRows) {
+    const list = contents.get(itemId);
+    if (list) list.push({ item, img });
+    else contents.set(itemId, [{ item, img }]);
+  }
+  // Items are read in their own order; a stable sort by category keeps it within each category.
+  const listed = itemRows
+    .filter((row) => row.isAvailable && rank.has(row.categoryId))
+    .toSorted((a, b) => (rank.get(a.categoryId) ?? 0) - (rank.get(b.categoryId) ?? 0));
+  const byServerType = groupBy(listed, (row) => row.serverType);
+  const searchText = new Map(
+    listed.map((row) => [
+      row.id,
+      // toLowerCase folds Cyrillic as the Russian locale does (Russian has no special casing rules).
+      [
+        row.name,
+        row.description,
+        categoryNames.get(row.categoryId) ?? "",
+        ...(contents.get(row.id) ?? []).map((c) => c.item),
+      ]
+        .join("\n")
+        .toLowerCase(),
+    ]),
+  );
+  const saleBoundaries = [
+    ...new Set(itemRows.flatMap((row) => [row.startTime, row.endTime]).filter((time) => time != null)),
+  ].toSorted((a, b) => a - b);
+  return {
+    revision: revisionRows[0]?.revision ?? 0,
+    listed,
+    byId: new Map(listed.map((row) => [row.id, row])),
+    byServerType,
+    categories: categoryRows,
+    categoryNames,
+    durations,
+    contents,
+    searchText,
+    saleBoundaries,
+  };
+}
+
+function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
+  const groups = new Map<K, T[]>();
+  for (const row of rows) {
+    const group = groups.get(key(row));
+    if (group) group.push(row);
+    else groups.set(key(row), [row]);
+  }
+  return groups;
+}
