@@ -31,6 +31,7 @@ export const BOTH_RUNTIMES = [
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
   "tests/shop-page.test.ts",
+  "tests/catalog-snapshot.test.ts",
   // pages
   "tests/visitor-page-cache.test.ts",
   "tests/visitor-page-cache-nonce.test.ts",
