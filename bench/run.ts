@@ -5,8 +5,11 @@
 // The Node server (build-node/, libSQL) is measured on the same targets in the same run.
 // --scale also measures the shop over catalogs of CATALOG_SIZES items on the Node server
 // (--runs short runs each, medians reported); --skip-worker leaves the Worker build out.
-//   node bench/run.ts [--duration 10] [--connections 10] [--skip-baseline] [--skip-node] [--skip-worker]
-//                     [--scale] [--runs 3] [--scale-duration 3] [--only name,name]
+// The baseline is served beside the Worker build and each target is measured in --rounds rounds,
+// each round the target then the baseline, so a ratio compares two runs seconds apart, not minutes:
+// the report gives the medians of the rounds.
+//   node bench/run.ts [--duration 10] [--connections 10] [--rounds 3] [--skip-baseline] [--skip-node]
+//                     [--skip-worker] [--scale] [--runs 3] [--scale-duration 3] [--only name,name]
 // Ports: E2E_PORT (the Worker build, default 8788), BENCH_BASELINE_PORT (8789), BENCH_NODE_PORT (8792).
 
 import { execFileSync } from "node:child_process";
@@ -28,6 +31,7 @@ const { values: args } = parseArgs({
     duration: { type: "string", default: "10" },
     connections: { type: "string", default: "10" },
     "skip-baseline": { type: "boolean", default: false },
+    rounds: { type: "string", default: "3" },
     "skip-node": { type: "boolean", default: false },
     // Measure only these targets (comma-separated names), e.g. --only admin.
     only: { type: "string" },
@@ -38,6 +42,7 @@ const { values: args } = parseArgs({
   },
 });
 const durationMs = Number(args.duration) * 1000;
+const rounds = Math.max(1, Number(args.rounds) || 1);
 const connections = Number(args.connections);
 const WARMUP_MS = 2000;
 const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? 8789);
@@ -55,6 +60,34 @@ interface Row {
   /** Worker CPU milliseconds per request, when it can be read. */
   cpuMs: number | null;
   sizes?: PageSizes;
+  /** Medians over the rounds of the target's requests/s over the baseline's, and the baseline's CPU per request over the target's. */
+  vsBaseline?: { requests: number; cpu: number | undefined };
+}
+
+const median = (values: number[]) => {
+  const sorted = values.toSorted((a, b) => a - b);
+  const mid = Math.floor(sorted.length / 2);
+  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
+};
+
+/** One row of several rounds' runs: the median of each figure, the errors of all. */
+function medianOf(runs: Row[]): Row {
+  const first = runs[0] as Row;
+  const cpu = runs.flatMap((run) => (run.cpuMs === null ? [] : [run.cpuMs]));
+  const of = (pick: (load: LoadResult) => number) => median(runs.map((run) => pick(run.load)));
+  return {
+    target: first.target,
+    sizes: first.sizes,
+    cpuMs: cpu.length > 0 ? median(cpu) : null,
+    load: {
+      requests: runs.reduce((sum, run) => sum + run.load.requests, 0),
+      errors: runs.reduce((sum, run) => sum + run.load.errors, 0),
+      requestsPerSecond: of((load) => load.requestsPerSecond),
+      p50Ms: of((load) => load.p50Ms),
+      p99Ms: of((load) => load.p99Ms),
+      maxMs: Math.max(...runs.map((run) => run.load.maxMs)),
+    },
+  };
 }
 
 async function measureTarget(
@@ -63,6 +96,7 @@ async function measureTarget(
   serverGroup: number | undefined,
   command = "workerd",
   measureMs = durationMs,
+  weigh = true,
 ): Promise<Row> {
   const request = (await target.prepare?.({ origin })) ?? {};
   const url = `${origin}${target.path}`;
@@ -73,28 +107,75 @@ async function measureTarget(
   const cpuAfter = workerdCpuMs(serverGroup, command);
   const cpuMs =
     cpuBefore === null || cpuAfter === null || load.requests === 0 ? null : (cpuAfter - cpuBefore) / load.requests;
-  const sizes = target.kind === "page" ? await measurePage(url, request.headers) : undefined;
+  const sizes = weigh && target.kind === "page" ? await measurePage(url, request.headers) : undefined;
   return { target, load, cpuMs, sizes };
 }
 
 const only = args.only?.split(",").map((name) => name.trim());
 const rows: Row[] = [];
+const baselineTarget: Target = { name: "baseline", path: "/", kind: "page" };
+const baselineRuns: Row[] = [];
+let baselineSizes: PageSizes | undefined;
 let worker: ReturnType<typeof measureWorkerBundle> | undefined;
+
+async function serveBaseline() {
+  console.log("Building the bare React Router baseline…");
+  execFileSync("../../node_modules/.bin/react-router", ["build"], {
+    cwd: "bench/baseline",
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+  });
+  const baselineState = resolve(".bench-state/baseline");
+  rmSync(baselineState, { recursive: true, force: true });
+  return servePreview({
+    cwd: "bench/baseline",
+    port: BASELINE_PORT,
+    stateDir: baselineState,
+    readyUrl: BASELINE_ORIGIN,
+  });
+}
+
 if (!args["skip-worker"]) {
   console.log("Building the site…");
   buildSite();
   const stateDir = freshState(".bench-state/site");
   console.log("Loading 100 000 purchases and 20 000 top-ups for /admin…");
   loadAdminVolume(stateDir);
+  const baselineServer = args["skip-baseline"] ? undefined : await serveBaseline();
   const site = await serveSite(stateDir);
   try {
     await fireCron();
     for (const target of targets.filter((candidate) => !only || only.includes(candidate.name))) {
-      console.log(`Measuring ${target.path} (${connections} connections, ${durationMs / 1000} s)…`);
-      rows.push(await measureTarget(E2E_ORIGIN, target, site.pid));
+      console.log(`Measuring ${target.path} (${connections} connections, ${rounds} × ${durationMs / 1000} s)…`);
+      const runs: Row[] = [];
+      const ratios: number[] = [];
+      const cpuRatios: number[] = [];
+      for (let round = 0; round < rounds; round++) {
+        const run = await measureTarget(E2E_ORIGIN, target, site.pid, "workerd", durationMs, round === 0);
+        runs.push(run);
+        if (!baselineServer) continue;
+        const base = await measureTarget(
+          BASELINE_ORIGIN,
+          baselineTarget,
+          baselineServer.pid,
+          "workerd",
+          durationMs,
+          false,
+        );
+        baselineRuns.push(base);
+        ratios.push(run.load.requestsPerSecond / base.load.requestsPerSecond);
+        if (run.cpuMs && base.cpuMs) cpuRatios.push(base.cpuMs / run.cpuMs);
+      }
+      const row = medianOf(runs);
+      if (ratios.length > 0) {
+        row.vsBaseline = { requests: median(ratios), cpu: cpuRatios.length > 0 ? median(cpuRatios) : undefined };
+      }
+      rows.push(row);
     }
+    if (baselineServer) baselineSizes = await measurePage(`${BASELINE_ORIGIN}/`);
   } finally {
     stopSite(site);
+    if (baselineServer) stopSite(baselineServer);
   }
   worker = measureWorkerBundle("build/server");
 }
@@ -139,33 +220,24 @@ if (!args["skip-node"]) {
 let baseline:
   | { load: LoadResult; cpuMs: number | null; sizes: PageSizes; worker: ReturnType<typeof measureWorkerBundle> }
   | undefined;
-if (!args["skip-baseline"]) {
-  console.log("Building the bare React Router baseline…");
-  execFileSync("../../node_modules/.bin/react-router", ["build"], {
-    cwd: "bench/baseline",
-    stdio: ["ignore", "ignore", "inherit"],
-    env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-  });
-  const baselineState = resolve(".bench-state/baseline");
-  rmSync(baselineState, { recursive: true, force: true });
-  const server = await servePreview({
-    cwd: "bench/baseline",
-    port: BASELINE_PORT,
-    stateDir: baselineState,
-    readyUrl: BASELINE_ORIGIN,
-  });
+if (!args["skip-baseline"] && baselineRuns.length === 0) {
+  // Without the Worker build there is nothing to interleave with: the baseline alone.
+  const server = await serveBaseline();
   try {
     console.log(`Measuring the baseline page (${connections} connections, ${durationMs / 1000} s)…`);
-    const row = await measureTarget(BASELINE_ORIGIN, { name: "baseline", path: "/", kind: "page" }, server.pid);
-    baseline = {
-      load: row.load,
-      cpuMs: row.cpuMs,
-      sizes: row.sizes as PageSizes,
-      worker: measureWorkerBundle("bench/baseline/build/server"),
-    };
+    baselineRuns.push(await measureTarget(BASELINE_ORIGIN, baselineTarget, server.pid));
   } finally {
     stopSite(server);
   }
+}
+if (baselineRuns.length > 0) {
+  const row = medianOf(baselineRuns);
+  baseline = {
+    load: row.load,
+    cpuMs: row.cpuMs,
+    sizes: (baselineSizes ?? row.sizes) as PageSizes,
+    worker: measureWorkerBundle("bench/baseline/build/server"),
+  };
 }
 
 // ---- Report ---------------------------------------------------------------
@@ -174,7 +246,8 @@ const warnings: string[] = [];
 console.log(`\n## Results ${new Date().toISOString()}`);
 console.log(
   `Machine: ${machineDescription()}. Load: ${connections} keep-alive connections, ` +
-    `${durationMs / 1000} s after ${WARMUP_MS / 1000} s warm-up, against \`vite preview\` (workerd) on localhost.\n`,
+    `${durationMs / 1000} s after ${WARMUP_MS / 1000} s warm-up, ${rounds} rounds each interleaved with the baseline ` +
+    "(medians), against `vite preview` (workerd) on localhost.\n",
 );
 // "CPU vs baseline" is the baseline's CPU per request over the target's: the throughput ratio
 // one core would give, without the load generator's noise.
@@ -198,8 +271,9 @@ const line = (
   );
 for (const row of rows) {
   const { target, load, sizes, cpuMs } = row;
-  const ratio = baseline ? load.requestsPerSecond / baseline.load.requestsPerSecond : undefined;
-  const cpuRatio = baseline?.cpuMs && cpuMs ? baseline.cpuMs / cpuMs : undefined;
+  const ratio =
+    row.vsBaseline?.requests ?? (baseline ? load.requestsPerSecond / baseline.load.requestsPerSecond : undefined);
+  const cpuRatio = row.vsBaseline ? row.vsBaseline.cpu : baseline?.cpuMs && cpuMs ? baseline.cpuMs / cpuMs : undefined;
   line(target.name, target.path, row, ratio, cpuRatio);
   if (load.errors > 0) failures.push(`${target.path}: ${load.errors} answers were not ${target.expectStatus ?? 200}`);
   if (sizes && target.budget?.jsGzip !== undefined && sizes.js.gzip > target.budget.jsGzip) {
