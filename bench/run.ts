@@ -3,8 +3,8 @@
 // and a bare React Router page (bench/baseline) built and served in the same run.
 // Exits non-zero when a size budget is exceeded. Usage:
 // The Node server (build-node/, libSQL) is measured on the same targets in the same run.
-// --scale also measures the shop over catalogs of CATALOG_SIZES items on the Node server
-// (--runs short runs each, medians reported); --skip-worker leaves the Worker build out.
+// --scale also measures the shop over catalogs of CATALOG_SIZES items on the Worker build and the Node
+// server (--runs short runs each, medians reported); --skip-worker leaves the Worker build out.
 // The baseline is served beside the Worker build and each target is measured in --rounds rounds,
 // each round the target then the baseline, so a ratio compares two runs seconds apart, not minutes:
 // the report gives the medians of the rounds.
@@ -111,11 +111,25 @@ async function measureTarget(
   return { target, load, cpuMs, sizes };
 }
 
+/** Waits until nothing answers at `origin` any more (a stopped server's port is free for the next). */
+async function untilClosed(origin: string): Promise<void> {
+  for (let attempt = 0; attempt < 100; attempt++) {
+    try {
+      await fetch(origin, { signal: AbortSignal.timeout(500) });
+    } catch {
+      return;
+    }
+    await new Promise((done) => setTimeout(done, 100));
+  }
+  throw new Error(`${origin} still answers`);
+}
+
 const only = args.only?.split(",").map((name) => name.trim());
 const rows: Row[] = [];
 const baselineTarget: Target = { name: "baseline", path: "/", kind: "page" };
 const baselineRuns: Row[] = [];
 let baselineSizes: PageSizes | undefined;
+let workerScaleRows: ScaleRow[] = [];
 let worker: ReturnType<typeof measureWorkerBundle> | undefined;
 
 async function serveBaseline() {
@@ -178,6 +192,18 @@ if (!args["skip-worker"]) {
     if (baselineServer) stopSite(baselineServer);
   }
   worker = measureWorkerBundle("build/server");
+  if (args.scale) {
+    workerScaleRows = await measureScale({
+      runs: Math.max(1, Number(args.runs) || 1),
+      durationMs: Number(args["scale-duration"]) * 1000,
+      serve: async (size) => {
+        await untilClosed(E2E_ORIGIN);
+        const server = await serveSite(freshState(`.bench-state/site-${size}`, size));
+        return { origin: E2E_ORIGIN, pid: server.pid, stop: () => stopSite(server) };
+      },
+      measure: (origin, target, pid, ms) => measureTarget(origin, target, pid, "workerd", ms),
+    });
+  }
 }
 
 /** First views weighed without load: [name, path, sizes]. */
@@ -345,6 +371,7 @@ if (weighed.length > 0) {
     if (!fits) warnings.push(`${path} (${name}): the first view's HTML or CSS is over ${kb(FIRST_VIEW_BUDGET)} brotli`);
   }
 }
+if (workerScaleRows.length > 0) warnings.push(...scaleReport(workerScaleRows, "Worker"));
 if (scaleRows.length > 0) warnings.push(...scaleReport(scaleRows));
 
 for (const { target, sizes } of rows) {

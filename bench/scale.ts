@@ -68,9 +68,13 @@ export async function measureScale(options: ScaleOptions): Promise<ScaleRow[]> {
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 
 /** Prints the scale table; answers warnings for targets missed. */
-export function scaleReport(rows: ScaleRow[]): string[] {
+export function scaleReport(rows: ScaleRow[], runtime: "Worker" | "Node" = "Node"): string[] {
   const warnings: string[] = [];
-  console.log("\nCatalog scale (Node server, medians of the runs; CPU is the node process's, database included):\n");
+  const whose =
+    runtime === "Worker"
+      ? "Worker build in workerd; CPU is workerd's, the local D1 simulation included"
+      : "Node server; CPU is the node process's, database included";
+  console.log(`\nCatalog scale (${whose}; medians of the runs):\n`);
   console.log("| items | target | path | req/s | CPU ms/req | CPU runs | HTML raw | HTML brotli | errors |");
   console.log("|---:|---|---|---:|---:|---|---:|---:|---:|");
   for (const row of rows) {
@@ -79,7 +83,8 @@ export function scaleReport(rows: ScaleRow[]): string[] {
         `${row.cpuMs === null ? "–" : row.cpuMs.toFixed(2)} | ${row.cpuRuns.map((ms) => ms.toFixed(2)).join(", ")} | ` +
         `${row.sizes ? kb(row.sizes.html.raw) : "–"} | ${row.sizes ? kb(row.sizes.html.brotli) : "–"} | ${row.errors} |`,
     );
-    if (row.errors > 0) warnings.push(`${row.size} items, ${row.target.path}: ${row.errors} failed answers`);
+    if (row.errors > 0)
+      warnings.push(`${runtime}, ${row.size} items, ${row.target.path}: ${row.errors} failed answers`);
     if (row.sizes && row.sizes.html.brotli > FIRST_VIEW_BUDGET) {
       warnings.push(
         `${row.size} items, ${row.target.path}: HTML ${kb(row.sizes.html.brotli)} brotli, over the first view`,
@@ -87,7 +92,7 @@ export function scaleReport(rows: ScaleRow[]): string[] {
     }
     const limit = SHOP_CPU_TARGET_MS[row.size];
     if (row.target.path === "/shop" && limit !== undefined && row.cpuMs !== null && row.cpuMs > limit) {
-      warnings.push(`${row.size} items, /shop: ${row.cpuMs.toFixed(2)} ms CPU a request, over ${limit} ms`);
+      warnings.push(`${runtime}, ${row.size} items, /shop: ${row.cpuMs.toFixed(2)} ms CPU a request, over ${limit} ms`);
     }
   }
   return warnings;

@@ -15,11 +15,13 @@ export function buildSite(): void {
   execFileSync("node_modules/.bin/react-router", ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
 }
 
-export function freshState(dir: string): string {
+/** Fresh seeded local D1/KV in `dir`; `catalogSize`: SOLO items (bench/scale.ts). */
+export function freshState(dir: string, catalogSize?: number): string {
   const path = resolve(dir);
   rmSync(path, { recursive: true, force: true });
+  const size = catalogSize === undefined ? [] : ["--catalog-size", String(catalogSize)];
   // Wrangler keeps D1/KV under <persist-to>/v3; the Vite plugin expects the same parent.
-  execFileSync(process.execPath, ["scripts/seed-local.ts", "--persist-to", path, "--env", "e2e"], {
+  execFileSync(process.execPath, ["scripts/seed-local.ts", "--persist-to", path, "--env", "e2e", ...size], {
     stdio: ["ignore", "ignore", "inherit"],
     env,
   });
