@@ -1,7 +1,6 @@
 import { useEffect } from "react";
 import {
   isRouteErrorResponse,
-  Link,
   Links,
   Meta,
   Outlet,
@@ -19,6 +18,7 @@ import { NotFoundView } from "./components/not-found-view.tsx";
 import { Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
+import { SiteLink, useSiteLinks } from "./components/site-link.tsx";
 import { AuthProvider, authUserFrom } from "./lib/auth-context.tsx";
 import { useCspNonce } from "./lib/csp-nonce.tsx";
 import stylesheet from "./styles/app.css?url";
@@ -49,6 +49,7 @@ const MARK_JS = 'document.documentElement.classList.add("js")';
 export function Layout({ children }: { children: React.ReactNode }) {
   // Undefined when the root loader itself failed; the shell still renders.
   const data = useRouteLoaderData<typeof loader>("root");
+  useSiteLinks();
   const nonce = useCspNonce();
   return (
     <html lang="ru" suppressHydrationWarning>
@@ -106,9 +107,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
     <main className="container page page--center">
       <h1>{UNKNOWN_SERVER_ERROR}</h1>
       <p className="muted">Что-то пошло не так. Попробуйте обновить страницу чуть позже.</p>
-      <Link to="/" className="button">
+      <SiteLink to="/" className="button">
         На главную
-      </Link>
+      </SiteLink>
     </main>
   );
 }

@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { SiteLink } from "./site-link.tsx";
 
 /** What any unknown address shows (with HTTP 404). */
 export function NotFoundView() {
@@ -9,9 +9,9 @@ export function NotFoundView() {
       </p>
       <h1>Страница не найдена</h1>
       <p className="muted">Такой страницы нет: возможно, ссылка устарела или в адресе опечатка.</p>
-      <Link to="/" className="button">
+      <SiteLink to="/" className="button">
         На главную
-      </Link>
+      </SiteLink>
     </main>
   );
 }

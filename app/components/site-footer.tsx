@@ -1,4 +1,4 @@
-import { Link } from "react-router";
+import { SiteLink } from "./site-link.tsx";
 
 export function SiteFooter({ discordUrl, year }: { discordUrl: string; year: number }) {
   return (
@@ -9,7 +9,7 @@ export function SiteFooter({ discordUrl, year }: { discordUrl: string; year: num
           <a href={discordUrl} target="_blank" rel="noopener noreferrer">
             Discord
           </a>
-          <Link to="/terms">Пользовательское соглашение</Link>
+          <SiteLink to="/terms">Пользовательское соглашение</SiteLink>
         </nav>
         <p className="site-footer__copy">
           © {year} Свобода. Бесплатные серверы Rust. Проект не связан с Facepunch Studios.

@@ -1,20 +1,25 @@
-import { Form, Link, NavLink, useLocation } from "react-router";
+import { Form, useLocation } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
 import type { PagePlayer } from "#core/profile/player.ts";
+import { SiteLink } from "./site-link.tsx";
 
 export function SiteHeader({ user }: { user: PagePlayer | null }) {
+  const { pathname } = useLocation();
+  const current = (active: boolean) => (active ? { className: "active", "aria-current": "page" as const } : {});
   return (
     <header className="site-header">
       <div className="container site-header__inner">
-        <Link to="/" className="site-header__logo">
+        <SiteLink to="/" className="site-header__logo">
           <img src="/images/logo.svg" width={200} height={48} alt="Свобода — Rust серверы" />
-        </Link>
+        </SiteLink>
         <nav className="site-nav" aria-label="Основное меню">
-          <NavLink to="/" end>
+          <SiteLink to="/" {...current(pathname === "/")}>
             Главная
-          </NavLink>
-          <NavLink to="/shop">Магазин</NavLink>
+          </SiteLink>
+          <SiteLink to="/shop" {...current(pathname === "/shop" || pathname.startsWith("/shop/"))}>
+            Магазин
+          </SiteLink>
         </nav>
         <div className="account">{user ? <SignedIn user={user} /> : <SignInLink />}</div>
       </div>
@@ -34,7 +39,7 @@ function SignInLink() {
 function SignedIn({ user }: { user: PagePlayer }) {
   return (
     <>
-      <Link to="/profile" className="account__profile" title="Профиль">
+      <SiteLink to="/profile" className="account__profile" title="Профиль">
         {user.avatarUrl ? (
           <img className="account__avatar" src={user.avatarUrl} width={36} height={36} alt="" />
         ) : (
@@ -46,7 +51,7 @@ function SignedIn({ user }: { user: PagePlayer }) {
           <span className="account__nickname">{user.nickname}</span>
           <span className="account__balance">{formatRubles(user.balance)}</span>
         </span>
-      </Link>
+      </SiteLink>
       <Form method="post" action="/logout" className="account__logout">
         <button type="submit" className="button button--ghost button--small">
           Выйти

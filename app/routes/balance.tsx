@@ -1,4 +1,4 @@
-import { data, Link, redirect } from "react-router";
+import { data, redirect } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
@@ -10,6 +10,7 @@ import { createTopUp, lastTopUpEmail, TopUpUnavailableError } from "#worker/serv
 import { PaymentProviderError } from "#worker/services/payments/provider.ts";
 import balanceStylesheet from "../components/balance/balance.css?url";
 import { TopUpForm } from "../components/balance/top-up-form.tsx";
+import { SiteLink } from "../components/site-link.tsx";
 import type { Route } from "./+types/balance";
 
 const SIGN_IN_HREF = signInHref("/balance");
@@ -70,7 +71,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
   return (
     <main className="container page balance-page">
       <nav className="breadcrumbs" aria-label="Навигация">
-        <Link to="/">Главная</Link> <span aria-hidden="true">/</span> <span>Пополнение баланса</span>
+        <SiteLink to="/">Главная</SiteLink> <span aria-hidden="true">/</span> <span>Пополнение баланса</span>
       </nav>
       <h1>Пополнение баланса</h1>
       {loaderData.balance !== null && (

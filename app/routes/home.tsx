@@ -1,7 +1,8 @@
-import { Link, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { ServerList } from "../components/server-list.tsx";
+import { SiteLink } from "../components/site-link.tsx";
 import type { loader as rootLoader } from "../root.tsx";
 import type { Route } from "./+types/home";
 
@@ -50,9 +51,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <a className="button button--large" href="#tutorial">
               Играть
             </a>
-            <Link className="button button--large button--ghost" to="/shop">
+            <SiteLink className="button button--large button--ghost" to="/shop">
               Магазин
-            </Link>
+            </SiteLink>
           </div>
         </div>
       </section>

@@ -1,5 +1,5 @@
 import { useEffect } from "react";
-import { Link, Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
+import { Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { loadProfileUser, profileUserContext } from "#app/lib/profile-user.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
@@ -9,6 +9,7 @@ import { InfoPanel } from "../components/profile/info-panel.tsx";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import { ProfileTabs, tabTitle } from "../components/profile/tabs.tsx";
+import { SiteLink } from "../components/site-link.tsx";
 import type { Route } from "./+types/profile";
 
 // The layout of /profile, /promocodes, /purchases, /history and /deposits:
@@ -59,8 +60,9 @@ export default function ProfileLayout({ loaderData }: Route.ComponentProps) {
     <main className="container page profile-page">
       <section className="profile-intro">
         <nav className="breadcrumbs" aria-label="Навигация">
-          <Link to="/">Главная</Link> <span aria-hidden="true">/</span> <Link to="/profile">Профиль</Link>{" "}
-          <span aria-hidden="true">/</span> <span aria-current="page">{title}</span>
+          <SiteLink to="/">Главная</SiteLink> <span aria-hidden="true">/</span>{" "}
+          <SiteLink to="/profile">Профиль</SiteLink> <span aria-hidden="true">/</span>{" "}
+          <span aria-current="page">{title}</span>
         </nav>
         <h1>Профиль</h1>
       </section>

@@ -1,4 +1,4 @@
-import { data, Form, Link, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, useNavigation } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
@@ -24,6 +24,7 @@ import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import shopStyles from "../components/shop/shop.css?url";
+import { SiteLink } from "../components/site-link.tsx";
 import { shopUrl } from "../lib/shop/query.ts";
 import type { Route } from "./+types/shop.item";
 
@@ -98,7 +99,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
   return (
     <main className="container page shop-item">
       <nav className="breadcrumbs" aria-label="Навигация">
-        <Link to="/">Главная</Link> / <Link to={back}>Магазин</Link> / <span>{item.name}</span>
+        <SiteLink to="/">Главная</SiteLink> / <SiteLink to={back}>Магазин</SiteLink> / <span>{item.name}</span>
       </nav>
       <div className="shop-item__layout">
         <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} fetchPriority="high" />
@@ -128,7 +129,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
 
           {purchased ? (
             <p className="form-success" role="status">
-              Покупка совершена! Предмет добавлен в <Link to="/profile">Корзину</Link>.
+              Покупка совершена! Предмет добавлен в <SiteLink to="/profile">Корзину</SiteLink>.
             </p>
           ) : null}
 
@@ -157,7 +158,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 <p className="form-error" role="alert">
                   {isInsufficientFunds(error.status) ? (
                     <>
-                      {INSUFFICIENT_FUNDS}. <Link to="/balance">Пополнить баланс</Link>
+                      {INSUFFICIENT_FUNDS}. <SiteLink to="/balance">Пополнить баланс</SiteLink>
                     </>
                   ) : (
                     error.error
@@ -180,9 +181,9 @@ export function ErrorBoundary() {
   return (
     <main className="container page page--center">
       <h1>{ITEM_INFO_FAILED}</h1>
-      <Link to="/shop" className="button">
+      <SiteLink to="/shop" className="button">
         В магазин
-      </Link>
+      </SiteLink>
     </main>
   );
 }

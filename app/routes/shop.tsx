@@ -1,5 +1,5 @@
 import { type MouseEvent, useCallback, useState } from "react";
-import { data, isRouteErrorResponse, Link, useLocation, useNavigate, useNavigation } from "react-router";
+import { data, isRouteErrorResponse, useLocation, useNavigate, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { kopecksToRubles } from "#core/format/money.ts";
@@ -19,6 +19,7 @@ import { Pager } from "../components/shop/pager.tsx";
 import { SearchBox } from "../components/shop/search-box.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.tsx";
+import { SiteLink } from "../components/site-link.tsx";
 import { Toast, useToast } from "../components/toast.tsx";
 import type { Route } from "./+types/shop";
 
@@ -100,7 +101,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
     [showToast],
   );
   const filters = { serverType, categoryId, query, perPage: pagination.per_page };
-  // One handler for every card's links instead of a <Link> and a handler per card: «Купить» opens
+  // One handler for every card's links instead of a <SiteLink> and a handler per card: «Купить» opens
   // the dialog, a title navigates in the app; modified clicks keep the browser's own behaviour.
   const gridClick = (event: MouseEvent<HTMLDivElement>) => {
     if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
@@ -116,7 +117,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   return (
     <main className="container page shop">
       <nav className="breadcrumbs" aria-label="Навигация">
-        <Link to="/">Главная</Link> / <span>Магазин</span>
+        <SiteLink to="/">Главная</SiteLink> / <span>Магазин</span>
       </nav>
       <h1>Магазин</h1>
       <p className="shop__subtitle muted">
@@ -176,9 +177,9 @@ export function ErrorBoundary({ error }: Route.ErrorBoundaryProps) {
       <p className="form-error" role="alert">
         {message}
       </p>
-      <Link to="/shop" className="button">
+      <SiteLink to="/shop" className="button">
         К первой странице
-      </Link>
+      </SiteLink>
     </main>
   );
 }

@@ -1,4 +1,5 @@
-import { Link, useRouteLoaderData } from "react-router";
+import { useRouteLoaderData } from "react-router";
+import { SiteLink } from "../components/site-link.tsx";
 import type { loader as rootLoader } from "../root.tsx";
 import type { Route } from "./+types/terms";
 
@@ -31,7 +32,7 @@ export default function Terms() {
   return (
     <main className="container page terms">
       <nav className="breadcrumbs" aria-label="Навигация">
-        <Link to="/">Главная</Link> <span aria-hidden="true">/</span> <span>Пользовательское соглашение</span>
+        <SiteLink to="/">Главная</SiteLink> <span aria-hidden="true">/</span> <span>Пользовательское соглашение</span>
       </nav>
       <h1>Пользовательское соглашение</h1>
       <p className="muted">

@@ -127,3 +127,25 @@ test("on a 390 px phone the pages fit the screen: no sideways scroll, one column
   assert.ok(await page.locator("header").getByRole("link", { name: "Войти через Steam" }).isVisible());
   await context.close();
 });
+
+test("with JavaScript the header's links navigate inside the page, without loading a new document; without it they are ordinary links", async () => {
+  for (const javaScriptEnabled of [true, false]) {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await page.goto("/terms");
+    if (javaScriptEnabled) await waitForHydration(page);
+    // A mark on the document: it survives a client-side navigation and is gone after a page load.
+    await page.evaluate(() => {
+      document.documentElement.dataset.sameDocument = "yes";
+    });
+    const nav = page.getByRole("navigation", { name: "Основное меню" });
+    await nav.getByRole("link", { name: "Магазин" }).click();
+    await page.waitForURL("**/shop");
+    await page.locator("h1", { hasText: "Магазин" }).waitFor();
+    const mark = await page.evaluate(() => document.documentElement.dataset.sameDocument ?? null);
+    assert.equal(mark, javaScriptEnabled ? "yes" : null);
+    assert.equal(await nav.getByRole("link", { name: "Магазин" }).getAttribute("aria-current"), "page");
+    assert.equal(await nav.getByRole("link", { name: "Главная" }).getAttribute("aria-current"), null);
+    await context.close();
+  }
+});

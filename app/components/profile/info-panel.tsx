@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import { formatRubles } from "#core/format/money.ts";
 import type { PagePlayer } from "#core/profile/player.ts";
+import { SiteLink } from "../site-link.tsx";
 
 /** Avatar, nickname, Steam ID, balance and the (fixed) discount. */
 export function InfoPanel({ user }: { user: PagePlayer }) {
@@ -26,9 +26,9 @@ export function InfoPanel({ user }: { user: PagePlayer }) {
         </li>
         <li>Скидка: 0%</li>
       </ul>
-      <Link to="/balance" className="button profile-info__top-up">
+      <SiteLink to="/balance" className="button profile-info__top-up">
         Пополнить баланс
-      </Link>
+      </SiteLink>
     </aside>
   );
 }

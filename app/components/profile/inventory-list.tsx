@@ -1,8 +1,8 @@
-import { Link } from "react-router";
 import { formatDate, timeLeft } from "#core/format/dates.ts";
 import { formatDuration } from "#core/format/plural.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
+import { SiteLink } from "../site-link.tsx";
 import { INVENTORY_STATUS_LABEL, statusTone } from "./labels.ts";
 
 const FILTERS: { value: InventoryFilter; label: string }[] = [
@@ -16,7 +16,7 @@ export function InventoryFilters({ current }: { current: InventoryFilter }) {
   return (
     <nav className="profile-filter" aria-label="Фильтр предметов">
       {FILTERS.map((filter) => (
-        <Link
+        <SiteLink
           key={filter.value}
           to={filter.value === "all" ? "/profile" : `/profile?status=${filter.value}`}
           className={filter.value === current ? "profile-chip profile-chip--active" : "profile-chip"}
@@ -24,7 +24,7 @@ export function InventoryFilters({ current }: { current: InventoryFilter }) {
           preventScrollReset
         >
           {filter.label}
-        </Link>
+        </SiteLink>
       ))}
     </nav>
   );

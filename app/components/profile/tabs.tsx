@@ -1,4 +1,5 @@
-import { Link, useLocation } from "react-router";
+import { useLocation } from "react-router";
+import { SiteLink } from "../site-link.tsx";
 import { PROFILE_TABS } from "./labels.ts";
 
 /** The profile tabs: each is its own address, so they work as plain links without JavaScript. */
@@ -9,7 +10,7 @@ export function ProfileTabs() {
       {PROFILE_TABS.map((tab) => {
         const active = (tab.paths as readonly string[]).includes(pathname);
         return (
-          <Link
+          <SiteLink
             key={tab.to}
             to={tab.to}
             className={active ? "profile-tabs__tab profile-tabs__tab--active" : "profile-tabs__tab"}
@@ -17,7 +18,7 @@ export function ProfileTabs() {
             preventScrollReset
           >
             {tab.label}
-          </Link>
+          </SiteLink>
         );
       })}
     </nav>

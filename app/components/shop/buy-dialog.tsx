@@ -1,5 +1,5 @@
 import { useEffect, useRef, useState } from "react";
-import { Link, useFetcher } from "react-router";
+import { useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
@@ -7,6 +7,7 @@ import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/messages/shop.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
+import { SiteLink } from "../site-link.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 
 interface BuyDialogProps {
@@ -97,9 +98,9 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           {fundsError ? (
             <p className="form-error" role="alert">
               {INSUFFICIENT_FUNDS}.{" "}
-              <Link to="/balance" className="form-error__link">
+              <SiteLink to="/balance" className="form-error__link">
                 Пополнить баланс
-              </Link>
+              </SiteLink>
             </p>
           ) : serverError ? (
             <p className="form-error" role="alert">

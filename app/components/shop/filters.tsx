@@ -1,7 +1,7 @@
-import { Link } from "react-router";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
 import { shopUrl } from "../../lib/shop/query.ts";
+import { SiteLink } from "../site-link.tsx";
 
 interface FilterProps {
   serverType: string;
@@ -22,7 +22,7 @@ export function ServerTypeSelector({
   return (
     <nav className="pills" aria-label="Тип сервера">
       {types.map((type) => (
-        <Link
+        <SiteLink
           key={type}
           to={shopUrl({ server_type: type, category_id: categoryId, query, per_page: perPage })}
           className={`pill${type === serverType ? " pill--active" : ""}`}
@@ -30,7 +30,7 @@ export function ServerTypeSelector({
           preventScrollReset
         >
           {serverTypeLabel(type)}
-        </Link>
+        </SiteLink>
       ))}
     </nav>
   );
@@ -47,7 +47,7 @@ export function CategoryFilter({
   return (
     <nav className="pills pills--categories" aria-label="Категории">
       {options.map((category) => (
-        <Link
+        <SiteLink
           key={category.id ?? "all"}
           to={shopUrl({ server_type: serverType, category_id: category.id, query, per_page: perPage })}
           className={`pill${category.id === categoryId ? " pill--active" : ""}`}
@@ -55,7 +55,7 @@ export function CategoryFilter({
           preventScrollReset
         >
           {category.name}
-        </Link>
+        </SiteLink>
       ))}
     </nav>
   );

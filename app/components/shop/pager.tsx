@@ -1,6 +1,6 @@
-import { Link } from "react-router";
 import type { Pagination } from "#core/shop/types.ts";
 import { type ShopQuery, shopUrl } from "../../lib/shop/query.ts";
+import { SiteLink } from "../site-link.tsx";
 
 /** Page numbers to show: the first, the last, and two either side of the current one. */
 function pageNumbers(page: number, pages: number): (number | "gap")[] {
@@ -20,9 +20,9 @@ export function Pager({ pagination, query }: { pagination: Pagination; query: Sh
   return (
     <nav className="pager pills" aria-label="Страницы">
       {page > 1 ? (
-        <Link to={to(page - 1)} className="pill" rel="prev">
+        <SiteLink to={to(page - 1)} className="pill" rel="prev">
           ← Назад
-        </Link>
+        </SiteLink>
       ) : null}
       {pageNumbers(page, pages).map((n, index) =>
         n === "gap" ? (
@@ -31,7 +31,7 @@ export function Pager({ pagination, query }: { pagination: Pagination; query: Sh
             …
           </span>
         ) : (
-          <Link
+          <SiteLink
             key={n}
             to={to(n)}
             className={n === page ? "pill pill--active" : "pill"}
@@ -39,13 +39,13 @@ export function Pager({ pagination, query }: { pagination: Pagination; query: Sh
             aria-label={`Страница ${n}`}
           >
             {n}
-          </Link>
+          </SiteLink>
         ),
       )}
       {page < pages ? (
-        <Link to={to(page + 1)} className="pill" rel="next">
+        <SiteLink to={to(page + 1)} className="pill" rel="next">
           Дальше →
-        </Link>
+        </SiteLink>
       ) : null}
     </nav>
   );
