@@ -1,5 +1,5 @@
 import { type FormEvent, useEffect, useRef, useState } from "react";
-import { Form, useNavigate } from "react-router";
+import { useNavigate } from "react-router";
 import { SHOP_PAGE_SIZE } from "#core/shop/pagination.ts";
 import { MIN_SEARCH_LENGTH, SEARCH_DELAY_MS, searchHint } from "#core/shop/plural.ts";
 import { shopUrl } from "../../lib/shop/query.ts";
@@ -54,7 +54,9 @@ export function SearchBox({ serverType, categoryId, query, perPage }: SearchBoxP
   };
 
   return (
-    <Form method="get" action="/shop" role="search" className="search" onSubmit={submit}>
+    // A plain form: with JavaScript `submit` always navigates itself, so React Router's <Form> would only add its hooks.
+    // biome-ignore lint/a11y/useSemanticElements: the form is the search landmark itself, as <Form> rendered it; a <search> wrapper would add an element for the same role
+    <form method="get" action="/shop" role="search" className="search" onSubmit={submit}>
       <input type="hidden" name="server_type" value={serverType} />
       {categoryId ? <input type="hidden" name="category_id" value={categoryId} /> : null}
       {perPage !== SHOP_PAGE_SIZE ? <input type="hidden" name="per_page" value={perPage} /> : null}
@@ -78,6 +80,6 @@ export function SearchBox({ serverType, categoryId, query, perPage }: SearchBoxP
       <p className="search__hint" aria-live="polite">
         {hint}
       </p>
-    </Form>
+    </form>
   );
 }
