@@ -13,6 +13,7 @@ import { type Database, statement } from "../../ports/database.ts";
 export type ItemRow = typeof items.$inferSelect;
 export type DurationRow = typeof itemDurations.$inferSelect;
 export interface ContentRow {
+  itemId: number;
   item: string;
   img: string;
 }
@@ -85,12 +86,7 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
   const rank = new Map(categoryRows.map((category, index) => [category.id, index]));
   const categoryNames = new Map(categoryRows.map((category) => [category.id, category.name]));
   const durations = groupBy(durationRows, (row) => row.itemId);
-  const contents = new Map<number, ContentRow[]>();
-  for (const { itemId, item, img } of contentRows) {
-    const list = contents.get(itemId);
-    if (list) list.push({ item, img });
-    else contents.set(itemId, [{ item, img }]);
-  }
+  const contents = groupBy(contentRows, (row) => row.itemId);
   // Items are read in their own order; a stable sort by category keeps it within each category.
   const listed = itemRows
     .filter((row) => row.isAvailable && rank.has(row.categoryId))

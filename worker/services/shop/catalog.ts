@@ -6,13 +6,7 @@ import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import {
-  type CatalogSnapshot,
-  type ContentRow,
-  catalogSnapshot,
-  type DurationRow,
-  type ItemRow,
-} from "./catalog-snapshot.ts";
+import { type CatalogSnapshot, catalogSnapshot, type DurationRow, type ItemRow } from "./catalog-snapshot.ts";
 
 // Catalog reads, from the catalog kept in memory under its revision (catalog-snapshot.ts). Rows are
 // in kopecks and ms; the pages and the API get rubles and ISO strings, the form players read.
@@ -48,28 +42,14 @@ export function priceFor(row: ItemRow, durations: DurationRow[], days: number | 
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
 
+/** An item as the API and the item page show it: its card, and what only the item page shows. */
 function toShopItem(catalog: CatalogSnapshot, row: ItemRow, now: number): ShopItem {
   return {
-    id: row.id,
-    name: row.name,
+    ...toCard(catalog, row, now),
     description: row.description,
-    price: kopecksToRubles(row.price),
-    discount: row.discount,
-    discount_price: kopecksToRubles(discounted(row.price, row.discount)),
-    img: row.img,
-    server_type: row.serverType,
     category_id: row.categoryId,
-    category_name: catalog.categoryNames.get(row.categoryId) ?? "",
-    is_one_time: row.isOneTime,
-    is_limited: isLimitedRow(row),
-    is_available: isPurchasableRow(row, now),
     reload_time: row.reloadTime,
-    durations: shopDurations(row, catalog.durations.get(row.id)),
-    contents: (catalog.contents.get(row.id) ?? []).map(({ item, img }: ContentRow) => ({ item, img })),
-    start_time: iso(row.startTime),
-    end_time: iso(row.endTime),
-    max_quantity: row.maxQuantity,
-    sold_quantity: row.soldQuantity,
+    contents: (catalog.contents.get(row.id) ?? []).map(({ item, img }) => ({ item, img })),
   };
 }
 
@@ -98,7 +78,7 @@ function toCard(catalog: CatalogSnapshot, row: ItemRow, now: number): ShopCardIt
     category_name: catalog.categoryNames.get(row.categoryId) ?? "",
     is_one_time: row.isOneTime,
     is_limited: isLimitedRow(row),
-    is_available: saleRefusal(row, now) === null,
+    is_available: isPurchasableRow(row, now),
     durations: shopDurations(row, catalog.durations.get(row.id)),
     start_time: iso(row.startTime),
     end_time: iso(row.endTime),
@@ -122,12 +102,6 @@ function searched(catalog: CatalogSnapshot, rows: ItemRow[], query: string): Ite
 function pageOf<T>(rows: T[], page: PageRequest): T[] {
   const offset = (page.page - 1) * page.perPage;
   return rows.slice(offset, offset + page.perPage);
-}
-
-export async function listItems(deps: Pick<Deps, "db" | "now">, filter: CatalogFilter = {}): Promise<ShopItem[]> {
-  const catalog = await catalogSnapshot(deps);
-  const now = deps.now().getTime();
-  return listedOf(catalog, filter).map((row) => toShopItem(catalog, row, now));
 }
 
 /** One page of a list and how many rows the whole list has. */
