@@ -36,6 +36,7 @@ import { seedItemId } from "../db/seed/catalog.ts";
 import { CHROMIUM, CHROMIUM_FLAGS } from "../tests/e2e/browser.ts";
 import { buildSite, E2E_ORIGIN, E2E_PORT, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
 import { machineDescription } from "./machine.ts";
+import { median } from "./stats.ts";
 
 const { values: args } = parseArgs({
   options: {
@@ -243,12 +244,6 @@ async function measure(url: string, reportName: string): Promise<Measure> {
     chrome.kill();
   }
 }
-
-const median = (values: number[]) => {
-  const sorted = [...values].sort((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 function medianOf(measures: Measure[]): Measure {
   const pick = (key: keyof Omit<Measure, "failing" | "runtimeError">) => median(measures.map((m) => m[key]));

@@ -24,6 +24,7 @@ import { type LoadResult, runLoad } from "./load.ts";
 import { machineDescription } from "./machine.ts";
 import { measureScale, type ScaleRow, scaleReport } from "./scale.ts";
 import { FIRST_VIEW_BUDGET, measurePage, measureWorkerBundle, type PageSizes } from "./sizes.ts";
+import { median } from "./stats.ts";
 import { firstViewPages, type Target, targets, WORKER_BUNDLE_BUDGET } from "./targets.ts";
 
 const { values: args } = parseArgs({
@@ -63,12 +64,6 @@ interface Row {
   /** Medians over the rounds of the target's requests/s over the baseline's, and the baseline's CPU per request over the target's. */
   vsBaseline?: { requests: number; cpu: number | undefined };
 }
-
-const median = (values: number[]) => {
-  const sorted = values.toSorted((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 /** One row of several rounds' runs: the median of each figure, the errors of all. */
 function medianOf(runs: Row[]): Row {

@@ -3,6 +3,7 @@
 // medians, since single runs on a shared machine move by a fifth.
 import type { LoadResult } from "./load.ts";
 import { FIRST_VIEW_BUDGET, type PageSizes } from "./sizes.ts";
+import { median } from "./stats.ts";
 import { CATALOG_SIZES, SHOP_CPU_TARGET_MS, scaleTargets, type Target } from "./targets.ts";
 
 export interface ScaleRow {
@@ -29,12 +30,6 @@ export interface ScaleOptions {
   serve: (size: number) => Promise<{ origin: string; pid: number | undefined; stop: () => void }>;
   measure: (origin: string, target: Target, pid: number | undefined, durationMs: number) => Promise<Measured>;
 }
-
-const median = (values: number[]) => {
-  const sorted = values.toSorted((a, b) => a - b);
-  const mid = Math.floor(sorted.length / 2);
-  return sorted.length % 2 ? (sorted[mid] as number) : ((sorted[mid - 1] as number) + (sorted[mid] as number)) / 2;
-};
 
 export async function measureScale(options: ScaleOptions): Promise<ScaleRow[]> {
   const rows: ScaleRow[] = [];

@@ -1,3 +1,4 @@
+import { oncePer } from "#core/once-per.ts";
 import { type Config, loadConfig } from "./config.ts";
 import type { Database } from "./ports/database.ts";
 import type { KeyValueStore } from "./ports/key-value.ts";
@@ -31,20 +32,11 @@ export interface DepsOverrides {
 // each settings object is parsed once, not on every request.
 const parsedConfigs = new WeakMap<Settings, Config>();
 
-function configOf(settings: Settings): Config {
-  let config = parsedConfigs.get(settings);
-  if (!config) {
-    config = loadConfig(settings);
-    parsedConfigs.set(settings, config);
-  }
-  return config;
-}
-
 export function buildDeps(platform: Platform, overrides: DepsOverrides = {}): Deps {
   return {
     db: platform.db,
     kv: platform.kv,
-    config: configOf(platform.settings),
+    config: oncePer(parsedConfigs, platform.settings, loadConfig),
     now: overrides.now ?? (() => new Date()),
     fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),
     waitUntil: overrides.waitUntil ?? (() => {}),

@@ -1,4 +1,5 @@
 import { drizzle } from "drizzle-orm/d1";
+import { oncePer } from "#core/once-per.ts";
 import * as schema from "#db/schema.ts";
 import type { Database, Orm, Statement, StatementResult } from "../ports/database.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
@@ -43,17 +44,8 @@ export function kvStore(kv: KVNamespace): KeyValueStore {
 const databases = new WeakMap<D1Database, Database>();
 const stores = new WeakMap<KVNamespace, KeyValueStore>();
 
-function once<K extends object, V>(made: WeakMap<K, V>, key: K, make: (key: K) => V): V {
-  let value = made.get(key);
-  if (value === undefined) {
-    value = make(key);
-    made.set(key, value);
-  }
-  return value;
-}
-
 export function cloudflarePorts(bindings: CloudflareBindings) {
-  return { db: once(databases, bindings.DB, d1Database), kv: once(stores, bindings.STATUS_KV, kvStore) };
+  return { db: oncePer(databases, bindings.DB, d1Database), kv: oncePer(stores, bindings.STATUS_KV, kvStore) };
 }
 
 /** The Worker's ports and settings: the bindings name D1 and KV, the rest are settings. */
