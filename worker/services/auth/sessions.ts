@@ -2,7 +2,7 @@ import { parseCookie } from "cookie";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import type { SessionUser } from "#core/auth/session-user.ts";
-import { sessions } from "#db/schema.ts";
+import { sessions, users } from "#db/schema.ts";
 import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { isSafeMethod } from "../../http-methods.ts";
@@ -98,14 +98,6 @@ export function getSessionUser(
   return lookup;
 }
 
-// Every signed-in page asks this: built once as text rather than through the query builder each time.
-const SESSION_USER_SQL = `SELECT u.id AS id, u.steam_id AS steamId, u.nickname AS nickname, u.avatar_url AS avatarUrl,
-  u.balance AS balance
-  FROM sessions s INNER JOIN users u ON u.id = s.user_id
-  WHERE s.id = ? AND s.revoked_at IS NULL AND s.expires_at > ?
-  LIMIT 1`;
-const sessionUserQuery = (sessionId: string, now: number) => ({ sql: SESSION_USER_SQL, params: [sessionId, now] });
-
 async function lookUpSessionUser(
   deps: Pick<Deps, "db" | "config" | "now">,
   request: Request,
@@ -114,8 +106,18 @@ async function lookUpSessionUser(
   if (!token) return null;
   const sessionId = await verifySessionToken(deps, token);
   if (!sessionId) return null;
-  const now = deps.now().getTime();
-  const [row] = (await deps.db.run<Omit<SessionUser, "sessionId">>(sessionUserQuery(sessionId, now))).rows;
+  const [row] = await deps.db.orm
+    .select({
+      id: users.id,
+      steamId: users.steamId,
+      nickname: users.nickname,
+      avatarUrl: users.avatarUrl,
+      balance: users.balance,
+    })
+    .from(sessions)
+    .innerJoin(users, eq(users.id, sessions.userId))
+    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
+    .limit(1);
   return row ? { ...row, sessionId } : null;
 }
 
