@@ -20,14 +20,20 @@ export function SiteLink({ to, preventScrollReset, ...anchor }: SiteLinkProps) {
   return <a {...anchor} href={to} data-site-link={preventScrollReset ? KEEP_SCROLL : ""} data-discover="true" />;
 }
 
+/** A left click without a modifier: the only click a page handles itself; the others open tabs, as a browser does. */
+export function isPlainClick(
+  event: Pick<MouseEvent, "button" | "metaKey" | "ctrlKey" | "shiftKey" | "altKey">,
+): boolean {
+  return event.button === 0 && !event.metaKey && !event.ctrlKey && !event.shiftKey && !event.altKey;
+}
+
 /** Routes clicks on every SiteLink through React Router, once, for the whole document. */
 export function useSiteLinks(): void {
   const navigate = useNavigate();
   useEffect(() => {
     const onClick = (event: MouseEvent) => {
-      // A modified or middle click opens a tab, as a browser does; a handler that took the click keeps it.
-      if (event.defaultPrevented || event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey) return;
-      if (event.altKey) return;
+      // A handler that took the click (the shop grid's) keeps it.
+      if (event.defaultPrevented || !isPlainClick(event)) return;
       const link = event.target instanceof Element ? event.target.closest("a[data-site-link]") : null;
       if (!(link instanceof HTMLAnchorElement) || link.target || link.hasAttribute("download")) return;
       event.preventDefault();

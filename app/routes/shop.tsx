@@ -19,7 +19,7 @@ import { Pager } from "../components/shop/pager.tsx";
 import { SearchBox } from "../components/shop/search-box.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.tsx";
-import { SiteLink } from "../components/site-link.tsx";
+import { isPlainClick, SiteLink } from "../components/site-link.tsx";
 import { Toast, useToast } from "../components/toast.tsx";
 import type { Route } from "./+types/shop";
 
@@ -104,7 +104,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   // One handler for every card's links instead of a <SiteLink> and a handler per card: «Купить» opens
   // the dialog, a title navigates in the app; modified clicks keep the browser's own behaviour.
   const gridClick = (event: MouseEvent<HTMLDivElement>) => {
-    if (event.button !== 0 || event.metaKey || event.ctrlKey || event.shiftKey || event.altKey) return;
+    if (!isPlainClick(event)) return;
     const link = event.target instanceof Element ? event.target.closest("a") : null;
     const href = link?.getAttribute("href");
     if (!link || !href) return;
