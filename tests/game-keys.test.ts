@@ -3,7 +3,7 @@ import { LOCAL_DEV_KEY_HASHES, localDevKey, serverKeysSeedSql } from "#db/seed/s
 import { seedServers } from "#db/seed/servers.ts";
 import { renderCommand, sanitizeCommandValue } from "#worker/services/game/commands.ts";
 import { generateServerKey, hashServerKey, hmacHex, importSigningKey } from "#worker/services/game/keys.ts";
-import { queueResponseSignature } from "#worker/services/game/response-signature.ts";
+import { queueResponseSignature, queueResponseSignatureV2 } from "#worker/services/game/response-signature.ts";
 import { canonicalRequest } from "#worker/services/game/signature.ts";
 import { signRequest } from "./support/plugin-simulator.ts";
 
@@ -64,6 +64,8 @@ describe("signing vector shared with the C# plugin", () => {
       kind: "grant" as const,
       steam_id: "76561198000000001",
       requires_online: true,
+      title: "VIP",
+      duration_days: 30,
       commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
     };
     expect(await queueResponseSignature(key, requestSignature, [delivery])).toBe(
@@ -71,6 +73,26 @@ describe("signing vector shared with the C# plugin", () => {
     );
     expect(await queueResponseSignature(key, requestSignature, [])).toBe(
       "b8ccedfc1f2e26dbba128d112a4b10e676cbbfab0191ef05ac11ef2945f917c0",
+    );
+  });
+
+  it("signs version 2 of the queue answer over the title and duration too, as the plugin checks it", async () => {
+    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
+    if (!key) throw new Error("no key");
+    const delivery = {
+      delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11",
+      kind: "grant" as const,
+      steam_id: "76561198000000001",
+      requires_online: true,
+      title: "VIP",
+      duration_days: 30,
+      commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+    };
+    expect(await queueResponseSignatureV2(key, requestSignature, [delivery])).toBe(
+      "fe7caaef1feba4e493d24c92eb53b4cb15bedf86887e4a1eab36223093e946a1",
+    );
+    expect(await queueResponseSignatureV2(key, requestSignature, [])).toBe(
+      "3d571a4c23f74e41075d76b2f5cfe3f8c9727b1da59a06dbb0f75075789b69fa",
     );
   });
 });

@@ -4,20 +4,25 @@
 // Protocol (worker/api/game.ts):
 //   every request: POST JSON, headers X-Server-Id, X-Timestamp (unix seconds),
 //   X-Signature = hex HMAC-SHA256(SHA-256(server key), "{timestamp}\n{METHOD}\n{path}\n{body}")
-//   POST /api/game/heartbeat  server state and online SteamIDs
+//   POST /api/game/heartbeat  server state, map, last wipe and online SteamIDs
 //   POST /api/game/queue      deliveries due here, with rendered console commands (signed answer)
-//   POST /api/game/ack        results; idempotent
-//   POST /api/game/pending    what is waiting for one player (/store)
+//   POST /api/game/ack        results; idempotent (signed answer)
+//   POST /api/game/pending    what is waiting for one player (/store; signed answer)
+// An answer whose signature doesn't verify is ignored: nothing runs, nothing is marked.
 //
-// Exactly once: a delivery id is written to the journal (oxide/data/RustStoreDelivery_journal.json)
-// BEFORE its commands run. A journaled id is never run again: after a crash or a lost ack it
-// is only acknowledged. Only a failure the site has accepted is retried.
+// Exactly once (docs/decisions/109-plugin-journal-and-game-api.md): before a delivery's first
+// command runs, the journal on disk says "started"; after the last, "ok" or "failed" with the
+// commands that succeeded. A journal that still says "started" when it loads means the server died
+// mid-delivery: that delivery is reported "interrupted" and never run again automatically. A
+// failure the site retries runs only the commands that have not succeeded yet.
 //
-// A command failed when it throws, when its console reply reports a failure, or when
-// `oxide.usergroup add|remove` left the player outside (inside) the group; the failure's
-// text is acknowledged, so the site retries it and at last shows it in the Корзина.
+// Commands run through the game's own API, never judged by words in a console reply: items are
+// created and given (and checked), groups and permissions changed through Oxide's permission
+// library (and checked). Only allowed command verbs run; a SteamID in a command must be the
+// delivery's own.
 using System;
 using System.Collections.Generic;
+using System.Globalization;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
@@ -27,12 +32,19 @@ using Oxide.Core.Libraries;
 
 namespace Oxide.Plugins
 {
-    [Info("Rust Store Delivery", "Svoboda", "1.0.0")]
+    [Info("Rust Store Delivery", "Svoboda", "2.0.0")]
     [Description("Delivers shop purchases from the site: signed polling, a crash-safe journal and /store")]
     public class RustStoreDelivery : RustPlugin
     {
         private const float MinIntervalSeconds = 10f;
-        private const int JournalKeepDays = 7;
+        /// <summary>What the site keeps of a failure's text (worker/services/game/deliveries.ts).</summary>
+        private const int MessageLimit = 300;
+        private const int AckBatchMaxCount = 100;
+        /// <summary>Well under the site's 64 KiB request limit.</summary>
+        private const int AckBatchMaxBytes = 32 * 1024;
+        private const long OkKeepSeconds = 3600;
+        private const long FailedKeepSeconds = 7 * 86400;
+        private const float StoreCooldownSeconds = 10f;
 
         #region Configuration
 
@@ -55,13 +67,24 @@ namespace Oxide.Plugins
 
             [JsonProperty("Request timeout, seconds")]
             public float RequestTimeoutSeconds = 20f;
+
+            [JsonProperty("Allowed commands (first words)")]
+            public List<string> AllowedCommands = null;
+        }
+
+        private static List<string> DefaultAllowedCommands()
+        {
+            return new List<string>
+            {
+                "inventory.giveto", "oxide.usergroup add", "oxide.usergroup remove", "oxide.grant user", "oxide.revoke user", "say",
+            };
         }
 
         private PluginConfig config;
 
         protected override void LoadDefaultConfig()
         {
-            config = new PluginConfig();
+            config = new PluginConfig { AllowedCommands = DefaultAllowedCommands() };
         }
 
         protected override void LoadConfig()
@@ -71,6 +94,7 @@ namespace Oxide.Plugins
             {
                 config = Config.ReadObject<PluginConfig>();
                 if (config == null) throw new Exception("empty config");
+                if (config.AllowedCommands == null || config.AllowedCommands.Count == 0) config.AllowedCommands = DefaultAllowedCommands();
             }
             catch (Exception e)
             {
@@ -93,7 +117,7 @@ namespace Oxide.Plugins
         {
             [JsonProperty("deliveries")] public List<Delivery> Deliveries;
             [JsonProperty("lease_seconds")] public int LeaseSeconds;
-            [JsonProperty("response_signature")] public string ResponseSignature;
+            [JsonProperty("response_signature_v2")] public string ResponseSignature;
         }
 
         private class Delivery
@@ -102,6 +126,8 @@ namespace Oxide.Plugins
             [JsonProperty("kind")] public string Kind;
             [JsonProperty("steam_id")] public string SteamId;
             [JsonProperty("requires_online")] public bool RequiresOnline;
+            [JsonProperty("title")] public string Title;
+            [JsonProperty("duration_days")] public int? DurationDays;
             [JsonProperty("commands")] public List<string> Commands;
         }
 
@@ -109,7 +135,8 @@ namespace Oxide.Plugins
         {
             [JsonProperty("delivery_id")] public string DeliveryId;
             [JsonProperty("ok")] public bool Ok;
-            [JsonProperty("message")] public string Message;
+            [JsonProperty("message", NullValueHandling = NullValueHandling.Ignore)] public string Message;
+            [JsonProperty("interrupted", NullValueHandling = NullValueHandling.Ignore)] public bool? Interrupted;
         }
 
         private class AckRequest
@@ -117,14 +144,23 @@ namespace Oxide.Plugins
             [JsonProperty("results")] public List<AckResult> Results;
         }
 
-        private class RefusedIds
+        private class AckStatus
         {
+            [JsonProperty("delivery_id")] public string DeliveryId;
+            [JsonProperty("status")] public string Status;
+        }
+
+        private class AckResponse
+        {
+            [JsonProperty("results")] public List<AckStatus> Results;
             [JsonProperty("delivery_ids")] public List<string> DeliveryIds;
+            [JsonProperty("response_signature")] public string ResponseSignature;
         }
 
         private class PendingResponse
         {
             [JsonProperty("items")] public List<PendingItem> Items;
+            [JsonProperty("response_signature")] public string ResponseSignature;
         }
 
         private class PendingItem
@@ -138,50 +174,124 @@ namespace Oxide.Plugins
 
         #region Journal
 
+        private const string Started = "started";
+        private const string Succeeded = "ok";
+        private const string Failed = "failed";
+        private const string Interrupted = "interrupted";
+
         private class JournalEntry
         {
-            public bool Ok = true;
+            public string State;
             public string Message = "";
             public bool Acked;
+            /// <summary>The site refused this entry's ack as malformed: kept for the operator, never sent again.</summary>
+            public bool SetAside;
             public long RecordedAt;
+            /// <summary>"index:command" of each command that succeeded, so a retry runs only the rest.</summary>
+            public List<string> Done = new List<string>();
+            /// <summary>Journals written by plugin 1.x: true meant "ran" (or "about to run").</summary>
+            public bool? Ok;
         }
 
         private class Journal
         {
+            public long Seq;
             public Dictionary<string, JournalEntry> Entries = new Dictionary<string, JournalEntry>();
         }
 
         private Journal journal = new Journal();
-        private string JournalFile { get { return Name + "_journal"; } }
 
-        private void LoadJournal()
+        // Two files written in turn, each complete before the next is touched: Oxide's data files are
+        // truncated and rewritten in place with no flush (and plugins may not use System.IO), so a
+        // crash mid-write can leave one of them empty or cut, never both.
+        private string JournalFile { get { return Name + "_journal"; } }
+        private string JournalCopyFile { get { return Name + "_journal_copy"; } }
+
+        private Journal ReadJournalFile(string file, out string problem)
         {
+            problem = null;
+            if (!Interface.Oxide.DataFileSystem.ExistsDatafile(file)) return null;
             try
             {
-                journal = Interface.Oxide.DataFileSystem.ReadObject<Journal>(JournalFile) ?? new Journal();
-                if (journal.Entries == null) journal.Entries = new Dictionary<string, JournalEntry>();
+                var read = Interface.Oxide.DataFileSystem.ReadObject<Journal>(file);
+                if (read == null || read.Entries == null)
+                {
+                    problem = file + ".json is empty";
+                    return null;
+                }
+                return read;
             }
             catch (Exception e)
             {
-                // Never start with an empty journal over a broken one: that could run commands twice.
-                PrintError("Journal {0} can't be read ({1}); delivery stopped until it is fixed or removed.", JournalFile, e.Message);
-                journal = null;
+                problem = file + ".json can't be read (" + e.Message + ")";
+                return null;
             }
         }
 
-        private void SaveJournal()
+        /// <summary>The newest complete journal, a new one when there is none, or null (delivery stops) when only broken ones exist.</summary>
+        private Journal LoadJournal()
         {
-            // Synchronous: the entry is on disk before the commands run.
-            Interface.Oxide.DataFileSystem.WriteObject(JournalFile, journal, true);
+            var mainExists = Interface.Oxide.DataFileSystem.ExistsDatafile(JournalFile);
+            var copyExists = Interface.Oxide.DataFileSystem.ExistsDatafile(JournalCopyFile);
+            if (!mainExists && !copyExists) return new Journal();
+            string mainProblem, copyProblem;
+            var main = ReadJournalFile(JournalFile, out mainProblem);
+            var copy = ReadJournalFile(JournalCopyFile, out copyProblem);
+            var newest = main == null ? copy : copy == null ? main : (copy.Seq > main.Seq ? copy : main);
+            if (newest == null)
+            {
+                // Never read a broken journal as "nothing ran": that would run deliveries twice.
+                PrintError("Delivery stopped: the journal can't be read ({0}). Restore oxide/data/{1}.json from a backup, " +
+                    "or delete both journal files if you accept that deliveries run here but not yet acknowledged may run again; then reload the plugin.",
+                    string.Join("; ", new[] { mainProblem, copyProblem }), JournalFile);
+                return null;
+            }
+            foreach (var entry in newest.Entries.Values)
+            {
+                if (entry.State == null) entry.State = entry.Ok == false ? Failed : Succeeded;
+                if (entry.Done == null) entry.Done = new List<string>();
+                entry.Ok = null;
+                if (entry.State == Started)
+                {
+                    // The server died between "started" and the result: some commands may have run.
+                    entry.State = Interrupted;
+                    entry.Message = InterruptedMessage;
+                    entry.Acked = false;
+                    PrintError("Delivery interrupted by a crash or restart; it will not run again, check it by hand. Reported to the site.");
+                }
+            }
+            return newest;
+        }
+
+        private const string InterruptedMessage = "Доставка прервана, проверьте вручную";
+
+        /// <summary>Writes both journal files; false (and logged) when the disk refuses.</summary>
+        private bool SaveJournal()
+        {
+            try
+            {
+                journal.Seq++;
+                Interface.Oxide.DataFileSystem.WriteObject(JournalCopyFile, journal, true);
+                Interface.Oxide.DataFileSystem.WriteObject(JournalFile, journal, true);
+                return true;
+            }
+            catch (Exception e)
+            {
+                PrintError("The journal can't be saved ({0}); nothing more runs until it can.", e.Message);
+                return false;
+            }
         }
 
         private void PruneJournal()
         {
-            var cutoff = UnixSeconds() - JournalKeepDays * 86400L;
+            var now = UnixSeconds();
             var old = new List<string>();
             foreach (var pair in journal.Entries)
             {
-                if (pair.Value.Acked && pair.Value.RecordedAt < cutoff) old.Add(pair.Key);
+                var entry = pair.Value;
+                if (!entry.Acked && !entry.SetAside) continue;
+                var keep = entry.State == Succeeded && !entry.SetAside ? OkKeepSeconds : FailedKeepSeconds;
+                if (entry.RecordedAt < now - keep) old.Add(pair.Key);
             }
             foreach (var id in old) journal.Entries.Remove(id);
         }
@@ -192,13 +302,18 @@ namespace Oxide.Plugins
 
         private bool configured;
         private bool busy;
+        private int round;
         private long busySince;
         private Timer pollTimer;
         private Timer heartbeatTimer;
         private byte[] signingKey;
+        private bool siteReached;
+        private readonly HashSet<string> toldNoRoom = new HashSet<string>();
+        private readonly Dictionary<string, float> lastStore = new Dictionary<string, float>();
 
         private void Init()
         {
+            // Oxide writes these to oxide/lang/<language>/RustStoreDelivery.json, where they can be edited.
             lang.RegisterMessages(new Dictionary<string, string>
             {
                 ["Waiting"] = "Ожидают выдачи: {0}. Предметы выдаются автоматически, пока вы на сервере.",
@@ -206,6 +321,11 @@ namespace Oxide.Plugins
                 ["Days"] = "{0}, {1} дн.",
                 ["Nothing"] = "Для вас на этом сервере ничего не ожидает выдачи.",
                 ["Unavailable"] = "Магазин сейчас недоступен, попробуйте позже.",
+                ["TooOften"] = "Подождите несколько секунд перед следующим /store.",
+                ["Delivered"] = "Магазин: вы получили «{0}».",
+                ["DeliveredDays"] = "Магазин: вы получили «{0}» на {1} дн. Срок действия — в Корзине на сайте.",
+                ["Ended"] = "Магазин: срок «{0}» закончился.",
+                ["NoRoom"] = "Магазин: освободите {0} ячеек инвентаря, чтобы получить «{1}». Выдача продолжится сама.",
             }, this, "ru");
             lang.RegisterMessages(new Dictionary<string, string>
             {
@@ -214,6 +334,11 @@ namespace Oxide.Plugins
                 ["Days"] = "{0}, {1} d.",
                 ["Nothing"] = "Nothing is waiting for you on this server.",
                 ["Unavailable"] = "The store is unavailable right now, try again later.",
+                ["TooOften"] = "Wait a few seconds before the next /store.",
+                ["Delivered"] = "Store: you received \"{0}\".",
+                ["DeliveredDays"] = "Store: you received \"{0}\" for {1} d. See the end date in your inventory on the site.",
+                ["Ended"] = "Store: \"{0}\" has ended.",
+                ["NoRoom"] = "Store: free {0} inventory slots to receive \"{1}\". Delivery resumes by itself.",
             }, this, "en");
 
             configured = ValidateConfig();
@@ -254,12 +379,15 @@ namespace Oxide.Plugins
         private void OnServerInitialized()
         {
             if (!configured) return;
-            LoadJournal();
+            journal = LoadJournal();
             if (journal == null) return;
-            heartbeatTimer = timer.Every(config.HeartbeatIntervalSeconds, SendHeartbeat);
-            pollTimer = timer.Every(config.PollIntervalSeconds, Tick);
-            SendHeartbeat();
-            Tick();
+            // Oxide destroys a repeating timer whose callback throws: both callbacks are guarded.
+            heartbeatTimer = timer.Every(config.HeartbeatIntervalSeconds, () => Guarded("heartbeat", SendHeartbeat));
+            pollTimer = timer.Every(config.PollIntervalSeconds, () => Guarded("poll", Tick));
+            Puts("Started: site {0}, server #{1}, polling every {2} s; {3} journal entries.",
+                config.SiteUrl, config.ServerId, config.PollIntervalSeconds, journal.Entries.Count);
+            Guarded("heartbeat", SendHeartbeat);
+            Guarded("poll", Tick);
         }
 
         private void Unload()
@@ -267,6 +395,19 @@ namespace Oxide.Plugins
             if (pollTimer != null) pollTimer.Destroy();
             if (heartbeatTimer != null) heartbeatTimer.Destroy();
             if (journal != null) SaveJournal();
+        }
+
+        private void Guarded(string what, Action action)
+        {
+            try
+            {
+                action();
+            }
+            catch (Exception e)
+            {
+                PrintError("The {0} step failed ({1}: {2}); it runs again on the next interval.", what, e.GetType().Name, e.Message);
+                if (what == "poll") busy = false;
+            }
         }
 
         #endregion
@@ -301,16 +442,32 @@ namespace Oxide.Plugins
             return diff == 0;
         }
 
-        /// <summary>Signs and sends; the callback gets (status, body, request signature).</summary>
+        /// <summary>Whether an answer's signature is ours over the request's signature, the answer's kind and its lines.</summary>
+        private bool AnswerVerifies(string requestSignature, string kind, List<string> lines, string signature)
+        {
+            var canonical = requestSignature + "\n" + kind + "\n" + string.Join("\n", lines.ToArray());
+            return FixedTimeEquals(Hmac(canonical), signature);
+        }
+
+        private static readonly RandomNumberGenerator Random = RandomNumberGenerator.Create();
+
+        /// <summary>
+        /// Signs and sends; the callback gets (status, body, request signature). The body gets a random
+        /// "nonce": the site takes each signature once, and two equal requests in one second would
+        /// otherwise sign alike and the second be refused as a replay.
+        /// </summary>
         private void Post(string path, string body, Action<int, string, string> callback)
         {
+            var nonce = new byte[8];
+            Random.GetBytes(nonce);
+            body = "{\"nonce\":\"" + Hex(nonce) + "\"," + body.Substring(1);
             var url = config.SiteUrl.TrimEnd('/') + path;
-            var timestamp = UnixSeconds().ToString();
+            var timestamp = UnixSeconds().ToString(CultureInfo.InvariantCulture);
             var signature = Hmac(timestamp + "\n" + "POST" + "\n" + new Uri(url).AbsolutePath + "\n" + body);
             var headers = new Dictionary<string, string>
             {
                 ["Content-Type"] = "application/json",
-                ["X-Server-Id"] = config.ServerId.ToString(),
+                ["X-Server-Id"] = config.ServerId.ToString(CultureInfo.InvariantCulture),
                 ["X-Timestamp"] = timestamp,
                 ["X-Signature"] = signature,
             };
@@ -320,30 +477,45 @@ namespace Oxide.Plugins
 
         #endregion
 
-        #region Heartbeat
+        #region Players
 
-        private static List<string> OnlineSteamIds()
+        private static BasePlayer FindPlayer(string steamId)
+        {
+            foreach (var player in BasePlayer.activePlayerList)
+            {
+                if (player != null && player.UserIDString == steamId) return player;
+            }
+            return null;
+        }
+
+        /// <summary>
+        /// Online, alive, awake, not wounded and done connecting: items given to anyone else are lost
+        /// at respawn, and a message is never seen.
+        /// </summary>
+        private static bool CanReceive(BasePlayer player)
+        {
+            return player != null && player.IsConnected && !player.IsDead() && !player.IsSleeping() && !player.IsWounded()
+                && !player.HasPlayerFlag(BasePlayer.PlayerFlags.ReceivingSnapshot);
+        }
+
+        private static List<string> SteamIds(bool receivingOnly)
         {
             var ids = new List<string>();
             foreach (var player in BasePlayer.activePlayerList)
             {
-                if (player != null) ids.Add(player.UserIDString);
+                if (player == null || (receivingOnly && !CanReceive(player))) continue;
+                ids.Add(player.UserIDString);
             }
             return ids;
         }
 
-        private static bool IsOnline(string steamId)
-        {
-            foreach (var player in BasePlayer.activePlayerList)
-            {
-                if (player != null && player.UserIDString == steamId) return true;
-            }
-            return false;
-        }
+        #endregion
+
+        #region Heartbeat
 
         private void SendHeartbeat()
         {
-            var online = OnlineSteamIds();
+            var online = SteamIds(false);
             var body = JsonConvert.SerializeObject(new Dictionary<string, object>
             {
                 ["hostname"] = ConVar.Server.hostname ?? "",
@@ -351,11 +523,22 @@ namespace Oxide.Plugins
                 ["max_players"] = ConVar.Server.maxplayers,
                 ["queue"] = ServerMgr.Instance != null ? ServerMgr.Instance.connectionQueue.Queued : 0,
                 ["map"] = ConVar.Server.level,
+                ["map_size"] = ConVar.Server.worldsize,
+                ["map_seed"] = ConVar.Server.seed,
+                ["wiped_at"] = new DateTimeOffset(DateTime.SpecifyKind(SaveRestore.SaveCreatedTime, DateTimeKind.Utc)).ToUnixTimeSeconds(),
                 ["online"] = online,
             });
             Post("/api/game/heartbeat", body, (code, response, signature) =>
             {
-                if (code != 200) PrintWarning("Heartbeat answered {0}: {1}", code, Short(response));
+                if (code == 200)
+                {
+                    if (!siteReached) Puts("Connected to {0} as server #{1}: heartbeat accepted.", config.SiteUrl, config.ServerId);
+                    siteReached = true;
+                    return;
+                }
+                siteReached = false;
+                var hint = code == 401 ? " Check \"Server id\", \"Server key\" and this machine's clock." : "";
+                PrintWarning("Heartbeat answered {0}: {1}{2}", code, Short(response), hint);
             });
         }
 
@@ -366,16 +549,20 @@ namespace Oxide.Plugins
         private void Tick()
         {
             if (journal == null) return;
-            // A lost callback must not stop delivery forever.
+            // A lost callback must not stop delivery forever; only the round that set "busy" clears it.
             if (busy && UnixSeconds() - busySince < 3 * (long)config.RequestTimeoutSeconds + 10) return;
+            var mine = ++round;
             busy = true;
             busySince = UnixSeconds();
-            FlushAcks(() => Poll(() => FlushAcks(() => { busy = false; })));
+            FlushAcks(() => Poll(() => FlushAcks(() =>
+            {
+                if (round == mine) busy = false;
+            })));
         }
 
         private void Poll(Action done)
         {
-            var body = JsonConvert.SerializeObject(new Dictionary<string, object> { ["online"] = OnlineSteamIds() });
+            var body = JsonConvert.SerializeObject(new Dictionary<string, object> { ["online"] = SteamIds(true) });
             Post("/api/game/queue", body, (code, response, requestSignature) =>
             {
                 try
@@ -392,7 +579,17 @@ namespace Oxide.Plugins
                         PrintError("Queue answer has a wrong signature; nothing was run. Check \"Site URL\" and any proxy in between.");
                         return;
                     }
-                    foreach (var delivery in queue.Deliveries) Run(delivery);
+                    foreach (var delivery in queue.Deliveries)
+                    {
+                        try
+                        {
+                            Run(delivery);
+                        }
+                        catch (Exception e)
+                        {
+                            PrintError("Delivery {0} could not be handled: {1}", delivery.DeliveryId, e.Message);
+                        }
+                    }
                 }
                 catch (Exception e)
                 {
@@ -407,15 +604,17 @@ namespace Oxide.Plugins
 
         private static string Canonical(List<Delivery> deliveries)
         {
-            var lines = new List<string>();
+            var lines = new List<string> { "v2" };
             foreach (var d in deliveries)
             {
                 lines.Add(d.DeliveryId);
                 lines.Add(d.Kind);
                 lines.Add(d.SteamId);
                 lines.Add(d.RequiresOnline ? "1" : "0");
+                lines.Add(d.Title ?? "");
+                lines.Add(d.DurationDays.HasValue ? d.DurationDays.Value.ToString(CultureInfo.InvariantCulture) : "");
                 var commands = d.Commands ?? new List<string>();
-                lines.Add(commands.Count.ToString());
+                lines.Add(commands.Count.ToString(CultureInfo.InvariantCulture));
                 lines.AddRange(commands);
             }
             return string.Join("\n", lines.ToArray());
@@ -424,135 +623,350 @@ namespace Oxide.Plugins
         private void Run(Delivery delivery)
         {
             if (string.IsNullOrEmpty(delivery.DeliveryId)) return;
+            var commands = delivery.Commands ?? new List<string>();
             JournalEntry known;
-            if (journal.Entries.TryGetValue(delivery.DeliveryId, out known) && (!known.Acked || known.Ok))
+            var retry = false;
+            if (journal.Entries.TryGetValue(delivery.DeliveryId, out known))
             {
-                // Ran before (a crash or a lost ack): acknowledge again, never run again.
-                known.Acked = false;
-                SaveJournal();
+                if (known.SetAside) return;
+                if (known.State != Failed || !known.Acked)
+                {
+                    // Ran before (a crash, a lost ack, or interrupted): acknowledge again, never run again.
+                    if (known.Acked)
+                    {
+                        known.Acked = false;
+                        SaveJournal();
+                    }
+                    return;
+                }
+                retry = true; // the site retries a failure it accepted: run what has not succeeded
+            }
+
+            var player = FindPlayer(delivery.SteamId);
+            // The player left or can't receive now (dead, asleep, wounded, connecting): the site serves it again after the lease.
+            if (delivery.RequiresOnline && !CanReceive(player)) return;
+
+            var refusal = Refusal(delivery);
+            if (refusal != null)
+            {
+                PrintError("Delivery {0} refused without running: {1}", delivery.DeliveryId, refusal);
+                var refused = new JournalEntry { State = Failed, Message = Truncate(refusal), RecordedAt = UnixSeconds() };
+                journal.Entries[delivery.DeliveryId] = refused;
+                if (!SaveJournal()) journal.Entries.Remove(delivery.DeliveryId);
                 return;
             }
-            // The player left since the poll: the site serves it again after the lease.
-            if (delivery.RequiresOnline && !IsOnline(delivery.SteamId)) return;
 
-            var entry = new JournalEntry { RecordedAt = UnixSeconds() };
-            journal.Entries[delivery.DeliveryId] = entry;
-            SaveJournal(); // BEFORE running anything
-
-            foreach (var command in delivery.Commands ?? new List<string>())
+            var slots = SlotsNeeded(delivery, known);
+            if (slots > 0 && player != null && FreeSlots(player) < slots)
             {
-                string failure;
+                // Never give into a full inventory (Rust destroys what doesn't fit): wait, tell the player once.
+                if (toldNoRoom.Add(delivery.DeliveryId))
+                {
+                    SendReply(player, string.Format(Message("NoRoom", player.UserIDString), slots - FreeSlots(player), TitleOf(delivery)));
+                }
+                return;
+            }
+
+            var entry = retry ? known : new JournalEntry();
+            var before = retry ? new { entry.State, entry.Message, entry.Acked, entry.RecordedAt } : null;
+            entry.State = Started;
+            entry.Message = "";
+            entry.Acked = false;
+            entry.RecordedAt = UnixSeconds();
+            journal.Entries[delivery.DeliveryId] = entry;
+            if (!SaveJournal())
+            {
+                // Not on disk: run nothing, and forget it in memory too.
+                if (before == null) journal.Entries.Remove(delivery.DeliveryId);
+                else
+                {
+                    entry.State = before.State;
+                    entry.Message = before.Message;
+                    entry.Acked = before.Acked;
+                    entry.RecordedAt = before.RecordedAt;
+                }
+                return;
+            }
+
+            string failure = null;
+            for (var i = 0; i < commands.Count; i++)
+            {
+                var key = i.ToString(CultureInfo.InvariantCulture) + ":" + commands[i];
+                if (entry.Done.Contains(key)) continue;
                 try
                 {
-                    var reply = ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), command);
-                    failure = CommandFailure(command, reply);
+                    failure = Execute(commands[i], delivery, player);
                 }
                 catch (Exception e)
                 {
                     failure = e.Message;
                 }
-                if (failure != null)
-                {
-                    entry.Ok = false;
-                    entry.Message = failure;
-                    break;
-                }
+                if (failure != null) break;
+                entry.Done.Add(key);
             }
+            entry.State = failure == null ? Succeeded : Failed;
+            entry.Message = failure == null ? "" : Truncate(failure);
+            toldNoRoom.Remove(delivery.DeliveryId);
             SaveJournal();
             Puts("Delivery {0} ({1}) for {2}: {3}", delivery.DeliveryId, delivery.Kind, delivery.SteamId,
-                entry.Ok ? "done" : "failed: " + entry.Message);
+                failure == null ? "done" : "failed: " + entry.Message);
+            if (failure == null) Tell(delivery);
         }
 
-        // Rust and Oxide rarely throw for a command that did nothing; they say so in the reply
-        // ("Group 'vip' doesn't exist", "Invalid item", "Couldn't find player"). The same list
-        // is FAILURE_REPLY_MARKERS in tests/support/plugin-simulator.ts.
-        private static readonly string[] FailureReplyMarkers =
+        private void Tell(Delivery delivery)
         {
-            "unknown", "not found", "couldn't find", "could not find", "doesn't exist", "does not exist", "invalid", "no such",
-        };
-
-        private static readonly Regex UserGroupCommand = new Regex(
-            @"^(?:oxide|o)\.usergroup\s+(add|remove)\s+(\S+)\s+(\S+)\s*$", RegexOptions.IgnoreCase);
-
-        /// <summary>Why a command that ran failed, or null: its reply, or the group it should have changed.</summary>
-        private string CommandFailure(string command, string reply)
-        {
-            var failure = ReplyFailure(reply);
-            if (failure != null) return failure;
-            var match = UserGroupCommand.Match(command.Trim());
-            if (!match.Success) return null;
-            var adding = match.Groups[1].Value.ToLowerInvariant() == "add";
-            var steamId = match.Groups[2].Value;
-            var group = match.Groups[3].Value;
-            if (permission.UserHasGroup(steamId, group) == adding) return null;
-            // Shown to the player in the Корзина after the last attempt.
-            return "После «" + command.Trim() + "» игрок " + (adding ? "не в группе " : "всё ещё в группе ") + group;
+            var player = FindPlayer(delivery.SteamId);
+            if (player == null || string.IsNullOrEmpty(delivery.Title)) return;
+            string text;
+            if (delivery.Kind == "revoke") text = string.Format(Message("Ended", player.UserIDString), delivery.Title);
+            else if (delivery.DurationDays.HasValue && delivery.DurationDays.Value > 0)
+                text = string.Format(Message("DeliveredDays", player.UserIDString), delivery.Title, delivery.DurationDays.Value);
+            else text = string.Format(Message("Delivered", player.UserIDString), delivery.Title);
+            player.ChatMessage(text);
         }
 
-        private static string ReplyFailure(string reply)
+        private static string TitleOf(Delivery delivery)
         {
-            if (string.IsNullOrEmpty(reply)) return null;
-            var text = reply.Trim();
-            foreach (var marker in FailureReplyMarkers)
+            return string.IsNullOrEmpty(delivery.Title) ? delivery.DeliveryId : delivery.Title;
+        }
+
+        private static string Truncate(string text)
+        {
+            text = (text ?? "").Trim();
+            return text.Length > MessageLimit ? text.Substring(0, MessageLimit) : text;
+        }
+
+        #endregion
+
+        #region Commands
+
+        private static readonly Regex SteamIdPattern = new Regex(@"(?<![0-9])[0-9]{17}(?![0-9])");
+        private static readonly Regex Whitespace = new Regex(@"\s+");
+
+        private static string[] Words(string command)
+        {
+            var words = Whitespace.Split(command.Trim());
+            if (words.Length > 0 && words[0].StartsWith("o.", StringComparison.OrdinalIgnoreCase))
+                words[0] = "oxide." + words[0].Substring(2);
+            if (words.Length > 0) words[0] = words[0].ToLowerInvariant();
+            return words;
+        }
+
+        /// <summary>Why the delivery may not run at all: a command outside the allowed list, or someone else's SteamID.</summary>
+        private string Refusal(Delivery delivery)
+        {
+            foreach (var command in delivery.Commands ?? new List<string>())
             {
-                if (text.IndexOf(marker, StringComparison.OrdinalIgnoreCase) >= 0) return text;
+                var normalized = string.Join(" ", Words(command));
+                var allowed = false;
+                foreach (var prefix in config.AllowedCommands)
+                {
+                    var p = string.Join(" ", Words(prefix));
+                    if (normalized == p || normalized.StartsWith(p + " ", StringComparison.Ordinal)) allowed = true;
+                }
+                if (!allowed) return "Команда не разрешена в настройках плагина: " + command;
+                foreach (Match id in SteamIdPattern.Matches(command))
+                {
+                    if (id.Value != delivery.SteamId) return "В команде чужой SteamID: " + command;
+                }
             }
             return null;
         }
 
+        private static int SlotsNeeded(Delivery delivery, JournalEntry known)
+        {
+            var slots = 0;
+            var commands = delivery.Commands ?? new List<string>();
+            for (var i = 0; i < commands.Count; i++)
+            {
+                if (known != null && known.Done.Contains(i.ToString(CultureInfo.InvariantCulture) + ":" + commands[i])) continue;
+                var words = Words(commands[i]);
+                if (words[0] != "inventory.giveto" || words.Length < 3) continue;
+                var definition = ItemManager.FindItemDefinition(words[2]);
+                int amount;
+                if (definition == null || !int.TryParse(words.Length > 3 ? words[3] : "1", out amount) || amount <= 0) continue;
+                var stack = Math.Max(1, definition.stackable);
+                slots += (amount + stack - 1) / stack;
+            }
+            return slots;
+        }
+
+        private static int FreeSlots(BasePlayer player)
+        {
+            var main = player.inventory.containerMain;
+            var belt = player.inventory.containerBelt;
+            return Math.Max(0, main.capacity - main.itemList.Count) + Math.Max(0, belt.capacity - belt.itemList.Count);
+        }
+
+        /// <summary>Runs one allowed command through the game's API and checks its effect; the failure's text, or null.</summary>
+        private string Execute(string command, Delivery delivery, BasePlayer player)
+        {
+            var words = Words(command);
+            switch (words[0])
+            {
+                case "inventory.giveto":
+                    return GiveItem(words, player, command);
+                case "oxide.usergroup":
+                {
+                    if (words.Length != 4) return "Неверная команда: " + command;
+                    var group = words[3];
+                    if (!permission.GroupExists(group)) return "Группа «" + group + "» не существует в Oxide (oxide.group add " + group + ")";
+                    var adding = words[1] == "add";
+                    if (adding) permission.AddUserGroup(words[2], group);
+                    else permission.RemoveUserGroup(words[2], group);
+                    if (permission.UserHasGroup(words[2], group) == adding) return null;
+                    return "После «" + command.Trim() + "» игрок " + (adding ? "не в группе " : "всё ещё в группе ") + group;
+                }
+                case "oxide.grant":
+                case "oxide.revoke":
+                {
+                    if (words.Length != 4 || words[1] != "user") return "Неверная команда: " + command;
+                    var granting = words[0] == "oxide.grant";
+                    if (granting && !permission.PermissionExists(words[3]))
+                        return "Право «" + words[3] + "» не зарегистрировано: установлен ли плагин, которому оно принадлежит?";
+                    if (granting) permission.GrantUserPermission(words[2], words[3], null);
+                    else permission.RevokeUserPermission(words[2], words[3]);
+                    if (permission.UserHasPermission(words[2], words[3]) == granting) return null;
+                    return "После «" + command.Trim() + "» право " + (granting ? "не выдано" : "осталось");
+                }
+                default:
+                    // Allowed by the owner's config (say, or a verb they added): success unless it throws.
+                    ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), command);
+                    return null;
+            }
+        }
+
+        private static string GiveItem(string[] words, BasePlayer player, string command)
+        {
+            int amount;
+            if (words.Length < 3 || !int.TryParse(words.Length > 3 ? words[3] : "1", out amount) || amount <= 0)
+                return "Неверная команда: " + command;
+            var definition = ItemManager.FindItemDefinition(words[2]);
+            if (definition == null) return "Нет такого предмета в Rust: " + words[2];
+            if (!CanReceive(player)) return "Игрок не может получить предметы сейчас (не на сервере)";
+            var item = ItemManager.Create(definition, amount);
+            if (item == null) return "Предмет не создан: " + words[2];
+            if (player.inventory.GiveItem(item)) return null;
+            item.Remove();
+            return "Не хватило места в инвентаре для " + words[2] + " ×" + amount;
+        }
+
+        #endregion
+
+        #region Acknowledgements
+
         private void FlushAcks(Action done)
         {
-            var results = new List<AckResult>();
+            var batch = new List<AckResult>();
+            var bytes = 16;
             foreach (var pair in journal.Entries)
             {
-                if (pair.Value.Acked) continue;
-                results.Add(new AckResult { DeliveryId = pair.Key, Ok = pair.Value.Ok, Message = pair.Value.Message });
-                if (results.Count == 100) break;
+                var entry = pair.Value;
+                if (entry.Acked || entry.SetAside || entry.State == Started) continue;
+                var result = new AckResult
+                {
+                    DeliveryId = pair.Key,
+                    Ok = entry.State == Succeeded,
+                    Message = entry.State == Succeeded ? null : Truncate(entry.Message),
+                    Interrupted = entry.State == Interrupted ? (bool?)true : null,
+                };
+                var size = Encoding.UTF8.GetByteCount(JsonConvert.SerializeObject(result)) + 1;
+                if (batch.Count > 0 && (batch.Count == AckBatchMaxCount || bytes + size > AckBatchMaxBytes)) break;
+                batch.Add(result);
+                bytes += size;
             }
-            if (results.Count == 0)
+            if (batch.Count == 0)
             {
                 done();
                 return;
             }
-            var body = JsonConvert.SerializeObject(new AckRequest { Results = results });
-            Post("/api/game/ack", body, (code, response, signature) =>
+            SendAcks(batch, () =>
+            {
+                PruneJournal();
+                SaveJournal();
+                done();
+            });
+        }
+
+        private void SendAcks(List<AckResult> batch, Action done)
+        {
+            var body = JsonConvert.SerializeObject(new AckRequest { Results = batch });
+            Post("/api/game/ack", body, (code, response, requestSignature) =>
             {
                 try
                 {
-                    if (code == 200)
+                    if ((code == 400 || code == 413) && batch.Count > 1)
                     {
-                        foreach (var result in results) journal.Entries[result.DeliveryId].Acked = true;
+                        // One bad entry must not block the others: halve until it stands alone.
+                        var half = batch.Count / 2;
+                        SendAcks(batch.GetRange(0, half), () => SendAcks(batch.GetRange(half, batch.Count - half), done));
+                        return;
                     }
-                    else if (code == 403 || code == 404)
+                    if (code == 400 || code == 413)
                     {
-                        // Ids the site will never take from this server: stop sending them, keep the rest.
-                        var refused = JsonConvert.DeserializeObject<RefusedIds>(response);
-                        if (refused != null && refused.DeliveryIds != null)
-                        {
-                            foreach (var id in refused.DeliveryIds)
-                            {
-                                JournalEntry entry;
-                                if (journal.Entries.TryGetValue(id, out entry)) entry.Acked = true;
-                            }
-                        }
-                        PrintWarning("Ack refused ({0}): {1}", code, Short(response));
+                        var entry = journal.Entries[batch[0].DeliveryId];
+                        entry.SetAside = true;
+                        PrintError("The site refused the result of delivery {0} ({1}: {2}); set aside, check it in the site's console.",
+                            batch[0].DeliveryId, code, Short(response));
+                    }
+                    else if (code == 200 || code == 403 || code == 404)
+                    {
+                        HandleAckAnswer(code, response, requestSignature, batch);
                     }
                     else
                     {
                         PrintWarning("Ack answered {0}; will retry: {1}", code, Short(response));
                     }
-                    PruneJournal();
-                    SaveJournal();
                 }
                 catch (Exception e)
                 {
                     PrintError("Ack answer could not be handled: {0}", e.Message);
                 }
-                finally
-                {
-                    done();
-                }
+                done();
             });
+        }
+
+        private void HandleAckAnswer(int code, string response, string requestSignature, List<AckResult> batch)
+        {
+            var answer = JsonConvert.DeserializeObject<AckResponse>(response);
+            if (answer == null) throw new Exception("empty answer");
+            if (code == 200)
+            {
+                var lines = new List<string>();
+                foreach (var status in answer.Results ?? new List<AckStatus>())
+                {
+                    lines.Add(status.DeliveryId);
+                    lines.Add(status.Status);
+                }
+                if (!AnswerVerifies(requestSignature, "ack", lines, answer.ResponseSignature))
+                {
+                    PrintError("Ack answer has a wrong signature; the results will be sent again.");
+                    return;
+                }
+                foreach (var status in answer.Results ?? new List<AckStatus>())
+                {
+                    JournalEntry entry;
+                    if (journal.Entries.TryGetValue(status.DeliveryId, out entry)) entry.Acked = true;
+                }
+                return;
+            }
+            var ids = answer.DeliveryIds ?? new List<string>();
+            if (!AnswerVerifies(requestSignature, "refused", ids, answer.ResponseSignature))
+            {
+                PrintError("Ack refusal has a wrong signature; the results will be sent again.");
+                return;
+            }
+            foreach (var id in ids)
+            {
+                JournalEntry entry;
+                if (!journal.Entries.TryGetValue(id, out entry)) continue;
+                entry.Acked = true;
+                if (code == 403 && entry.State != Failed)
+                {
+                    PrintError("Delivery {0} ran here, but the site has handed it to another server: it may be delivered twice. Check it in the site's console (deliveries).", id);
+                }
+            }
+            if (code == 404) PrintWarning("The site doesn't know deliveries {0}; their results are dropped.", string.Join(", ", ids.ToArray()));
         }
 
         private static string Short(string text)
@@ -568,36 +982,57 @@ namespace Oxide.Plugins
         [ChatCommand("store")]
         private void StoreCommand(BasePlayer player, string command, string[] args)
         {
-            if (!configured) return;
-            var body = JsonConvert.SerializeObject(new Dictionary<string, object> { ["steam_id"] = player.UserIDString });
-            Post("/api/game/pending", body, (code, response, signature) =>
+            if (!configured || player == null) return;
+            float last;
+            var now = Interface.Oxide.Now;
+            if (lastStore.TryGetValue(player.UserIDString, out last) && now - last < StoreCooldownSeconds)
             {
-                if (code != 200)
+                SendReply(player, Message("TooOften", player.UserIDString));
+                return;
+            }
+            lastStore[player.UserIDString] = now;
+            var body = JsonConvert.SerializeObject(new Dictionary<string, object> { ["steam_id"] = player.UserIDString });
+            Post("/api/game/pending", body, (code, response, requestSignature) =>
+            {
+                var pending = code == 200 ? JsonConvert.DeserializeObject<PendingResponse>(response) : null;
+                if (pending == null || pending.Items == null || !AnswerVerifies(requestSignature, "pending", PendingLines(pending.Items), pending.ResponseSignature))
                 {
-                    SendReply(player, Message("Unavailable", player));
+                    if (code == 200) PrintError("/store answer has a wrong signature; not shown.");
+                    SendReply(player, Message("Unavailable", player.UserIDString));
                     return;
                 }
-                var pending = JsonConvert.DeserializeObject<PendingResponse>(response);
-                if (pending == null || pending.Items == null || pending.Items.Count == 0)
+                if (pending.Items.Count == 0)
                 {
-                    SendReply(player, Message("Nothing", player));
+                    SendReply(player, Message("Nothing", player.UserIDString));
                     return;
                 }
                 var names = new List<string>();
                 foreach (var item in pending.Items)
                 {
                     var name = item.DurationDays.HasValue
-                        ? string.Format(Message("Days", player), item.Name, item.DurationDays.Value)
+                        ? string.Format(Message("Days", player.UserIDString), item.Name, item.DurationDays.Value)
                         : item.Name;
-                    names.Add(item.Failed ? string.Format(Message("Failed", player), name) : name);
+                    names.Add(item.Failed ? string.Format(Message("Failed", player.UserIDString), name) : name);
                 }
-                SendReply(player, string.Format(Message("Waiting", player), string.Join(", ", names.ToArray())));
+                SendReply(player, string.Format(Message("Waiting", player.UserIDString), string.Join(", ", names.ToArray())));
             });
         }
 
-        private string Message(string key, BasePlayer player)
+        private static List<string> PendingLines(List<PendingItem> items)
         {
-            return lang.GetMessage(key, this, player.UserIDString);
+            var lines = new List<string>();
+            foreach (var item in items)
+            {
+                lines.Add(item.Name ?? "");
+                lines.Add(item.DurationDays.HasValue ? item.DurationDays.Value.ToString(CultureInfo.InvariantCulture) : "");
+                lines.Add(item.Failed ? "1" : "0");
+            }
+            return lines;
+        }
+
+        private string Message(string key, string userId)
+        {
+            return lang.GetMessage(key, this, userId);
         }
 
         #endregion

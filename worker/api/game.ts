@@ -4,7 +4,7 @@ import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
-import { queueResponseSignature } from "../services/game/response-signature.ts";
+import { queueResponseSignature, queueResponseSignatureV2 } from "../services/game/response-signature.ts";
 import { GameRequestError, type VerifiedGameRequest, verifyGameRequest } from "../services/game/signature.ts";
 
 // The game-server plugin's API, mounted at /api/game. Every request is signed with the
@@ -75,6 +75,7 @@ gameApi.post("/queue", async (c) => {
     lease_seconds: LEASE_MS / 1000,
     // The plugin runs these commands on its console: it checks they came from us.
     response_signature: await queueResponseSignature(key, signature, deliveries),
+    response_signature_v2: await queueResponseSignatureV2(key, signature, deliveries),
   });
 });
 

@@ -14,8 +14,8 @@ public static class SigningVector
     const string Key = "local-dev-key-3";
     const string RequestCanonical = "1795000000\nPOST\n/api/game/queue\n{\"online\":[\"76561198000000001\"]}";
     const string RequestSignature = "487b64eafd21d141ede51e3c41cd2ad3c5c024a8cbb06c2c635d362bed82d0eb";
-    const string ResponseSignature = "815c2e80c4fc7328b40b2c330bf0f9fd6da39e07b97f5b645c46674a2e878434";
-    const string EmptyResponseSignature = "b8ccedfc1f2e26dbba128d112a4b10e676cbbfab0191ef05ac11ef2945f917c0";
+    const string ResponseSignature = "fe7caaef1feba4e493d24c92eb53b4cb15bedf86887e4a1eab36223093e946a1";
+    const string EmptyResponseSignature = "3d571a4c23f74e41075d76b2f5cfe3f8c9727b1da59a06dbb0f75075789b69fa";
 
     static int failures;
 
@@ -47,15 +47,17 @@ public static class SigningVector
         deliveryType.GetField("Kind").SetValue(delivery, "grant");
         deliveryType.GetField("SteamId").SetValue(delivery, "76561198000000001");
         deliveryType.GetField("RequiresOnline").SetValue(delivery, true);
+        deliveryType.GetField("Title").SetValue(delivery, "VIP");
+        deliveryType.GetField("DurationDays").SetValue(delivery, (int?)30);
         deliveryType.GetField("Commands").SetValue(delivery, new List<string> {
             "oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP" });
         var list = (IList)Activator.CreateInstance(listType);
         list.Add(delivery);
         var lines = (string)canonical.Invoke(null, new object[] { list });
-        Expect("queue answer signature", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + lines }), ResponseSignature);
+        Expect("queue answer signature (v2)", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + lines }), ResponseSignature);
 
         var empty = (string)canonical.Invoke(null, new object[] { Activator.CreateInstance(listType) });
-        Expect("empty queue answer signature", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + empty }), EmptyResponseSignature);
+        Expect("empty queue answer signature (v2)", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + empty }), EmptyResponseSignature);
         return failures == 0 ? 0 : 1;
     }
 }

@@ -54,6 +54,10 @@ export interface ServedDelivery {
   kind: "grant" | "revoke";
   steam_id: string;
   requires_online: boolean;
+  /** What the player reads in the game's chat when it arrives (the item's name). */
+  title: string;
+  /** The purchased duration of a timed item; null when permanent or one-off. */
+  duration_days: number | null;
   commands: string[];
 }
 
@@ -140,10 +144,11 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
 
   const idsJson = JSON.stringify(ids);
   const [details, commands] = await deps.db.batch([
-    statement(sql`SELECT d.id, d.kind, d.steam_id, d.requires_online, d.not_before, d.created_at, e.item_id, e.duration_days, u.nickname
+    statement(sql`SELECT d.id, d.kind, d.steam_id, d.requires_online, d.not_before, d.created_at, e.item_id, e.duration_days, e.is_permanent, u.nickname, i.name AS title
          FROM deliveries d
          JOIN inventory_entries e ON e.id = d.inventory_entry_id
          JOIN users u ON u.id = e.user_id
+         JOIN items i ON i.id = e.item_id
          WHERE d.id IN (SELECT value FROM json_each(${idsJson}))
          ORDER BY ${SERVED_ORDER}`),
     statement(sql`SELECT c.item_id, c.phase, c.template FROM item_commands c
@@ -165,13 +170,17 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
       requires_online: number;
       item_id: number;
       duration_days: number | null;
+      is_permanent: number;
       nickname: string;
+      title: string;
     }[]
   ).map((row) => ({
     delivery_id: row.id,
     kind: row.kind,
     steam_id: row.steam_id,
     requires_online: row.requires_online === 1,
+    title: row.title,
+    duration_days: row.is_permanent ? null : row.duration_days,
     commands: (templates.get(`${row.item_id}:${row.kind}`) ?? []).map((template) =>
       renderCommand(template, {
         steamId: row.steam_id,

@@ -20,10 +20,39 @@ export function canonicalDeliveries(deliveries: ServedDelivery[]): string {
   return lines.join("\n");
 }
 
+/**
+ * Version 2 also covers what the plugin shows the player (the title and the duration), so the
+ * chat message is as trustworthy as the commands. Plugin 1.x checks `response_signature` (v1).
+ */
+export function canonicalDeliveriesV2(deliveries: ServedDelivery[]): string {
+  const lines: string[] = ["v2"];
+  for (const delivery of deliveries) {
+    lines.push(
+      delivery.delivery_id,
+      delivery.kind,
+      delivery.steam_id,
+      delivery.requires_online ? "1" : "0",
+      delivery.title,
+      delivery.duration_days === null ? "" : String(delivery.duration_days),
+      String(delivery.commands.length),
+      ...delivery.commands,
+    );
+  }
+  return lines.join("\n");
+}
+
 export function queueResponseSignature(
   key: CryptoKey,
   requestSignature: string,
   deliveries: ServedDelivery[],
 ): Promise<string> {
   return hmacHex(key, `${requestSignature}\n${canonicalDeliveries(deliveries)}`);
+}
+
+export function queueResponseSignatureV2(
+  key: CryptoKey,
+  requestSignature: string,
+  deliveries: ServedDelivery[],
+): Promise<string> {
+  return hmacHex(key, `${requestSignature}\n${canonicalDeliveriesV2(deliveries)}`);
 }

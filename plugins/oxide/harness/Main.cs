@@ -1,0 +1,175 @@
+// The harness's main loop: loads the real RustStoreDelivery plugin the way Oxide does (config,
+// Init, OnServerInitialized), then follows instructions from stdin, one per line, and answers each
+// with {"ev":"done"} after everything it set off has settled (web requests answered, callbacks run).
+// tests/plugin/harness.ts drives it. Never shipped.
+using System;
+using System.Collections.Generic;
+using System.Reflection;
+using Harness;
+using Oxide.Plugins;
+
+public static class HarnessMain
+{
+    const BindingFlags Any = BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
+    static readonly TimeSpan SettleLimit = TimeSpan.FromSeconds(30);
+    static RustStoreDelivery plugin;
+
+    static object Call(string hook, params object[] args)
+    {
+        var method = typeof(RustStoreDelivery).GetMethod(hook, Any);
+        if (method == null) return null;
+        try
+        {
+            return method.Invoke(plugin, args);
+        }
+        catch (TargetInvocationException e)
+        {
+            // Oxide logs a hook's exception and goes on.
+            World.Log("error", "Failed to call hook '" + hook + "': " + e.InnerException.GetType().Name + ": " + e.InnerException.Message);
+            return null;
+        }
+    }
+
+    static BasePlayer Player(string steamId)
+    {
+        var player = World.Find(steamId);
+        if (player == null) throw new ArgumentException("no such player " + steamId);
+        return player;
+    }
+
+    static void Fill(BasePlayer player, int free)
+    {
+        var stone = ItemManager.FindItemDefinition("stones");
+        foreach (var container in new[] { player.inventory.containerMain, player.inventory.containerBelt })
+            container.itemList.Clear();
+        var toFill = player.inventory.containerMain.capacity + player.inventory.containerBelt.capacity - free;
+        for (var i = 0; i < toFill; i++)
+        {
+            var target = i < player.inventory.containerMain.capacity ? player.inventory.containerMain : player.inventory.containerBelt;
+            target.itemList.Add(new Item { info = stone, amount = stone.stackable });
+        }
+    }
+
+    static void Handle(string[] words, string line)
+    {
+        switch (words[0])
+        {
+            case "load":
+                plugin = new RustStoreDelivery();
+                Call("LoadConfig");
+                Call("Init");
+                Call("OnServerInitialized");
+                World.Settle(SettleLimit);
+                break;
+            case "unload":
+                Call("Unload");
+                World.Settle(SettleLimit);
+                break;
+            case "advance":
+                World.Advance(double.Parse(words[1], System.Globalization.CultureInfo.InvariantCulture), SettleLimit);
+                break;
+            case "join":
+            {
+                var player = new BasePlayer { userID = ulong.Parse(words[1]), displayName = words.Length > 3 ? words[3] : words[1] };
+                World.Lang.SetLanguage(words[2], words[1]);
+                BasePlayer.activePlayerList.Add(player);
+                Call("OnPlayerConnected", player);
+                World.Settle(SettleLimit);
+                break;
+            }
+            case "leave":
+            {
+                var player = Player(words[1]);
+                BasePlayer.activePlayerList.Remove(player);
+                Call("OnPlayerDisconnected", player, "Disconnected");
+                World.Settle(SettleLimit);
+                break;
+            }
+            case "flag":
+            {
+                var player = Player(words[1]);
+                player.dead = words[2] == "dead";
+                player.playerFlags = BasePlayer.PlayerFlags.Connected;
+                if (words[2] == "sleeping") player.playerFlags |= BasePlayer.PlayerFlags.Sleeping;
+                if (words[2] == "wounded") player.playerFlags |= BasePlayer.PlayerFlags.Wounded;
+                if (words[2] == "connecting") player.playerFlags |= BasePlayer.PlayerFlags.ReceivingSnapshot;
+                break;
+            }
+            case "fill":
+                Fill(Player(words[1]), int.Parse(words[2]));
+                break;
+            case "inventory":
+            {
+                var counts = new Dictionary<string, int>();
+                var player = Player(words[1]);
+                foreach (var container in new[] { player.inventory.containerMain, player.inventory.containerBelt })
+                    foreach (var item in container.itemList)
+                        counts[item.info.shortname] = (counts.ContainsKey(item.info.shortname) ? counts[item.info.shortname] : 0) + item.amount;
+                World.Emit(new Dictionary<string, object> { ["ev"] = "inventory", ["steam_id"] = words[1], ["items"] = counts });
+                break;
+            }
+            case "console":
+                World.Emit(new Dictionary<string, object> { ["ev"] = "reply", ["text"] = World.RunConsole(line.Substring("console ".Length)) });
+                break;
+            case "permission":
+                World.Permission.RegisterPermission(words[1], null);
+                break;
+            case "chat":
+            {
+                var player = Player(words[1]);
+                foreach (var method in typeof(RustStoreDelivery).GetMethods(Any))
+                {
+                    foreach (ChatCommandAttribute attribute in method.GetCustomAttributes(typeof(ChatCommandAttribute), false))
+                    {
+                        if (attribute.Command != words[2]) continue;
+                        var args = new string[Math.Max(0, words.Length - 3)];
+                        Array.Copy(words, 3, args, 0, args.Length);
+                        method.Invoke(plugin, new object[] { player, words[2], args });
+                    }
+                }
+                World.Settle(SettleLimit);
+                break;
+            }
+            case "fault":
+                switch (words[1])
+                {
+                    case "fail-writes": World.FailWrites = words[2] == "on"; break;
+                    case "crash-on-write": World.CrashOnWrite = int.Parse(words[2]); break;
+                    case "crash-on-give": World.CrashOnGive = words[2]; break;
+                    case "once": World.FaultsOnce.Add(words[2]); break;
+                    default: throw new ArgumentException("unknown fault " + words[1]);
+                }
+                break;
+            case "timers":
+                World.Emit(new Dictionary<string, object> { ["ev"] = "timers", ["count"] = World.LiveTimers() });
+                break;
+            case "quit":
+                Environment.Exit(0);
+                break;
+            default:
+                throw new ArgumentException("unknown instruction " + words[0]);
+        }
+    }
+
+    public static int Main(string[] args)
+    {
+        World.Root = args.Length > 0 ? args[0] : Environment.CurrentDirectory;
+        string line;
+        while ((line = Console.In.ReadLine()) != null)
+        {
+            line = line.Trim();
+            if (line.Length == 0) continue;
+            var words = line.Split(new[] { ' ' }, StringSplitOptions.RemoveEmptyEntries);
+            try
+            {
+                Handle(words, line);
+                World.Emit(new Dictionary<string, object> { ["ev"] = "done", ["cmd"] = words[0] });
+            }
+            catch (Exception e)
+            {
+                World.Emit(new Dictionary<string, object> { ["ev"] = "done", ["cmd"] = words[0], ["error"] = e.ToString() });
+            }
+        }
+        return 0;
+    }
+}

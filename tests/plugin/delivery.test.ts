@@ -1,0 +1,290 @@
+// The real plugin against the running site: a purchase reaches the game once, whatever happens
+// between them (issue 21). Each test is one game server with its own server type and folder.
+import assert from "node:assert/strict";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { GameServerProcess } from "./harness.ts";
+import { chats, given, scenario } from "./scenario.ts";
+import {
+  buy,
+  createGameServer,
+  createItem,
+  credit,
+  db,
+  delivery,
+  entry,
+  giveEntry,
+  leaseLapsed,
+  one,
+  retryIsDue,
+  signIn,
+  timeRunsOut,
+} from "./site.ts";
+
+test("bought on the site: given once in the game, the player told in their language, the Корзина says delivered", async () => {
+  const s = await scenario({ type: "MAX3" });
+  try {
+    const itemId = await createItem({
+      serverType: "MAX3",
+      name: "Набор «Дерево»",
+      grant: ["inventory.giveto {steamid} wood 3000", "inventory.giveto {steamid} stones 1000"],
+    });
+    const token = await signIn(s.player);
+    await credit(s.player, 100);
+    const bought = await buy(token, itemId, "MAX3");
+    assert.equal(bought.status, 201);
+    const { id: entryId } = await one<{ id: number }>(
+      "SELECT e.id FROM inventory_entries e JOIN users u ON u.id = e.user_id WHERE u.steam_id = ?",
+      s.player,
+    );
+
+    await s.game.join(s.player, "ru");
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 3000, stones: 1000 });
+    assert.deepEqual(chats(s.game, s.player), ["Магазин: вы получили «Набор «Дерево»»."]);
+    assert.deepEqual(await s.game.inventory(s.player), { wood: 3000, stones: 1000 });
+
+    const after = await entry(entryId);
+    assert.equal(after.status, "used");
+    assert.equal(after.used_server_id, s.server.id);
+    assert.equal((await delivery(entryId))?.status, "done");
+
+    // Later polls, a reconnect and a plugin restart never give it again.
+    await s.game.advance(120);
+    await s.game.stop();
+    await s.game.start();
+    await s.game.join(s.player, "ru");
+    await s.game.advance(60);
+    assert.deepEqual(given(s.game, s.player), { wood: 3000, stones: 1000 });
+  } finally {
+    await s.end();
+  }
+});
+
+test("the chat message comes from the lang files Oxide writes, in Russian and in English", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "VIP",
+      durations: [30],
+      grant: ["oxide.usergroup add {steamid} vip"],
+      revoke: ["oxide.usergroup remove {steamid} vip"],
+    });
+    await s.game.send("console oxide.group add vip");
+    const english = `${s.player.slice(0, -1)}${(Number(s.player.at(-1)) + 1) % 10}`;
+    await giveEntry(s.player, itemId, s.type, 30);
+    await giveEntry(english, itemId, s.type, 30);
+    await s.game.join(s.player, "ru");
+    await s.game.join(english, "en");
+    await s.game.advance(15);
+    assert.deepEqual(chats(s.game, s.player), [
+      "Магазин: вы получили «VIP» на 30 дн. Срок действия — в Корзине на сайте.",
+    ]);
+    assert.deepEqual(chats(s.game, english), [
+      'Store: you received "VIP" for 30 d. See the end date in your inventory on the site.',
+    ]);
+
+    const ru = JSON.parse(readFileSync(join(s.game.root, "oxide", "lang", "ru", "RustStoreDelivery.json"), "utf8"));
+    const en = JSON.parse(readFileSync(join(s.game.root, "oxide", "lang", "en", "RustStoreDelivery.json"), "utf8"));
+    assert.equal(ru.DeliveredDays, "Магазин: вы получили «{0}» на {1} дн. Срок действия — в Корзине на сайте.");
+    assert.equal(ru.Delivered, "Магазин: вы получили «{0}».");
+    assert.equal(ru.NoRoom, "Магазин: освободите {0} ячеек инвентаря, чтобы получить «{1}». Выдача продолжится сама.");
+    assert.equal(en.Delivered, 'Store: you received "{0}".');
+    assert.deepEqual(Object.keys(ru).sort(), Object.keys(en).sort());
+  } finally {
+    await s.end();
+  }
+});
+
+test("killed after running and before the acknowledgement: restarted, it acknowledges and never runs it again", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Сера",
+      grant: ["inventory.giveto {steamid} sulfur 500"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    // The acknowledgement never gets an answer; the server dies while waiting for it.
+    s.proxy.hold.add("/api/game/ack");
+    let ackSent: () => void = () => {};
+    const acked = new Promise<void>((done) => {
+      ackSent = done;
+    });
+    s.proxy.onRequest = (path) => {
+      if (path === "/api/game/ack") ackSent();
+    };
+    const advancing = s.game.advance(15).catch(() => []);
+    await acked;
+    await s.game.kill();
+    await advancing;
+    assert.deepEqual(given(s.game, s.player), { sulfur: 500 });
+    assert.equal((await delivery(entryId))?.status, "pending");
+
+    s.proxy.hold.clear();
+    s.proxy.onRequest = null;
+    const from = s.game.events.length;
+    await s.game.start();
+    await s.game.join(s.player);
+    await leaseLapsed(entryId);
+    await s.game.advance(30);
+    assert.deepEqual(given(s.game, s.player, from), {});
+    assert.equal((await delivery(entryId))?.status, "done");
+    assert.equal((await entry(entryId)).status, "used");
+  } finally {
+    await s.end();
+  }
+});
+
+test("the site down for a while: nothing is lost, it is delivered once the site answers again", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Металл",
+      grant: ["inventory.giveto {steamid} metal.fragments 2000"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    s.proxy.mode = "down";
+    await s.game.advance(90);
+    assert.deepEqual(given(s.game, s.player), {});
+    assert.ok(s.game.logs("warn").some((line) => line.includes("Queue answered 0")));
+    assert.equal(await s.game.send("timers").then((events) => events.find((e) => e.ev === "timers")?.count), 2);
+
+    s.proxy.mode = "up";
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { "metal.fragments": 2000 });
+    assert.equal((await delivery(entryId))?.status, "done");
+    await s.game.advance(60);
+    assert.deepEqual(given(s.game, s.player), { "metal.fragments": 2000 });
+  } finally {
+    await s.end();
+  }
+});
+
+test("the third of three commands fails: the retry runs only the third, the first two are never given twice", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Набор «Рейд»",
+      grant: [
+        "inventory.giveto {steamid} wood 1000",
+        "inventory.giveto {steamid} stones 1000",
+        "inventory.giveto {steamid} rifle.ak47 1",
+      ],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000 });
+    const failed = await delivery(entryId);
+    assert.equal(failed?.status, "pending");
+    assert.equal(failed?.attempts, 1);
+    assert.equal(failed?.last_error, "Нет такого предмета в Rust: rifle.ak47");
+
+    // Retried as it is: still only the third runs, and fails again.
+    await retryIsDue(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000 });
+    assert.equal((await delivery(entryId))?.attempts, 2);
+
+    // The operator fixes the item's third command; the next retry gives the rifle alone.
+    await db().execute({
+      sql: "UPDATE item_commands SET template = 'inventory.giveto {steamid} rifle.ak 1' WHERE item_id = ? AND template LIKE '%rifle.ak47%'",
+      args: [itemId],
+    });
+    await retryIsDue(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000, "rifle.ak": 1 });
+    assert.deepEqual(await s.game.inventory(s.player), { wood: 1000, stones: 1000, "rifle.ak": 1 });
+    assert.equal((await delivery(entryId))?.status, "done");
+    assert.equal((await entry(entryId)).status, "used");
+  } finally {
+    await s.end();
+  }
+});
+
+test("a timed rank that expires is revoked by the server that granted it, not by another of the type", async () => {
+  const s = await scenario({ groups: ["vip"] });
+  const other = await createGameServer(s.type);
+  const otherGame = new GameServerProcess({
+    siteUrl: `http://127.0.0.1:${s.proxy.port}`,
+    serverId: other.id,
+    serverKey: other.key,
+  });
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "VIP",
+      durations: [7],
+      grant: ["oxide.usergroup add {steamid} vip"],
+      revoke: ["oxide.usergroup remove {steamid} vip"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type, 7);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    assert.deepEqual(
+      s.game.all("group").map((event) => [event.op, event.steam_id, event.group]),
+      [["add", s.player, "vip"]],
+    );
+    const granted = await entry(entryId);
+    assert.equal(granted.status, "used");
+    assert.ok((granted.expires_at ?? 0) > Date.now() + 6 * 86_400_000);
+
+    await timeRunsOut(entryId);
+    await otherGame.start();
+    await otherGame.send("console oxide.group add vip");
+    await otherGame.advance(15);
+    assert.deepEqual(otherGame.all("group"), []);
+    assert.equal((await delivery(entryId, "revoke"))?.status, "pending");
+
+    await s.game.send(`leave ${s.player}`);
+    await s.game.advance(15); // revokes run with the player offline
+    assert.deepEqual(
+      s.game.all("group").map((event) => [event.op, event.steam_id, event.group]),
+      [
+        ["add", s.player, "vip"],
+        ["remove", s.player, "vip"],
+      ],
+    );
+    const revoke = await delivery(entryId, "revoke");
+    assert.equal(revoke?.status, "done");
+    assert.equal(revoke?.done_server_id, s.server.id);
+  } finally {
+    await otherGame.stop();
+    await s.end();
+  }
+});
+
+test("a tampered queue answer runs nothing; the untouched one later runs once", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Ткань",
+      grant: ["inventory.giveto {steamid} cloth 100"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    s.proxy.rewrite = (path, body) =>
+      path === "/api/game/queue" ? body.replace("cloth 100", "cloth 1000").replace("cloth 100", "cloth 1000") : body;
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), {});
+    assert.ok(
+      s.game.logs("error").some((line) => line.includes("Queue answer has a wrong signature; nothing was run")),
+    );
+
+    s.proxy.rewrite = null;
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { cloth: 100 });
+    assert.equal((await delivery(entryId))?.status, "done");
+  } finally {
+    await s.end();
+  }
+});

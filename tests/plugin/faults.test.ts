@@ -1,0 +1,325 @@
+// The plugin's own faults from the hardening review (issue 26, items 1–6), each a scenario with the
+// real plugin against the running site: never "ok" for what did not run, failures judged by the
+// game's API rather than words, one bad acknowledgement never blocks the others, only allowed
+// commands run, the journal survives a crash, and one exception never stops delivery.
+import assert from "node:assert/strict";
+import { readdirSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { test } from "node:test";
+import { chats, given, scenario } from "./scenario.ts";
+import { createItem, delivery, entry, giveEntry, leaseLapsed, retryIsDue } from "./site.ts";
+
+const INTERRUPTED = "Доставка прервана, проверьте вручную";
+
+test("killed in the middle of a delivery: acknowledged as interrupted, never run again, never reported done", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Набор «Стройка»",
+      grant: [
+        "inventory.giveto {steamid} wood 1000",
+        "inventory.giveto {steamid} stones 1000",
+        "inventory.giveto {steamid} metal.fragments 500",
+      ],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    await s.game.send("fault crash-on-give stones");
+    await s.game.advance(15).catch(() => []);
+    await s.game.died();
+    assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000 });
+
+    const from = s.game.events.length;
+    await s.game.start();
+    await s.game.join(s.player);
+    assert.ok(s.game.logs("error").some((line) => line.includes("Delivery interrupted by a crash or restart")));
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    await retryIsDue(entryId);
+    await s.game.advance(60);
+    assert.deepEqual(given(s.game, s.player, from), {});
+    const interrupted = await delivery(entryId);
+    assert.equal(interrupted?.status, "failed");
+    assert.equal(interrupted?.last_error, INTERRUPTED);
+    const after = await entry(entryId);
+    assert.equal(after.status, "not_used");
+    assert.match(after.last_error ?? "", new RegExp(INTERRUPTED));
+  } finally {
+    await s.end();
+  }
+});
+
+test("a journal that can't be saved runs nothing and keeps nothing in memory; delivered once the disk takes writes", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Сера",
+      grant: ["inventory.giveto {steamid} sulfur 300"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    await s.game.send("fault fail-writes on");
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), {});
+    assert.ok(s.game.logs("error").some((line) => line.includes("The journal can't be saved (Disk full)")));
+    assert.equal((await delivery(entryId))?.attempts, 0);
+
+    await s.game.send("fault fail-writes off");
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { sulfur: 300 });
+    assert.equal((await delivery(entryId))?.status, "done");
+  } finally {
+    await s.end();
+  }
+});
+
+test("a full inventory: nothing is given or lost, the player is told once, delivery resumes when there is room", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Набор «Фарм»",
+      grant: ["inventory.giveto {steamid} wood 5000", "inventory.giveto {steamid} hatchet 1"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    await s.game.send(`fill ${s.player} 2`);
+    await s.game.advance(15);
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), {});
+    assert.deepEqual(chats(s.game, s.player), [
+      "Магазин: освободите 4 ячеек инвентаря, чтобы получить «Набор «Фарм»». Выдача продолжится сама.",
+    ]);
+    assert.equal((await delivery(entryId))?.attempts, 0);
+
+    await s.game.send(`fill ${s.player} 10`);
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 5000, hatchet: 1 });
+    assert.equal((await delivery(entryId))?.status, "done");
+  } finally {
+    await s.end();
+  }
+});
+
+test("a dead, sleeping, wounded or connecting player waits; items arrive once they can hold them", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Аптечка",
+      grant: ["inventory.giveto {steamid} largemedkit 1"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    for (const state of ["dead", "sleeping", "wounded", "connecting"]) {
+      await s.game.send(`flag ${s.player} ${state}`);
+      await leaseLapsed(entryId);
+      await s.game.advance(15);
+      assert.deepEqual(given(s.game, s.player), {}, state);
+    }
+    assert.equal((await delivery(entryId))?.status, "pending");
+    await s.game.send(`flag ${s.player} alive`);
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { largemedkit: 1 });
+  } finally {
+    await s.end();
+  }
+});
+
+test("a player named «Unknown» is delivered to like anyone: no failure is guessed from words", async () => {
+  const s = await scenario({ groups: ["vip"] });
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "VIP",
+      grant: ["oxide.usergroup add {steamid} vip", "say {nickname} купил VIP", "inventory.giveto {steamid} wood 10"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player, "ru", "Unknown");
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 10 });
+    assert.equal((await delivery(entryId))?.status, "done");
+  } finally {
+    await s.end();
+  }
+});
+
+test("a group or permission that doesn't exist on the server is a failure with its reason, not a silent success", async () => {
+  const s = await scenario();
+  try {
+    const vip = await createItem({ serverType: s.type, name: "VIP", grant: ["oxide.usergroup add {steamid} vip"] });
+    const kit = await createItem({
+      serverType: s.type,
+      name: "Набор «Старт»",
+      grant: ["oxide.grant user {steamid} kits.start"],
+    });
+    const vipEntry = await giveEntry(s.player, vip, s.type);
+    const kitEntry = await giveEntry(s.player, kit, s.type);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    assert.equal((await delivery(vipEntry))?.last_error, "Группа «vip» не существует в Oxide (oxide.group add vip)");
+    assert.equal(
+      (await delivery(kitEntry))?.last_error,
+      "Право «kits.start» не зарегистрировано: установлен ли плагин, которому оно принадлежит?",
+    );
+
+    // The owner creates the group and installs Kits; the retries succeed.
+    await s.game.send("console oxide.group add vip");
+    await s.game.send("permission kits.start");
+    await retryIsDue(vipEntry);
+    await retryIsDue(kitEntry);
+    await s.game.advance(15);
+    assert.equal((await delivery(vipEntry))?.status, "done");
+    assert.equal((await delivery(kitEntry))?.status, "done");
+    assert.deepEqual(
+      s.game.all("perm").map((event) => [event.op, event.perm]),
+      [["grant", "kits.start"]],
+    );
+  } finally {
+    await s.end();
+  }
+});
+
+test("only allowed commands run, and only for the delivery's own player", async () => {
+  const s = await scenario();
+  try {
+    const foreign = await createItem({
+      serverType: s.type,
+      name: "Чужой",
+      grant: ["inventory.giveto {steamid} wood 10", "inventory.giveto 76561198999999999 rifle.ak 1"],
+    });
+    const console = await createItem({ serverType: s.type, name: "Консоль", grant: ["server.writecfg"] });
+    const foreignEntry = await giveEntry(s.player, foreign, s.type);
+    const consoleEntry = await giveEntry(s.player, console, s.type);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), {});
+    assert.deepEqual(s.game.all("give"), []);
+    assert.deepEqual(s.game.all("command"), []);
+    assert.equal(
+      (await delivery(foreignEntry))?.last_error,
+      "В команде чужой SteamID: inventory.giveto 76561198999999999 rifle.ak 1",
+    );
+    assert.equal(
+      (await delivery(consoleEntry))?.last_error,
+      "Команда не разрешена в настройках плагина: server.writecfg",
+    );
+  } finally {
+    await s.end();
+  }
+});
+
+test("a crash while the journal is written: the other copy is read, and what ran is acknowledged, not run again", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Скрап",
+      grant: ["inventory.giveto {steamid} scrap 500"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    // Writes: "started" (copy, main), then the result (copy, main): die half-way through the last.
+    await s.game.send("fault crash-on-write 4");
+    await s.game.advance(15).catch(() => []);
+    await s.game.died();
+    assert.deepEqual(given(s.game, s.player), { scrap: 500 });
+
+    const from = s.game.events.length;
+    await s.game.start();
+    await s.game.join(s.player);
+    await leaseLapsed(entryId);
+    await s.game.advance(30);
+    assert.deepEqual(given(s.game, s.player, from), {});
+    assert.equal((await delivery(entryId))?.status, "done");
+  } finally {
+    await s.end();
+  }
+});
+
+test("an empty or broken journal stops delivery with a clear line; it is never read as «nothing ran»", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Дерево",
+      grant: ["inventory.giveto {steamid} wood 100"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    assert.deepEqual(given(s.game, s.player), { wood: 100 });
+    await s.game.kill();
+
+    const data = join(s.game.root, "oxide", "data");
+    for (const file of readdirSync(data))
+      writeFileSync(join(data, file), file.endsWith("_copy.json") ? '{"Entries": {' : "");
+    const from = s.game.events.length;
+    await s.game.start();
+    await s.game.join(s.player);
+    await leaseLapsed(entryId);
+    await s.game.advance(60);
+    assert.ok(
+      s.game
+        .logs("error")
+        .some((line) => line.startsWith("[RustStoreDelivery] Delivery stopped: the journal can't be read")),
+    );
+    assert.deepEqual(given(s.game, s.player, from), {});
+    assert.deepEqual(
+      s.game.all("request", from).filter((event) => event.path === "/api/game/queue"),
+      [],
+    );
+  } finally {
+    await s.end();
+  }
+});
+
+test("an exception in a timer's callback never stops polling or heartbeats", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Патроны",
+      grant: ["inventory.giveto {steamid} ammo.rifle 128"],
+    });
+    await s.game.join(s.player);
+    await s.game.send("fault once hostname");
+    await s.game.send("fault once players");
+    const from = s.game.events.length;
+    await s.game.advance(30);
+    assert.ok(s.game.logs("error").some((line) => line.includes("The heartbeat step failed")));
+    assert.ok(s.game.logs("error").some((line) => line.includes("The poll step failed")));
+    assert.equal((await s.game.send("timers")).find((event) => event.ev === "timers")?.count, 2);
+
+    await giveEntry(s.player, itemId, s.type);
+    await s.game.advance(30);
+    assert.deepEqual(given(s.game, s.player), { "ammo.rifle": 128 });
+    const paths = s.game.all("request", from).map((event) => event.path);
+    assert.ok(paths.filter((path) => path === "/api/game/heartbeat").length >= 1);
+  } finally {
+    await s.end();
+  }
+});
+
+test("/store answers a player at most once in a few seconds", async () => {
+  const s = await scenario();
+  try {
+    await s.game.join(s.player);
+    await s.game.send(`chat ${s.player} store`);
+    await s.game.send(`chat ${s.player} store`);
+    const replies = chats(s.game, s.player);
+    assert.equal(replies.length, 2);
+    assert.equal(replies[1], "Подождите несколько секунд перед следующим /store.");
+    await s.game.advance(11);
+    await s.game.send(`chat ${s.player} store`);
+    assert.notEqual(chats(s.game, s.player)[2], "Подождите несколько секунд перед следующим /store.");
+  } finally {
+    await s.end();
+  }
+});

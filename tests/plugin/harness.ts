@@ -1,0 +1,145 @@
+// Drives the real plugin (plugins/oxide/RustStoreDelivery.cs) inside the mono harness
+// (plugins/oxide/harness/Main.cs): one game server with its own oxide/ folder on disk, stopped
+// and started like a real one, instructions in on stdin, what happened out on stdout.
+import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { createInterface } from "node:readline";
+
+export const HARNESS_DIR = resolve(".plugin-harness");
+
+/** Whether mono is here; without it the plugin scenarios can't run (and CI installs it). */
+export function monoAvailable(): boolean {
+  try {
+    execFileSync("mono", ["--version"], { stdio: "ignore" });
+    execFileSync("mcs", ["--version"], { stdio: "ignore" });
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+/** Compiles the plugin with the stand-ins into .plugin-harness/harness.exe. */
+export function buildHarness(): void {
+  execFileSync("plugins/oxide/build.sh", ["--harness", HARNESS_DIR], { stdio: ["ignore", "ignore", "inherit"] });
+}
+
+export type HarnessEvent = { ev: string } & Record<string, unknown>;
+
+export interface PluginConfig {
+  siteUrl: string;
+  serverId: number;
+  serverKey: string;
+  allowedCommands?: string[];
+}
+
+/** A game server with the plugin: `start` is a server boot, `kill` a crash, the folder stays. */
+export class GameServerProcess {
+  readonly root: string;
+  readonly events: HarnessEvent[] = [];
+  private child: ChildProcessWithoutNullStreams | null = null;
+  private waiting: ((event: HarnessEvent) => void) | null = null;
+  private exited: Promise<void> = Promise.resolve();
+
+  constructor(config: PluginConfig) {
+    this.root = mkdtempSync(join(tmpdir(), "rust-server-"));
+    mkdirSync(join(this.root, "oxide", "config"), { recursive: true });
+    writeFileSync(
+      join(this.root, "oxide", "config", "RustStoreDelivery.json"),
+      JSON.stringify({
+        "Site URL (https://…)": config.siteUrl,
+        "Server id": config.serverId,
+        "Server key": config.serverKey,
+        "Poll interval, seconds (at least 10)": 15,
+        "Heartbeat interval, seconds (at least 10)": 30,
+        "Request timeout, seconds": 10,
+        ...(config.allowedCommands ? { "Allowed commands (first words)": config.allowedCommands } : {}),
+      }),
+    );
+  }
+
+  /** Boots the server process and loads the plugin (Init, OnServerInitialized: first heartbeat and poll). */
+  async start(): Promise<HarnessEvent[]> {
+    const child = spawn("mono", [join(HARNESS_DIR, "harness.exe"), this.root], { stdio: ["pipe", "pipe", "pipe"] });
+    this.child = child;
+    this.exited = new Promise((done) => child.once("exit", () => done()));
+    createInterface({ input: child.stdout }).on("line", (line) => {
+      let event: HarnessEvent;
+      try {
+        event = JSON.parse(line) as HarnessEvent;
+      } catch {
+        event = { ev: "stdout", text: line };
+      }
+      this.events.push(event);
+      if ((event.ev === "done" || event.ev === "died") && this.waiting) this.waiting(event);
+    });
+    child.stderr.on("data", (chunk) => this.events.push({ ev: "stderr", text: String(chunk) }));
+    child.once("exit", (code) => {
+      this.child = null;
+      this.waiting?.({ ev: "exited", code });
+    });
+    return this.send("load");
+  }
+
+  /** Sends one instruction; answers the events it caused, once everything it set off has settled. */
+  send(instruction: string): Promise<HarnessEvent[]> {
+    const child = this.child;
+    if (!child) return Promise.reject(new Error(`the game server is not running (${instruction})`));
+    const from = this.events.length;
+    return new Promise((done, fail) => {
+      const timer = setTimeout(() => fail(new Error(`no answer to «${instruction}»`)), 120_000);
+      this.waiting = (event) => {
+        clearTimeout(timer);
+        this.waiting = null;
+        if (event.ev === "done" && typeof event.error === "string") fail(new Error(event.error));
+        else done(this.events.slice(from));
+      };
+      child.stdin.write(`${instruction}\n`);
+    });
+  }
+
+  /** Moves the game's clock on: the plugin's timers fire (poll every 15 s, heartbeat every 30 s). */
+  advance(seconds: number): Promise<HarnessEvent[]> {
+    return this.send(`advance ${seconds}`);
+  }
+
+  /** A player joins (language "ru" or "en"). */
+  join(steamId: string, language = "ru", name = "Игрок"): Promise<HarnessEvent[]> {
+    return this.send(`join ${steamId} ${language} ${name}`);
+  }
+
+  async inventory(steamId: string): Promise<Record<string, number>> {
+    const events = await this.send(`inventory ${steamId}`);
+    return (events.find((event) => event.ev === "inventory")?.items ?? {}) as Record<string, number>;
+  }
+
+  /** SIGKILL: the server dies where it stands, as in a crash. */
+  async kill(): Promise<void> {
+    this.child?.kill("SIGKILL");
+    await this.exited;
+  }
+
+  /** Waits for the process to end by itself (a fault that kills it). */
+  async died(): Promise<void> {
+    await this.exited;
+  }
+
+  async stop(): Promise<void> {
+    if (!this.child) return;
+    this.child.stdin.end();
+    this.child.kill("SIGTERM");
+    await this.exited;
+  }
+
+  /** Events of one kind so far (or since `from`). */
+  all(kind: string, from = 0): HarnessEvent[] {
+    return this.events.slice(from).filter((event) => event.ev === kind);
+  }
+
+  logs(level?: string): string[] {
+    return this.all("log")
+      .filter((event) => !level || event.level === level)
+      .map((event) => String(event.text));
+  }
+}

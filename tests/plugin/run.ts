@@ -1,0 +1,67 @@
+// `npm run test:plugin:e2e`: the real plugin (compiled by mono) against the running site, on the
+// Worker build (workerd, local D1) and then on the Node server (libSQL), each with fresh seeded
+// data. Runs tests/plugin/*.test.ts once per runtime. Without mono it skips with a notice, unless
+// REQUIRE_MCS=1 (CI), where that is a failure. PLUGIN_REUSE_BUILD=1 serves the builds that
+// `npm run test:e2e` and `test:e2e:node` just made instead of building again.
+import { spawnSync } from "node:child_process";
+import { existsSync, readdirSync } from "node:fs";
+import { join, resolve } from "node:path";
+import { buildNodeSite, freePort, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../e2e/node-site.ts";
+import { buildSite, E2E_ORIGIN, freshState, serveSite, stopSite } from "../e2e/site.ts";
+import { buildHarness, monoAvailable } from "./harness.ts";
+
+if (!monoAvailable()) {
+  if (process.env.REQUIRE_MCS === "1") {
+    console.error("tests/plugin: mono not found (apt-get install mono-mcs mono-runtime libnewtonsoft-json-cil-dev)");
+    process.exit(1);
+  }
+  console.log(
+    "tests/plugin: mono not found, skipping the real-plugin scenarios (apt-get install mono-mcs mono-runtime)",
+  );
+  process.exit(0);
+}
+buildHarness();
+
+const only = process.argv.slice(2);
+const files = (only.length ? only : readdirSync("tests/plugin").filter((file) => file.endsWith(".test.ts"))).map(
+  (file) => (file.startsWith("tests/") ? file : `tests/plugin/${file}`),
+);
+const reuse = process.env.PLUGIN_REUSE_BUILD === "1";
+
+function runScenarios(runtime: string, origin: string, databaseUrl: string): number {
+  console.log(`\n# the real plugin against the ${runtime} runtime (${origin})`);
+  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+    stdio: "inherit",
+    env: { ...process.env, PLUGIN_RUNTIME: runtime, PLUGIN_SITE_ORIGIN: origin, PLUGIN_DATABASE_URL: databaseUrl },
+  });
+  return result.status ?? 1;
+}
+
+/** Local D1 keeps each database as a SQLite file under the state folder. */
+function d1File(stateDir: string): string {
+  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(dir).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
+  if (!file) throw new Error(`no local D1 database in ${dir}`);
+  return `file:${resolve(dir, file)}`;
+}
+
+let status = 0;
+
+if (!reuse || !existsSync("build/server")) buildSite();
+const worker = await serveSite(freshState(".plugin-state"));
+try {
+  status = runScenarios("worker", E2E_ORIGIN, d1File(".plugin-state")) || status;
+} finally {
+  stopSite(worker);
+}
+
+if (!reuse || !existsSync("build-node/server")) buildNodeSite();
+const port = await freePort();
+const databaseUrl = freshNodeDatabase(".plugin-node-state");
+const node = await serveNodeSite(localSiteEnv(port, databaseUrl));
+try {
+  status = runScenarios("node", `http://localhost:${port}`, databaseUrl) || status;
+} finally {
+  stopSite(node.process);
+}
+process.exit(status);

@@ -1,0 +1,61 @@
+// One scenario's world: a server type of its own, a game server registered on the site, the proxy
+// between them, and the real plugin running in the harness with its own folder.
+import { GameServerProcess } from "./harness.ts";
+import { createGameServer, randomSteamId, SiteProxy, scenarioType } from "./site.ts";
+
+export interface Scenario {
+  type: string;
+  server: { id: number; key: string };
+  proxy: SiteProxy;
+  game: GameServerProcess;
+  player: string;
+  /** Ends the game server and the proxy. */
+  end(): Promise<void>;
+}
+
+export async function scenario(
+  options: { type?: string; allowedCommands?: string[]; groups?: string[]; permissions?: string[] } = {},
+): Promise<Scenario> {
+  const type = options.type ?? scenarioType();
+  const server = await createGameServer(type);
+  const proxy = new SiteProxy();
+  const siteUrl = await proxy.start();
+  const game = new GameServerProcess({
+    siteUrl,
+    serverId: server.id,
+    serverKey: server.key,
+    ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
+  });
+  await game.start();
+  for (const group of options.groups ?? []) await game.send(`console oxide.group add ${group}`);
+  for (const permission of options.permissions ?? []) await game.send(`permission ${permission}`);
+  return {
+    type,
+    server,
+    proxy,
+    game,
+    player: randomSteamId(),
+    async end() {
+      await game.stop();
+      await proxy.stop();
+    },
+  };
+}
+
+/** What the game server gave a player, item by item, as the harness recorded it. */
+export function given(game: GameServerProcess, steamId: string, from = 0): Record<string, number> {
+  const totals: Record<string, number> = {};
+  for (const event of game.all("give", from)) {
+    if (event.steam_id !== steamId) continue;
+    const item = String(event.item);
+    totals[item] = (totals[item] ?? 0) + Number(event.amount);
+  }
+  return totals;
+}
+
+export function chats(game: GameServerProcess, steamId: string, from = 0): string[] {
+  return game
+    .all("chat", from)
+    .filter((event) => event.steam_id === steamId)
+    .map((event) => String(event.text));
+}

@@ -1,0 +1,304 @@
+// The running site the plugin scenarios talk to (tests/plugin/run.ts starts it on each runtime):
+// its address, its database (the same file the site uses: local D1's SQLite file or the Node
+// server's libSQL file), and the rows a scenario sets up the way the shop and the operators would.
+import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
+import { type Client, createClient } from "@libsql/client";
+
+export const SITE_ORIGIN = process.env.PLUGIN_SITE_ORIGIN ?? "http://localhost:8788";
+export const RUNTIME = process.env.PLUGIN_RUNTIME ?? "worker";
+
+let client: Client | null = null;
+export function db(): Client {
+  if (!client) {
+    const url = process.env.PLUGIN_DATABASE_URL;
+    if (!url) throw new Error("PLUGIN_DATABASE_URL is not set: run the scenarios with tests/plugin/run.ts");
+    client = createClient({ url });
+  }
+  return client;
+}
+
+export async function one<Row>(sql: string, ...args: (string | number | null)[]): Promise<Row> {
+  const result = await db().execute({ sql, args });
+  const row = result.rows[0];
+  if (!row) throw new Error(`no row: ${sql}`);
+  return row as unknown as Row;
+}
+
+export async function all<Row>(sql: string, ...args: (string | number | null)[]): Promise<Row[]> {
+  return (await db().execute({ sql, args })).rows as unknown as Row[];
+}
+
+export function randomSteamId(): string {
+  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+}
+
+/** A server type of the scenario's own, so no other scenario's deliveries reach its game server. */
+export function scenarioType(): string {
+  return `PLUGIN_${randomBytes(4).toString("hex").toUpperCase()}`;
+}
+
+/** Registers a game server as `npm run servers -- add` does; answers its id and plugin key. */
+export async function createGameServer(serverType: string): Promise<{ id: number; key: string }> {
+  const key = `rsk_${randomBytes(24).toString("base64url")}`;
+  const octets = [...randomBytes(3)].join(".");
+  const row = await one<{ id: number }>(
+    "INSERT INTO servers (name, server_type, ip_port, key_hash, key_rotated_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    `Сервер ${serverType}`,
+    serverType,
+    `10.${octets}:28015`,
+    createHash("sha256").update(key).digest("hex"),
+    Date.now(),
+  );
+  return { id: Number(row.id), key };
+}
+
+export interface ItemSpec {
+  serverType: string;
+  name: string;
+  grant: string[];
+  revoke?: string[];
+  requiresOnline?: boolean;
+  /** Days the item can be bought for; none: a one-off item. */
+  durations?: number[];
+  price?: number;
+}
+
+/** An item as the console's catalog form saves it (price in rubles). */
+export async function createItem(spec: ItemSpec): Promise<number> {
+  const category = await one<{ id: number }>(
+    "INSERT INTO categories (name) VALUES (?) RETURNING id",
+    `Категория ${spec.serverType}`,
+  );
+  const item = await one<{ id: number }>(
+    `INSERT INTO items (name, price, img, server_type, category_id, is_one_time, requires_online)
+     VALUES (?, ?, '/img/items/vip.png', ?, ?, ?, ?) RETURNING id`,
+    spec.name,
+    (spec.price ?? 50) * 100,
+    spec.serverType,
+    Number(category.id),
+    spec.durations?.length ? 0 : 1,
+    spec.requiresOnline === false ? 0 : 1,
+  );
+  const itemId = Number(item.id);
+  for (const days of spec.durations ?? []) {
+    await db().execute({ sql: "INSERT INTO item_durations (item_id, days) VALUES (?, ?)", args: [itemId, days] });
+  }
+  let order = 0;
+  for (const [phase, templates] of [
+    ["grant", spec.grant],
+    ["revoke", spec.revoke ?? []],
+  ] as const) {
+    for (const template of templates) {
+      await db().execute({
+        sql: "INSERT INTO item_commands (item_id, phase, template, sort_order) VALUES (?, ?, ?, ?)",
+        args: [itemId, phase, template, order++],
+      });
+    }
+  }
+  return itemId;
+}
+
+async function userId(steamId: string): Promise<number> {
+  await db().execute({
+    sql: "INSERT INTO users (steam_id, nickname, avatar_url) VALUES (?, ?, '') ON CONFLICT (steam_id) DO NOTHING",
+    args: [steamId, "Игрок"],
+  });
+  return Number((await one<{ id: number }>("SELECT id FROM users WHERE steam_id = ?", steamId)).id);
+}
+
+/** An entry in the player's Корзина, as a purchase or a promo code leaves it. */
+export async function giveEntry(
+  steamId: string,
+  itemId: number,
+  serverType: string,
+  durationDays: number | null = null,
+) {
+  const row = await one<{ id: number }>(
+    `INSERT INTO inventory_entries (user_id, item_id, server_type, duration_days, is_permanent, status)
+     VALUES (?, ?, ?, ?, ?, 'not_used') RETURNING id`,
+    await userId(steamId),
+    itemId,
+    serverType,
+    durationDays,
+    durationDays === null ? 1 : 0,
+  );
+  return Number(row.id);
+}
+
+export interface EntryRow {
+  status: string;
+  used_server_id: number | null;
+  expires_at: number | null;
+  last_error: string | null;
+}
+
+export function entry(entryId: number): Promise<EntryRow> {
+  return one<EntryRow>(
+    "SELECT status, used_server_id, expires_at, last_error FROM inventory_entries WHERE id = ?",
+    entryId,
+  );
+}
+
+export interface DeliveryRow {
+  id: string;
+  kind: string;
+  status: string;
+  attempts: number;
+  last_error: string | null;
+  done_server_id: number | null;
+}
+
+export async function delivery(entryId: number, kind: "grant" | "revoke" = "grant"): Promise<DeliveryRow | null> {
+  return (
+    (
+      await all<DeliveryRow>(
+        "SELECT id, kind, status, attempts, last_error, done_server_id FROM deliveries WHERE inventory_entry_id = ? AND kind = ?",
+        entryId,
+        kind,
+      )
+    )[0] ?? null
+  );
+}
+
+/** The retry delay after a failure has passed (the site waits 1, 5, 15, 60 minutes). */
+export async function retryIsDue(entryId: number): Promise<void> {
+  await db().execute({ sql: "UPDATE deliveries SET not_before = 0 WHERE inventory_entry_id = ?", args: [entryId] });
+}
+
+/** The lease the site gave a server has run out (5 minutes), as after a server that never answered. */
+export async function leaseLapsed(entryId: number): Promise<void> {
+  await db().execute({
+    sql: "UPDATE deliveries SET lease_until = ? WHERE inventory_entry_id = ? AND lease_until IS NOT NULL",
+    args: [Date.now() - 1000, entryId],
+  });
+}
+
+/** A timed entry's paid time has run out: it and its revoke are due now. */
+export async function timeRunsOut(entryId: number): Promise<void> {
+  const past = Date.now() - 1000;
+  await db().execute({ sql: "UPDATE inventory_entries SET expires_at = ? WHERE id = ?", args: [past, entryId] });
+  await db().execute({
+    sql: "UPDATE deliveries SET not_before = ? WHERE inventory_entry_id = ? AND kind = 'revoke'",
+    args: [past, entryId],
+  });
+}
+
+// Signing in and buying over HTTP, as a browser and the shop's script do.
+
+function cookieFrom(response: Response, name: string): string {
+  for (const header of response.headers.getSetCookie()) {
+    const [pair = ""] = header.split(";");
+    const [key, ...value] = pair.trim().split("=");
+    if (key === name) return decodeURIComponent(value.join("="));
+  }
+  return "";
+}
+
+/** Signs in through the local Steam stand-in; answers the bearer token the site's script would keep. */
+export async function signIn(steamId: string): Promise<string> {
+  const start = await fetch(`${SITE_ORIGIN}/api/auth/steam`, { redirect: "manual" });
+  const state = cookieFrom(start, "__steam_signin");
+  const providerPage = new URL(start.headers.get("location") ?? "", SITE_ORIGIN);
+  const form = new URLSearchParams({
+    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
+    realm: providerPage.searchParams.get("openid.realm") ?? "",
+    steamid: steamId,
+  });
+  const approved = await fetch(new URL("approve", providerPage), { method: "POST", body: form, redirect: "manual" });
+  const callback = await fetch(new URL(approved.headers.get("location") ?? "", SITE_ORIGIN), {
+    headers: { cookie: `__steam_signin=${state}` },
+    redirect: "manual",
+  });
+  const code = new URL(callback.headers.get("location") ?? "", SITE_ORIGIN).searchParams.get("code");
+  const session = cookieFrom(callback, "__session");
+  const exchanged = await fetch(`${SITE_ORIGIN}/api/auth/exchange`, {
+    method: "POST",
+    headers: { "content-type": "application/json", cookie: `__session=${session}` },
+    body: JSON.stringify({ code }),
+  });
+  if (exchanged.status !== 200) throw new Error(`sign-in: the code exchange answered ${exchanged.status}`);
+  return ((await exchanged.json()) as { token: string }).token;
+}
+
+/** Credits the player as an operator's adjustment does: the ledger row and the balance together. */
+export async function credit(steamId: string, rubles: number): Promise<void> {
+  const id = await userId(steamId);
+  await db().batch(
+    [
+      {
+        sql: "INSERT INTO ledger (user_id, amount, kind, note) VALUES (?, ?, 'adjustment', 'сценарий плагина')",
+        args: [id, rubles * 100],
+      },
+      { sql: "UPDATE users SET balance = balance + ? WHERE id = ?", args: [rubles * 100, id] },
+    ],
+    "write",
+  );
+}
+
+export async function buy(token: string, itemId: number, serverType: string, duration: number | null = null) {
+  const response = await fetch(`${SITE_ORIGIN}/api/purchase/items/${itemId}`, {
+    method: "POST",
+    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    body: JSON.stringify({ server_type: serverType, duration, idempotency_key: randomUUID() }),
+  });
+  return { status: response.status, body: (await response.json()) as Record<string, unknown> };
+}
+
+/**
+ * What sits between the game server and the site: passes requests on, and can play the site
+ * being down, answer in place of it, or hold a request until told.
+ */
+export class SiteProxy {
+  private server: Server;
+  mode: "up" | "down" = "up";
+  /** Rewrites an answer's body on its way back (path, body) → body. */
+  rewrite: ((path: string, body: string) => string) | null = null;
+  /** Called for each request that reaches the site, with its path. */
+  onRequest: ((path: string) => void) | null = null;
+  /** Requests to these paths get no answer (until the game server gives up or dies). */
+  readonly hold = new Set<string>();
+  port = 0;
+
+  constructor() {
+    this.server = createServer((request, response) => void this.handle(request, response));
+  }
+
+  async start(): Promise<string> {
+    await new Promise<void>((done) => this.server.listen(0, "127.0.0.1", () => done()));
+    this.port = (this.server.address() as AddressInfo).port;
+    return `http://127.0.0.1:${this.port}`;
+  }
+
+  async stop(): Promise<void> {
+    this.server.closeAllConnections();
+    await new Promise((done) => this.server.close(done));
+  }
+
+  private async handle(request: IncomingMessage, response: ServerResponse): Promise<void> {
+    const path = request.url ?? "/";
+    if (this.mode === "down") {
+      request.socket.destroy();
+      return;
+    }
+    const chunks: Buffer[] = [];
+    for await (const chunk of request) chunks.push(chunk as Buffer);
+    this.onRequest?.(path);
+    if (this.hold.has(path)) return; // never answered
+    const headers: Record<string, string> = {};
+    for (const name of ["content-type", "x-server-id", "x-timestamp", "x-signature"]) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    const upstream = await fetch(`${SITE_ORIGIN}${path}`, {
+      method: request.method,
+      headers,
+      body: Buffer.concat(chunks),
+    });
+    let body = await upstream.text();
+    if (this.rewrite) body = this.rewrite(path, body);
+    response.writeHead(upstream.status, { "content-type": "application/json" });
+    response.end(body);
+  }
+}
