@@ -117,6 +117,10 @@ describe("Каталог", () => {
       [{ durations: "месяц" }, "Сроки — строки вида «7» или «30 = 299» (дней = цена в рублях)"],
       [{ startTime: "2026-12-01T10:00", endTime: "2026-11-01T10:00" }, "Окончание продажи должно быть позже начала"],
       [{ maxQuantity: "0" }, "Количество — целое число от 1"],
+      [
+        { grantCommands: "oxide.usergroup add {nickname} vip" },
+        "{nickname} можно подставлять только в сообщение чата (команда say …)",
+      ],
     ];
     for (const [fields, error] of cases) {
       expect(await save(admin.token, "new", form(categoryId, fields))).toEqual({
@@ -124,6 +128,18 @@ describe("Каталог", () => {
         data: { ok: false, error },
       });
     }
+  });
+
+  it("takes {nickname} in a chat message", async () => {
+    const admin = await createOperator(deps, "admin");
+    const id = await createdId(
+      admin.token,
+      form(await category(), { grantCommands: "oxide.usergroup add {steamid} vip\nsay {nickname} купил VIP" }),
+    );
+    const page = await itemLoader(
+      consoleArgs(deps, `/admin/items/${id}`, { token: admin.token, params: { id: String(id) } }),
+    );
+    expect(page.values).toMatchObject({ grantCommands: "oxide.usergroup add {steamid} vip\nsay {nickname} купил VIP" });
   });
 
   it("changes a price without touching past purchases, and refuses a stock below what was sold", async () => {

@@ -64,6 +64,7 @@ export const CATALOG_TEXT = {
   maxQuantity: "Количество — целое число от 1",
   date: "Дата в формате ГГГГ-ММ-ДДTЧЧ:ММ",
   command: "Команда не длиннее 300 символов",
+  nicknameOutsideChat: "{nickname} можно подставлять только в сообщение чата (команда say …)",
   belowSold: "Количество не может быть меньше уже проданного",
   notFound: "Товар не найден",
 } as const;

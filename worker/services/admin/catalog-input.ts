@@ -52,10 +52,17 @@ const durationsSchema = z.string().transform((text, context) => {
   return parsed.sort((a, b) => a.days - b.days);
 });
 
-const commandsSchema = z
+/**
+ * A player's nickname is display text they choose: it may only fill a chat message (`say …`), never
+ * an argument of a command that changes something (the plugin also refuses other players' SteamIDs).
+ */
+const CHAT_COMMAND = /^\s*say\s/i;
+const commandTemplate = z
   .string()
-  .transform(lines)
-  .pipe(z.array(z.string().max(300, CATALOG_TEXT.command)).max(20));
+  .max(300, CATALOG_TEXT.command)
+  .refine((template) => !template.includes("{nickname}") || CHAT_COMMAND.test(template), CATALOG_TEXT.nicknameOutsideChat);
+
+const commandsSchema = z.string().transform(lines).pipe(z.array(commandTemplate).max(20));
 
 const checkbox = z
   .string()
