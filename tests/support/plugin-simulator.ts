@@ -1,7 +1,9 @@
-// A stand-in for plugins/oxide/RustStoreDelivery.cs: it signs requests the same way, checks
-// the queue answer's signature the same way, and keeps the same journal discipline (an id is
-// journaled BEFORE its commands run; journaled ids are acknowledged, never run again).
-// It drives the real /api/game endpoints; only the game's console is simulated.
+// A protocol client for the worker tests: it signs requests as plugins/oxide/RustStoreDelivery.cs
+// does, checks the queue answer's signature, and keeps a journal (an id journaled before its
+// commands run is acknowledged, never run again), over a console modelled by reply words. It drives
+// the real /api/game endpoints in-process, so the site's rules (leases, retries, stacked ranks) are
+// tested fast on D1 and libSQL. The plugin itself, with its own journal and its game-API checks, is
+// run for real under mono against the running site in tests/plugin (decision 109).
 
 const encoder = new TextEncoder();
 
