@@ -318,7 +318,7 @@ namespace Oxide.Plugins
             {
                 ["Waiting"] = "Ожидают выдачи: {0}. Предметы выдаются автоматически, пока вы на сервере.",
                 ["Failed"] = "{0} (ошибка выдачи, обратитесь в поддержку)",
-                ["Days"] = "{0}, {1} дн.",
+                ["Days"] = "{0} ({1} дн.)",
                 ["Nothing"] = "Для вас на этом сервере ничего не ожидает выдачи.",
                 ["Unavailable"] = "Магазин сейчас недоступен, попробуйте позже.",
                 ["TooOften"] = "Подождите несколько секунд перед следующим /store.",
@@ -331,7 +331,7 @@ namespace Oxide.Plugins
             {
                 ["Waiting"] = "Waiting for delivery: {0}. Items are delivered automatically while you are online.",
                 ["Failed"] = "{0} (delivery failed, contact support)",
-                ["Days"] = "{0}, {1} d.",
+                ["Days"] = "{0} ({1} d.)",
                 ["Nothing"] = "Nothing is waiting for you on this server.",
                 ["Unavailable"] = "The store is unavailable right now, try again later.",
                 ["TooOften"] = "Wait a few seconds before the next /store.",

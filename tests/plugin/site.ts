@@ -257,6 +257,8 @@ export class SiteProxy {
   rewrite: ((path: string, body: string) => string) | null = null;
   /** Called for each request that reaches the site, with its path. */
   onRequest: ((path: string) => void) | null = null;
+  /** Answers in place of the site when it returns an answer (path, request body). */
+  respond: ((path: string, body: string) => { status: number; body: string } | null) | null = null;
   /** Requests to these paths get no answer (until the game server gives up or dies). */
   readonly hold = new Set<string>();
   port = 0;
@@ -286,6 +288,12 @@ export class SiteProxy {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     this.onRequest?.(path);
     if (this.hold.has(path)) return; // never answered
+    const own = this.respond?.(path, Buffer.concat(chunks).toString("utf8"));
+    if (own) {
+      response.writeHead(own.status, { "content-type": "application/json" });
+      response.end(own.body);
+      return;
+    }
     const headers: Record<string, string> = {};
     for (const name of ["content-type", "x-server-id", "x-timestamp", "x-signature"]) {
       const value = request.headers[name];
