@@ -1,8 +1,9 @@
 // The database an operator script runs its SQL on: the Node server's libSQL database with
-// --libsql or DATABASE_URL set (as scripts/seed-local.ts chooses), otherwise D1 through
+// --libsql or DATABASE_URL set (in the environment or in .env, as the server reads it), otherwise D1 through
 // `wrangler d1 execute` (local, or --remote). Both give back plain `{ column: value }` rows, so a
 // script prints the same whichever it ran on.
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export type Row = Record<string, unknown>;
@@ -32,6 +33,8 @@ export async function openSqlTarget(options: SqlTargetOptions): Promise<SqlTarge
     console.error("--libsql and --remote choose different databases; give one.");
     process.exit(1);
   }
+  // The owner of a Node server keeps DATABASE_URL in .env, as the server reads it.
+  if (existsSync(".env")) process.loadEnvFile(".env");
   // An explicit --remote means the D1 database even if the shell has DATABASE_URL for the Node server.
   if (options.libsql || (process.env.DATABASE_URL && !options.remote)) return openLibsqlTarget();
   return wranglerTarget(options);
