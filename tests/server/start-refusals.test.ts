@@ -168,7 +168,9 @@ describe("the built server refuses to start", () => {
       const result = await refusedStart(env, folder());
       assertRefused(
         result,
-        new RegExp(`^Cannot start: PORT: 127\\.0\\.0\\.1:${env.PORT} is already in use .*; stop it or choose another PORT$`),
+        new RegExp(
+          `^Cannot start: PORT: 127\\.0\\.0\\.1:${env.PORT} is already in use .*; stop it or choose another PORT$`,
+        ),
       );
     } finally {
       await new Promise((done) => taken.close(done));
