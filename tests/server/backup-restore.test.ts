@@ -3,71 +3,15 @@
 // purchases; a restore is refused while the server holds the database; a clean stop leaves no WAL.
 // Needs `npm run build:node` first (npm run test:server does it).
 import assert from "node:assert/strict";
-import { exec, execFileSync } from "node:child_process";
-import {
-  copyFileSync,
-  existsSync,
-  mkdirSync,
-  mkdtempSync,
-  readdirSync,
-  readFileSync,
-  statSync,
-  symlinkSync,
-  writeFileSync,
-} from "node:fs";
-import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { promisify } from "node:util";
 import { seedItemId } from "#db/seed/catalog.ts";
 import { integrityCheck, openLibsqlFile } from "#worker/adapters/libsql.ts";
 import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
+import { readmeCommands, root, rows, run, siteFolder } from "./owner-site.ts";
 import { signInThroughStandIn } from "./sign-in.ts";
-
-const root = resolve(import.meta.dirname, "../..");
-const readme = readFileSync(join(root, "README.md"), "utf8");
-
-/** The shell lines starting with `prefix` in the README's section `### heading`. */
-function readmeCommands(heading: string, prefix: string): string[] {
-  const start = readme.indexOf(`### ${heading}\n`);
-  assert.ok(start >= 0, `the README has a "${heading}" section`);
-  const end = readme.slice(start + 4).search(/\n##+ /);
-  const section = readme.slice(start, end < 0 ? undefined : start + 4 + end);
-  return section
-    .split("\n")
-    .map((line) => line.trim())
-    .filter((line) => line.startsWith(prefix));
-}
-
-/** A site's folder as an owner has it: package.json, scripts/ and node_modules/, the database under data/. */
-function siteFolder(): string {
-  const folder = mkdtempSync(join(tmpdir(), "site-owner-"));
-  copyFileSync(join(root, "package.json"), join(folder, "package.json"));
-  for (const name of ["scripts", "node_modules"]) symlinkSync(join(root, name), join(folder, name));
-  return folder;
-}
-
-/** Runs a README line with sh in `folder`, as an owner types it. */
-async function run(line: string, folder: string): Promise<{ code: number; stdout: string; stderr: string }> {
-  const env = { ...process.env };
-  delete env.DATABASE_URL;
-  try {
-    const { stdout, stderr } = await promisify(exec)(line, { cwd: folder, env, encoding: "utf8" });
-    return { code: 0, stdout, stderr };
-  } catch (error) {
-    const failed = error as { code?: number; stdout?: string; stderr?: string };
-    return { code: failed.code ?? -1, stdout: failed.stdout ?? "", stderr: failed.stderr ?? "" };
-  }
-}
-
-async function rows(path: string, sql: string): Promise<unknown[][]> {
-  const client = openLibsqlFile(path);
-  try {
-    return (await client.execute(sql)).rows.map((row) => Array.from(row));
-  } finally {
-    client.close();
-  }
-}
 
 /** The bench player: 1 000 000 ₽ to buy with (db/seed/players.ts). */
 const BUYER = "76561198000000009";
