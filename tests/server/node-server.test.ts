@@ -2,11 +2,12 @@
 // SIGTERM. Needs `npm run build:node` first (npm run test:server does it).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
+import { root, siteFolder } from "./owner-site.ts";
 
 function exitOf(server: NodeServer): Promise<number | null> {
   return new Promise((done) => {
@@ -108,5 +109,35 @@ describe("a bad setting", () => {
     assert.equal(await new Promise((done) => child.once("exit", done)), 1);
     assert.match(stderr, /^Cannot start: Stand-ins are refused/);
     assert.equal(stderr.trim().split("\n").length, 1);
+  });
+});
+
+describe("npm start", () => {
+  it("passes SIGTERM on to the server, which stops cleanly instead of outliving npm", async () => {
+    const site = siteFolder();
+    symlinkSync(join(root, "build-node"), join(site, "build-node"));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
+    delete env.DATABASE_URL;
+    const npm = spawn("npm", ["start"], { cwd: site, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    npm.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    while (!output.includes('"event":"listening"')) {
+      if (npm.exitCode !== null) assert.fail(output);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    npm.kill("SIGTERM");
+    await new Promise((done) => npm.once("exit", done));
+    // The server's own clean stop, not npm's exit alone: the port is free again.
+    for (let wait = 0; wait < 200 && !output.includes('"event":"stopped"'); wait++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    assert.match(output, /"event":"stopped"/, "the server got the signal and stopped");
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/api/server-types`));
   });
 });
