@@ -9,7 +9,7 @@
 // A new key is printed ONCE; only its SHA-256 is stored (docs/decisions/060-…).
 import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { SERVER_TYPES } from "../core/shop/server-types.ts";
+import { isIpPort, SERVER_TYPES } from "../core/shop/server-types.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const usage = `Usage:
@@ -70,7 +70,8 @@ if (command === "add") {
   if (!name) fail("--name is required.");
   if (!type || !(SERVER_TYPES as readonly string[]).includes(type))
     fail(`--type must be one of ${SERVER_TYPES.join(", ")}.`);
-  if (!ipPort || !/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(ipPort)) fail("--ip-port must look like 1.2.3.4:28015.");
+  if (!ipPort || !isIpPort(ipPort))
+    fail("--ip-port must be an IPv4 address and a port, like 1.2.3.4:28015 (each part 0–255, the port 1–65535).");
   if (sort !== null && !Number.isInteger(sort)) fail("--sort must be an integer.");
   const { key, hash } = newKey();
   const rows = await database.query(

@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { SERVER_TEXT } from "#core/messages/admin.ts";
-import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { isIpPort, SERVER_TYPES } from "#core/shop/server-types.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
@@ -14,10 +14,7 @@ import type { Operator } from "./roles.ts";
 export const serverFormSchema = z.object({
   name: z.string().trim().min(1, SERVER_TEXT.name).max(100, SERVER_TEXT.name),
   serverType: z.enum(SERVER_TYPES),
-  ipPort: z
-    .string()
-    .trim()
-    .regex(/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/, SERVER_TEXT.ipPort),
+  ipPort: z.string().trim().refine(isIpPort, SERVER_TEXT.ipPort),
 });
 
 /** Servers with their last plugin heartbeat and the deliveries waiting for their type. */
