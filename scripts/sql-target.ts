@@ -22,6 +22,11 @@ export interface SqlTarget {
   where: string;
   /** Runs one statement and returns its rows; on failure prints why and exits 1. */
   query(sql: string): Promise<Row[]>;
+  /**
+   * Runs statements in order, as one transaction on libSQL (on D1, as one `wrangler d1 execute`);
+   * answers how many rows each changed. On failure prints why and exits 1.
+   */
+  batch(sqls: string[]): Promise<number[]>;
   close(): void;
 }
 
@@ -57,6 +62,14 @@ async function openLibsqlTarget(): Promise<SqlTarget> {
         process.exit(1);
       }
     },
+    async batch(sqls) {
+      try {
+        return (await client.batch(sqls, "write")).map((result) => result.rowsAffected);
+      } catch (error) {
+        console.error(`libSQL statements failed: ${(error as Error).message}`);
+        process.exit(1);
+      }
+    },
     close: () => client.close(),
   };
 }
@@ -70,28 +83,33 @@ function wranglerTarget(options: SqlTargetOptions): SqlTarget {
         ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
         ...(options.env ? ["--env", options.env] : []),
       ];
+  const run = (sql: string) => {
+    let output: string;
+    try {
+      output = execFileSync(
+        join("node_modules", ".bin", "wrangler"),
+        ["d1", "execute", "DB", ...target, "--json", "--command", sql],
+        {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "inherit"],
+          env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+        },
+      );
+    } catch (error) {
+      // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
+      const stdout = (error as { stdout?: string }).stdout;
+      console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
+      process.exit(1);
+    }
+    return JSON.parse(output) as { results?: Row[]; meta?: { changes?: number } }[];
+  };
   return {
     where: options.remote ? "the remote database" : "the local database",
+    async batch(sqls) {
+      return run(sqls.join(";\n")).map((statement) => statement.meta?.changes ?? 0);
+    },
     async query(sql) {
-      let output: string;
-      try {
-        output = execFileSync(
-          join("node_modules", ".bin", "wrangler"),
-          ["d1", "execute", "DB", ...target, "--json", "--command", sql],
-          {
-            encoding: "utf8",
-            stdio: ["ignore", "pipe", "inherit"],
-            env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-          },
-        );
-      } catch (error) {
-        // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
-        const stdout = (error as { stdout?: string }).stdout;
-        console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
-        process.exit(1);
-      }
-      const parsed = JSON.parse(output) as { results?: Row[] }[];
-      return parsed.flatMap((statement) => statement.results ?? []);
+      return run(sql).flatMap((statement) => statement.results ?? []);
     },
     close: () => {},
   };
