@@ -8,6 +8,9 @@ import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
 import { root, siteFolder } from "./owner-site.ts";
+import { signInThroughStandIn } from "./sign-in.ts";
+
+const ADMIN = "76561198000000055";
 
 function exitOf(server: NodeServer): Promise<number | null> {
   return new Promise((done) => {
@@ -26,7 +29,7 @@ describe("the built Node server from a fresh folder", () => {
     port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     // The default embedded database, relative to the folder the server starts in.
-    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
+    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1", ADMIN_STEAM_IDS: ADMIN };
     delete env.DATABASE_URL;
     server = await serveNodeSite(env, folder);
   });
@@ -49,6 +52,13 @@ describe("the built Node server from a fresh folder", () => {
     const status = await fetch(`${origin}/api/server-status`);
     assert.equal(status.status, 200);
     assert.ok(Array.isArray(((await status.json()) as { servers: unknown }).servers));
+  });
+
+  it("makes the players ADMIN_STEAM_IDS lists admins of the console, and nobody else", async () => {
+    const admin = await signInThroughStandIn(origin, ADMIN);
+    assert.equal((await fetch(`${origin}/admin`, { headers: { cookie: admin } })).status, 200);
+    const player = await signInThroughStandIn(origin, "76561198000000056");
+    assert.equal((await fetch(`${origin}/admin`, { headers: { cookie: player } })).status, 404);
   });
 
   it("serves hashed assets brotli-compressed and cacheable for good", async () => {
