@@ -2,7 +2,7 @@
 // (DATABASE_URL, from the environment or .env; default file:data/site.db) into FILE, taken through
 // libSQL while the site runs (`VACUUM INTO` reads one snapshot; purchases go on meanwhile), then
 // checked. No sqlite3 tool needed. FILE must not exist yet: a backup never overwrites one.
-import { existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
+import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { copyDatabaseInto, openLibsql } from "../worker/adapters/libsql.ts";
@@ -47,5 +47,7 @@ const copy = await checkCopy(partial, `The copy (${partial})`).catch((error) => 
   if (error instanceof CopyProblem) fail(`${error.message} Nothing was kept; try again.`);
   throw error;
 });
+// Players' Steam ids, balances and history: readable by the site's user only.
+chmodSync(partial, 0o600);
 renameSync(partial, file);
 console.log(`Backed up ${path} to ${target} (${Math.ceil(statSync(file).size / 1024)} KB; ${describeCopy(copy)}).`);

@@ -2,7 +2,7 @@
 // server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -138,5 +138,25 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(removed, new RegExp(`^Removed server #${id} "Уходит" from file:.*; its key no longer works\\.`));
     assert.doesNotMatch(await script("servers.ts", "list"), /Уходит/);
     assert.match(await refusal("servers.ts", "remove", "--id", id), new RegExp(`^No server #${id} in file:`));
+  });
+
+  it("the seed refuses a database configured for production, from .env too, writing nothing", async () => {
+    const site = siteFolder();
+    writeFileSync(
+      join(site, ".env"),
+      "APP_ENV=production\nPUBLIC_URL=https://rust.example\nDATABASE_URL=file:data/site.db\n",
+    );
+    const env = { ...process.env };
+    delete env.DATABASE_URL;
+    const seeding = promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], { cwd: site, env });
+    await assert.rejects(
+      seeding,
+      (error: { code?: number; stderr?: string }) =>
+        error.code === 1 &&
+        /^Refused: APP_ENV=production, PUBLIC_URL=https:\/\/rust\.example \(environment or \.env\) is a production site/.test(
+          error.stderr ?? "",
+        ),
+    );
+    assert.equal(existsSync(join(site, "data")), false, "no database was even created");
   });
 });
