@@ -6,7 +6,7 @@
 // Extra wrangler options pass through: --env e2e, --persist-to DIR. Add --dry-run to print the SQL only.
 import { parseArgs } from "node:util";
 import { ZodError, z } from "zod";
-import { promoInsertSql } from "../db/seed/promo-sql.ts";
+import { parseOperatorTime, promoInsertSql } from "../db/seed/promo-sql.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const USAGE = `Использование:
@@ -58,6 +58,21 @@ if (values.help || !command) {
 
 try {
   if (command === "create") {
+    // A code that ended before it was made can never be redeemed: a typo in the year, most likely.
+    const endsAt =
+      values.ends === undefined
+        ? null
+        : ((text: string) => {
+            try {
+              return parseOperatorTime(text);
+            } catch {
+              return null; // not a date: the schema below says so
+            }
+          })(values.ends);
+    if (endsAt !== null && endsAt <= Date.now()) {
+      console.error(`Ошибка: --ends ${values.ends} уже прошло; укажите дату окончания в будущем.\n\n${USAGE}`);
+      process.exit(1);
+    }
     const sql = promoInsertSql({
       code: values.code ?? "",
       type: z.enum(["BALANCE", "ITEM"]).parse(values.type?.toUpperCase()),

@@ -1,10 +1,14 @@
 // Applies migrations and seed data to a local D1 (wrangler's .wrangler/state, or --persist-to DIR),
 // or, with --libsql or DATABASE_URL set, to the Node server's libSQL database.
 // --catalog-size N tops the SOLO catalog up to N generated items (for npm run bench).
+// libSQL configured for production (APP_ENV=production, or a PUBLIC_URL off this machine, in the
+// environment or .env) is refused: the seed's admin, rich player, servers with published keys and
+// promo codes must never reach a real site.
 import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedStatements } from "../db/seed/index.ts";
+import { isLoopbackUrl } from "../worker/config.ts";
 
 const args = process.argv.slice(2);
 const sizeIndex = args.indexOf("--catalog-size");
@@ -12,7 +16,19 @@ const catalogSize = sizeIndex >= 0 ? Number(args[sizeIndex + 1]) : 0;
 if (!Number.isInteger(catalogSize) || catalogSize < 0) throw new Error("--catalog-size: a whole number of items");
 
 if (args.includes("--libsql") || process.env.DATABASE_URL) {
-  const { libsqlDatabaseFromEnv } = await import("./libsql-env.ts");
+  const { libsqlDatabaseFromEnv, loadEnvFile } = await import("./libsql-env.ts");
+  loadEnvFile();
+  const appEnv = process.env.APP_ENV || "development";
+  const publicUrl = process.env.PUBLIC_URL || "";
+  if (appEnv === "production" || (publicUrl !== "" && !isLoopbackUrl(publicUrl))) {
+    console.error(
+      `Refused: APP_ENV=${appEnv}${publicUrl ? `, PUBLIC_URL=${publicUrl}` : ""} (environment or .env) is a production site, ` +
+        "and the seed's demo data (an admin, a player with 1 000 000 ₽, servers with the published keys local-dev-key-N, " +
+        "promo codes) must never reach one. To try the site on this machine, override them and use a database of its own: " +
+        "APP_ENV=development PUBLIC_URL=http://localhost:3000 DATABASE_URL=file:data/try.db (README, Your own server).",
+    );
+    process.exit(1);
+  }
   const { client, url, migrate } = await libsqlDatabaseFromEnv();
   await migrate();
   await client.executeMultiple(seedStatements({ catalogSize }).join("\n"));

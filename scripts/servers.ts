@@ -3,18 +3,20 @@
 //
 //   npm run servers -- add --name "Свобода #6 | MAX 2" --type MAX2 --ip-port 1.2.3.4:28015 [--sort 6] [--remote]
 //   npm run servers -- rotate-key --id 6 [--remote]
+//   npm run servers -- remove --id 6 [--remote]
 //   npm run servers -- list [--remote]
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
 // A new key is printed ONCE; only its SHA-256 is stored (docs/decisions/060-…).
 import { createHash, randomBytes } from "node:crypto";
 import { parseArgs } from "node:util";
-import { SERVER_TYPES } from "../core/shop/server-types.ts";
+import { isIpPort, SERVER_TYPES } from "../core/shop/server-types.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const usage = `Usage:
   npm run servers -- add --name NAME --type ${SERVER_TYPES.join("|")} --ip-port IP:PORT [--sort N] [--remote]
   npm run servers -- rotate-key --id N [--remote]
+  npm run servers -- remove --id N [--remote]
   npm run servers -- list [--remote]
 Local options: --persist-to DIR, --env NAME
 The Node server's libSQL database instead: --libsql, or DATABASE_URL set (also read from .env)`;
@@ -51,6 +53,43 @@ function newKey(): { key: string; hash: string } {
   return { key, hash: createHash("sha256").update(key, "utf8").digest("hex") };
 }
 
+/**
+ * As the console removes one (worker/services/admin/servers.ts, removeServer): refused while it
+ * holds leased deliveries; the pending revokes of ranks it granted become `stranded` naming it;
+ * its entries stop pointing at it; then the server, its heartbeat and its nonces go.
+ */
+async function removeServer(id: number) {
+  if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
+  const now = Date.now();
+  const [server] = await database.query(`SELECT id, name FROM servers WHERE id = ${id}`);
+  if (!server) fail(`No server #${id} in ${where}.`);
+  const leased = `EXISTS (SELECT 1 FROM deliveries WHERE leased_server_id = ${id} AND status = 'pending' AND lease_until > ${now})`;
+  const [busy] = await database.query(`SELECT ${leased} AS busy`);
+  if (busy?.busy) {
+    console.error(
+      `Server #${id} has deliveries it is running and has not acknowledged yet; remove it once it does (within 5 minutes). Nothing was changed.`,
+    );
+    process.exit(1);
+  }
+  const removable = `EXISTS (SELECT 1 FROM servers WHERE id = ${id}) AND NOT ${leased}`;
+  const grantedThere = `SELECT id FROM inventory_entries WHERE used_server_id = ${id}`;
+  const [stranded = 0, , , removed = 0] = await database.batch([
+    `UPDATE deliveries SET status = 'stranded', lease_until = NULL,
+       last_error = (SELECT 'Сервер #' || s.id || ' «' || s.name || '», выдавший привилегию, удалён; снимите её вручную по окончании срока' FROM servers s WHERE s.id = ${id})
+     WHERE kind = 'revoke' AND status = 'pending' AND inventory_entry_id IN (${grantedThere}) AND ${removable}`,
+    `UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${id} AND ${removable}`,
+    `DELETE FROM game_request_nonces WHERE server_id = ${id} AND ${removable}`,
+    `DELETE FROM servers WHERE id = ${id} AND NOT ${leased}`,
+  ]);
+  if (removed !== 1) fail(`Server #${id} was not removed (it took a delivery meanwhile?); try again.`);
+  console.log(`Removed server #${id} "${server.name}" from ${where}; its key no longer works.`);
+  if (stranded > 0) {
+    console.log(
+      `${stranded} revoke(s) of ranks it granted can't run anywhere else: they are stranded, for you to take the ranks away by hand (console, Доставки).`,
+    );
+  }
+}
+
 const [command] = positionals;
 if (values.help || !command) fail("Choose a command.");
 
@@ -70,7 +109,8 @@ if (command === "add") {
   if (!name) fail("--name is required.");
   if (!type || !(SERVER_TYPES as readonly string[]).includes(type))
     fail(`--type must be one of ${SERVER_TYPES.join(", ")}.`);
-  if (!ipPort || !/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/.test(ipPort)) fail("--ip-port must look like 1.2.3.4:28015.");
+  if (!ipPort || !isIpPort(ipPort))
+    fail("--ip-port must be an IPv4 address and a port, like 1.2.3.4:28015 (each part 0–255, the port 1–65535).");
   if (sort !== null && !Number.isInteger(sort)) fail("--sort must be an integer.");
   const { key, hash } = newKey();
   const rows = await database.query(
@@ -93,6 +133,8 @@ if (command === "add") {
   console.log(`New key for server #${id} "${rows[0]?.name}" in ${where}; the old key stops working now.`);
   console.log("\nPut it in the plugin config and run `oxide.reload RustStoreDelivery` — it is shown only now:");
   console.log(`  "Server key": "${key}"`);
+} else if (command === "remove") {
+  await removeServer(Number(values.id));
 } else if (command === "list") {
   const rows = await database.query(
     `SELECT s.id, s.name, s.server_type, s.ip_port, s.key_hash IS NOT NULL AS has_key, s.key_rotated_at, h.received_at AS heartbeat_at

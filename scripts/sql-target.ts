@@ -1,8 +1,9 @@
 // The database an operator script runs its SQL on: the Node server's libSQL database with
-// --libsql or DATABASE_URL set (as scripts/seed-local.ts chooses), otherwise D1 through
+// --libsql or DATABASE_URL set (in the environment or in .env, as the server reads it), otherwise D1 through
 // `wrangler d1 execute` (local, or --remote). Both give back plain `{ column: value }` rows, so a
 // script prints the same whichever it ran on.
 import { execFileSync } from "node:child_process";
+import { existsSync } from "node:fs";
 import { join } from "node:path";
 
 export type Row = Record<string, unknown>;
@@ -21,6 +22,11 @@ export interface SqlTarget {
   where: string;
   /** Runs one statement and returns its rows; on failure prints why and exits 1. */
   query(sql: string): Promise<Row[]>;
+  /**
+   * Runs statements in order, as one transaction on libSQL (on D1, as one `wrangler d1 execute`);
+   * answers how many rows each changed. On failure prints why and exits 1.
+   */
+  batch(sqls: string[]): Promise<number[]>;
   close(): void;
 }
 
@@ -32,6 +38,8 @@ export async function openSqlTarget(options: SqlTargetOptions): Promise<SqlTarge
     console.error("--libsql and --remote choose different databases; give one.");
     process.exit(1);
   }
+  // The owner of a Node server keeps DATABASE_URL in .env, as the server reads it.
+  if (existsSync(".env")) process.loadEnvFile(".env");
   // An explicit --remote means the D1 database even if the shell has DATABASE_URL for the Node server.
   if (options.libsql || (process.env.DATABASE_URL && !options.remote)) return openLibsqlTarget();
   return wranglerTarget(options);
@@ -54,6 +62,14 @@ async function openLibsqlTarget(): Promise<SqlTarget> {
         process.exit(1);
       }
     },
+    async batch(sqls) {
+      try {
+        return (await client.batch(sqls, "write")).map((result) => result.rowsAffected);
+      } catch (error) {
+        console.error(`libSQL statements failed: ${(error as Error).message}`);
+        process.exit(1);
+      }
+    },
     close: () => client.close(),
   };
 }
@@ -67,28 +83,33 @@ function wranglerTarget(options: SqlTargetOptions): SqlTarget {
         ...(options.persistTo ? ["--persist-to", options.persistTo] : []),
         ...(options.env ? ["--env", options.env] : []),
       ];
+  const run = (sql: string) => {
+    let output: string;
+    try {
+      output = execFileSync(
+        join("node_modules", ".bin", "wrangler"),
+        ["d1", "execute", "DB", ...target, "--json", "--command", sql],
+        {
+          encoding: "utf8",
+          stdio: ["ignore", "pipe", "inherit"],
+          env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
+        },
+      );
+    } catch (error) {
+      // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
+      const stdout = (error as { stdout?: string }).stdout;
+      console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
+      process.exit(1);
+    }
+    return JSON.parse(output) as { results?: Row[]; meta?: { changes?: number } }[];
+  };
   return {
     where: options.remote ? "the remote database" : "the local database",
+    async batch(sqls) {
+      return run(sqls.join(";\n")).map((statement) => statement.meta?.changes ?? 0);
+    },
     async query(sql) {
-      let output: string;
-      try {
-        output = execFileSync(
-          join("node_modules", ".bin", "wrangler"),
-          ["d1", "execute", "DB", ...target, "--json", "--command", sql],
-          {
-            encoding: "utf8",
-            stdio: ["ignore", "pipe", "inherit"],
-            env: { ...process.env, WRANGLER_SEND_METRICS: "false" },
-          },
-        );
-      } catch (error) {
-        // wrangler printed the reason (e.g. a UNIQUE ip_port) on stderr; its JSON error is on stdout.
-        const stdout = (error as { stdout?: string }).stdout;
-        console.error(`wrangler d1 execute failed${stdout ? `:\n${stdout.trim()}` : "."}`);
-        process.exit(1);
-      }
-      const parsed = JSON.parse(output) as { results?: Row[] }[];
-      return parsed.flatMap((statement) => statement.results ?? []);
+      return run(sql).flatMap((statement) => statement.results ?? []);
     },
     close: () => {},
   };

@@ -2,18 +2,26 @@ import { data, Form } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { SERVER_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
-import { addServer, listServers, rotateServerKey, serverFormSchema } from "#worker/services/admin/servers.ts";
+import {
+  addServer,
+  listServers,
+  removeServer,
+  rotateServerKey,
+  serverFormSchema,
+} from "#worker/services/admin/servers.ts";
 import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
 import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.servers";
 
-// /admin/servers (admin only): servers, their plugin heartbeat and waiting deliveries; add one or
-// replace its key. A new key is in this one answer only, like `npm run servers` prints it once.
+// /admin/servers (admin only): servers, their plugin heartbeat and waiting deliveries; add one,
+// replace its key or remove it. A new key is in this one answer only, like `npm run servers` prints it once.
 
 export type ServerActionData =
   | { ok: true; message: string; serverId: number; key: string }
+  | { ok: true; message: string; serverId: number; key?: undefined }
   | { ok: false; error: string };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
@@ -27,6 +35,24 @@ export async function action({ context, request }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = Object.fromEntries(await request.formData());
   const noStore = { "Cache-Control": "private, no-store" };
+  if (form.intent === "remove") {
+    const id = z.coerce.number().int().positive().safeParse(form.serverId);
+    if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
+    if (form.confirm !== "yes") {
+      return data<ServerActionData>({ ok: false, error: SERVER_TEXT.confirmRemoval }, { status: 400 });
+    }
+    const result = await removeServer(deps, operator, id.data);
+    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+    const stranded =
+      result.strandedRevokes > 0
+        ? `; снятий привилегий, выданных на нём, осталось без сервера: ${result.strandedRevokes} — они в разделе «Доставки»`
+        : "";
+    return data<ServerActionData>({
+      ok: true,
+      message: `Сервер №${result.serverId} удалён${stranded}`,
+      serverId: result.serverId,
+    });
+  }
   if (form.intent === "rotate") {
     const id = z.coerce.number().int().positive().safeParse(form.serverId);
     if (!id.success) return data<ServerActionData>({ ok: false, error: "Сервер не найден" }, { status: 400 });
@@ -62,7 +88,7 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
   return (
     <section className="admin-section" aria-labelledby="servers-title">
       <h2 id="servers-title">Серверы</h2>
-      {actionData?.ok ? (
+      {actionData?.ok && actionData.key !== undefined ? (
         <div className="admin-notice admin-notice--success" role="status">
           <p>{actionData.message}</p>
           <p>Ключ показан только сейчас — впишите его в конфиг плагина («Server id»: {actionData.serverId}):</p>
@@ -132,6 +158,20 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
                 <td>
                   <div className="muted">{server.hasKey ? `с ${formatMoment(server.keyRotatedAt)}` : "нет"}</div>
                   <PostButton fields={{ intent: "rotate", serverId: server.id }} label="Новый ключ" ghost />
+                  <Form
+                    method="post"
+                    className="admin-form admin-form--inline"
+                    aria-label={`Удалить сервер №${server.id}`}
+                  >
+                    <input type="hidden" name="intent" value="remove" />
+                    <input type="hidden" name="serverId" value={server.id} />
+                    <label>
+                      <input type="checkbox" name="confirm" value="yes" required /> Удалить навсегда
+                    </label>
+                    <button type="submit" className="button button--small button--ghost">
+                      Удалить
+                    </button>
+                  </Form>
                 </td>
               </tr>
             ))}

@@ -11,3 +11,11 @@ export function resolveServerTypes(fromApi: string[] | null, items: { server_typ
   const derived = [...new Set((items ?? []).map((item) => item.server_type))];
   return derived.length > 0 ? derived : [DEFAULT_SERVER_TYPE];
 }
+
+/** "1.2.3.4:28015": an IPv4 address whose parts are 0–255 and a port 1–65535, as players connect to a server. */
+export function isIpPort(value: string): boolean {
+  const match = /^(\d{1,3})\.(\d{1,3})\.(\d{1,3})\.(\d{1,3}):(\d{1,5})$/.exec(value);
+  if (!match) return false;
+  const [octets, port] = [match.slice(1, 5).map(Number), Number(match[5])];
+  return octets.every((octet) => octet <= 255) && port >= 1 && port <= 65_535;
+}

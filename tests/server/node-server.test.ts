@@ -2,11 +2,15 @@
 // SIGTERM. Needs `npm run build:node` first (npm run test:server does it).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync } from "node:fs";
+import { mkdtempSync, readdirSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
+import { root, siteFolder } from "./owner-site.ts";
+import { signInThroughStandIn } from "./sign-in.ts";
+
+const ADMIN = "76561198000000055";
 
 function exitOf(server: NodeServer): Promise<number | null> {
   return new Promise((done) => {
@@ -25,7 +29,7 @@ describe("the built Node server from a fresh folder", () => {
     port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     // The default embedded database, relative to the folder the server starts in.
-    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
+    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1", ADMIN_STEAM_IDS: ADMIN };
     delete env.DATABASE_URL;
     server = await serveNodeSite(env, folder);
   });
@@ -48,6 +52,13 @@ describe("the built Node server from a fresh folder", () => {
     const status = await fetch(`${origin}/api/server-status`);
     assert.equal(status.status, 200);
     assert.ok(Array.isArray(((await status.json()) as { servers: unknown }).servers));
+  });
+
+  it("makes the players ADMIN_STEAM_IDS lists admins of the console, and nobody else", async () => {
+    const admin = await signInThroughStandIn(origin, ADMIN);
+    assert.equal((await fetch(`${origin}/admin`, { headers: { cookie: admin } })).status, 200);
+    const player = await signInThroughStandIn(origin, "76561198000000056");
+    assert.equal((await fetch(`${origin}/admin`, { headers: { cookie: player } })).status, 404);
   });
 
   it("serves hashed assets brotli-compressed and cacheable for good", async () => {
@@ -108,5 +119,35 @@ describe("a bad setting", () => {
     assert.equal(await new Promise((done) => child.once("exit", done)), 1);
     assert.match(stderr, /^Cannot start: Stand-ins are refused/);
     assert.equal(stderr.trim().split("\n").length, 1);
+  });
+});
+
+describe("npm start", () => {
+  it("passes SIGTERM on to the server, which stops cleanly instead of outliving npm", async () => {
+    const site = siteFolder();
+    symlinkSync(join(root, "build-node"), join(site, "build-node"));
+    const port = await freePort();
+    const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
+    delete env.DATABASE_URL;
+    const npm = spawn("npm", ["start"], { cwd: site, env, stdio: ["ignore", "pipe", "pipe"] });
+    let output = "";
+    npm.stdout.on("data", (chunk) => {
+      output += chunk;
+    });
+    npm.stderr.on("data", (chunk) => {
+      output += chunk;
+    });
+    while (!output.includes('"event":"listening"')) {
+      if (npm.exitCode !== null) assert.fail(output);
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    npm.kill("SIGTERM");
+    await new Promise((done) => npm.once("exit", done));
+    // The server's own clean stop, not npm's exit alone: the port is free again.
+    for (let wait = 0; wait < 200 && !output.includes('"event":"stopped"'); wait++) {
+      await new Promise((done) => setTimeout(done, 100));
+    }
+    assert.match(output, /"event":"stopped"/, "the server got the signal and stopped");
+    await assert.rejects(fetch(`http://127.0.0.1:${port}/api/server-types`));
   });
 });

@@ -2,15 +2,28 @@
 // server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { siteFolder } from "./owner-site.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const folder = mkdtempSync(join(tmpdir(), "site-operator-"));
 const databaseUrl = `file:${join(folder, "site.db")}`;
+
+/** A script's refusal: exit 1 and what it printed on stderr. */
+async function refusal(name: string, ...args: string[]): Promise<string> {
+  try {
+    await script(name, ...args);
+  } catch (error) {
+    const failed = error as { code?: number; stderr?: string };
+    assert.equal(failed.code, 1);
+    return failed.stderr ?? "";
+  }
+  assert.fail(`${name} ${args.join(" ")} was accepted`);
+}
 
 async function script(name: string, ...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join("scripts", name), ...args], {
@@ -69,5 +82,81 @@ describe("operator scripts on the Node server's libSQL database", () => {
     const listed = await script("promo.ts", "list");
     assert.match(listed, /'WINTER'\s+│ 'BALANCE' │ 100\s+│/);
     assert.match(listed, /│ 0\s+│ 50\s+│/);
+  });
+
+  it("servers add refuses an address that can't be one", async () => {
+    const said = await refusal("servers.ts", "add", "--name", "X", "--type", "SOLO", "--ip-port", "999.2.3.8:99999");
+    assert.match(said, /^--ip-port must be an IPv4 address and a port, like 1\.2\.3\.4:28015/);
+  });
+
+  it("promo create refuses a code whose end has already passed", async () => {
+    const said = await refusal(
+      "promo.ts",
+      "create",
+      "--code",
+      "LATE",
+      "--type",
+      "BALANCE",
+      "--value",
+      "100",
+      "--max-uses",
+      "5",
+      "--ends",
+      "2020-01-10",
+    );
+    assert.match(said, /^Ошибка: --ends 2020-01-10 уже прошло; укажите дату окончания в будущем\./);
+    assert.doesNotMatch(await script("promo.ts", "list"), /LATE/);
+  });
+
+  it("finds DATABASE_URL in the site's .env, as the server does, without --libsql", async () => {
+    const site = siteFolder();
+    writeFileSync(join(site, ".env"), `DATABASE_URL=${databaseUrl}\n`);
+    const env = { ...process.env };
+    delete env.DATABASE_URL;
+    const { stdout } = await promisify(execFile)(process.execPath, ["scripts/servers.ts", "list"], {
+      cwd: site,
+      encoding: "utf8",
+      env,
+    });
+    assert.match(stdout, /'Свобода #6 \| MAX 2'/);
+  });
+
+  it("servers remove takes a server and its key away", async () => {
+    const added = await script(
+      "servers.ts",
+      "add",
+      "--name",
+      "Уходит",
+      "--type",
+      "SOLO",
+      "--ip-port",
+      "10.0.0.9:28015",
+    );
+    const id = added.match(/Added server #(\d+)/)?.[1];
+    assert.ok(id, added);
+    const removed = await script("servers.ts", "remove", "--id", id);
+    assert.match(removed, new RegExp(`^Removed server #${id} "Уходит" from file:.*; its key no longer works\\.`));
+    assert.doesNotMatch(await script("servers.ts", "list"), /Уходит/);
+    assert.match(await refusal("servers.ts", "remove", "--id", id), new RegExp(`^No server #${id} in file:`));
+  });
+
+  it("the seed refuses a database configured for production, from .env too, writing nothing", async () => {
+    const site = siteFolder();
+    writeFileSync(
+      join(site, ".env"),
+      "APP_ENV=production\nPUBLIC_URL=https://rust.example\nDATABASE_URL=file:data/site.db\n",
+    );
+    const env = { ...process.env };
+    delete env.DATABASE_URL;
+    const seeding = promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], { cwd: site, env });
+    await assert.rejects(
+      seeding,
+      (error: { code?: number; stderr?: string }) =>
+        error.code === 1 &&
+        /^Refused: APP_ENV=production, PUBLIC_URL=https:\/\/rust\.example \(environment or \.env\) is a production site/.test(
+          error.stderr ?? "",
+        ),
+    );
+    assert.equal(existsSync(join(site, "data")), false, "no database was even created");
   });
 });

@@ -1,6 +1,7 @@
 import { type Client, createClient, type ResultSet } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
 import { migrate } from "drizzle-orm/libsql/migrator";
+import { readMigrationFiles } from "drizzle-orm/migrator";
 import * as schema from "#db/schema.ts";
 import type { Database, Orm, Statement, StatementResult } from "../ports/database.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
@@ -31,6 +32,15 @@ export async function openLibsql({ url, authToken }: LibsqlOptions): Promise<Cli
   if (!url.includes(":memory:")) await client.execute("PRAGMA journal_mode = WAL");
   await client.execute("PRAGMA synchronous = FULL");
   return client;
+}
+
+/**
+ * A database file as it is, for a backup's checks: no journal-mode or other setting is written,
+ * so a backup being checked stays byte for byte what it was. The file must exist (SQLite would
+ * create an empty one).
+ */
+export function openLibsqlFile(path: string): Client {
+  return createClient({ url: `file:${path}`, intMode: "number", concurrency: 1 });
 }
 
 function toResult(result: ResultSet): StatementResult {
@@ -95,4 +105,52 @@ export function libsqlPorts(client: Client) {
 /** Applies the drizzle-kit migrations in `folder` that this database has not had yet. */
 export async function migrateLibsql(client: Client, folder: string): Promise<void> {
   await migrate(drizzle(client), { migrationsFolder: folder });
+}
+
+/** How many of the migrations in `folder` this database has not had yet (as drizzle's migrator counts them). */
+export async function pendingMigrations(client: Client, folder: string): Promise<number> {
+  const migrations = readMigrationFiles({ migrationsFolder: folder });
+  const table = await client.execute(
+    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'",
+  );
+  if (table.rows.length === 0) return migrations.length;
+  const last = await client.execute("SELECT max(created_at) FROM __drizzle_migrations");
+  const applied = Number(last.rows[0]?.[0] ?? 0);
+  return migrations.filter((migration) => migration.folderMillis > applied).length;
+}
+
+/** `PRAGMA integrity_check`: "ok", or the problems it found, one a line. */
+export async function integrityCheck(client: Client): Promise<string> {
+  const result = await client.execute("PRAGMA integrity_check");
+  return result.rows.map((row) => String(row[0])).join("\n");
+}
+
+/**
+ * An online, consistent copy of the database into a new file at `path`: `VACUUM INTO` reads one
+ * snapshot (writers go on meanwhile, in WAL mode) and writes a compact, self-contained file.
+ */
+export async function copyDatabaseInto(client: Client, path: string): Promise<void> {
+  await client.execute({ sql: "VACUUM INTO ?", args: [path] });
+}
+
+/** Moves everything in the WAL into the database file and empties the WAL (a clean stop's last write). */
+export async function checkpointWal(client: Client): Promise<void> {
+  await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
+}
+
+/**
+ * Whether another connection (a running server, a script) has this database file open. Leaving WAL
+ * mode needs the file to itself, so SQLite refuses it with SQLITE_BUSY while anyone else holds it;
+ * the lock is the operating system's, so it is gone when its holder dies, even by SIGKILL. When
+ * nobody does, the file is left in rollback-journal mode with the WAL folded in: self-contained.
+ */
+export async function takeSoleHold(client: Client): Promise<boolean> {
+  await client.execute("PRAGMA busy_timeout = 0");
+  try {
+    const result = await client.execute("PRAGMA journal_mode = DELETE");
+    return String(result.rows[0]?.[0]).toLowerCase() === "delete";
+  } catch (error) {
+    if (/SQLITE_BUSY|database is locked/i.test(String((error as Error).message))) return false;
+    throw error;
+  }
 }

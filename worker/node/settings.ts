@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError, loadConfig } from "../config.ts";
+import { ConfigError, loadConfig, standInsEnabled } from "../config.ts";
 import type { Settings } from "../settings.ts";
 
 // The owner's own server reads the Worker's settings under the same names from the environment
@@ -32,7 +32,11 @@ const schema = z.object({
   YOOKASSA_SHOP_ID: optional,
   YOOKASSA_SECRET_KEY: optional,
   YOOKASSA_TRUSTED_IPS: optional,
+  ADMIN_STEAM_IDS: optional,
 });
+
+/** `.env.example`'s SESSION_SECRET: long enough for the 32-character rule, and published. */
+export const EXAMPLE_SESSION_SECRET = "change-me-to-32-or-more-random-characters";
 
 export interface NodeSettings {
   port: number;
@@ -44,8 +48,17 @@ export interface NodeSettings {
   site: Settings;
 }
 
-/** A setting the process can't start with; its message is one line naming the variable. */
-export class SettingError extends Error {}
+/**
+ * Why the process can't start: each problem is one line naming the variable (or the file) and what
+ * to do; the start prints each as `Cannot start: …`.
+ */
+export class SettingError extends Error {
+  readonly problems: string[];
+  constructor(...problems: [string, ...string[]]) {
+    super(problems.join("\n"));
+    this.problems = problems;
+  }
+}
 
 /** Reads `.env` (if present) under the real environment, which wins. */
 export function loadEnvFile(path = ".env"): void {
@@ -75,14 +88,18 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     YOOKASSA_SHOP_ID: value.YOOKASSA_SHOP_ID,
     YOOKASSA_SECRET_KEY: value.YOOKASSA_SECRET_KEY,
     YOOKASSA_TRUSTED_IPS: value.YOOKASSA_TRUSTED_IPS,
+    ADMIN_STEAM_IDS: value.ADMIN_STEAM_IDS,
   };
   // The Worker's fail-closed rules (secrets, no stand-ins off this machine), checked before listening.
+  let config: ReturnType<typeof loadConfig>;
   try {
-    loadConfig(site);
+    config = loadConfig(site);
   } catch (error) {
     if (error instanceof ConfigError) throw new SettingError(oneLine(error.message));
     throw error;
   }
+  const [first, ...rest] = productionProblems(config);
+  if (first !== undefined) throw new SettingError(first, ...rest);
   return {
     port: value.PORT,
     host: value.HOST,
@@ -91,6 +108,38 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     trustProxy: value.TRUST_PROXY === "1",
     site,
   };
+}
+
+/**
+ * What a Worker only finds out at the first sign-in or top-up, refused before a process listens:
+ * a site that looks up while every top-up or profile fails. All of them at once, so an owner fixes
+ * a copied `.env.example` in one go.
+ */
+function productionProblems(config: ReturnType<typeof loadConfig>): string[] {
+  const problems: string[] = [];
+  const real = !standInsEnabled(config);
+  if (real && config.sessionSecret === EXAMPLE_SESSION_SECRET) {
+    problems.push(
+      "SESSION_SECRET: still the example value from .env.example; set your own, e.g. the output of `openssl rand -base64 48`",
+    );
+  }
+  if (real && !config.steamApiKey) {
+    problems.push(
+      "STEAM_API_KEY: not set; production needs a Steam Web API key (https://steamcommunity.com/dev/apikey) for nicknames, avatars and the server list",
+    );
+  }
+  if (config.paymentProvider === "yookassa") {
+    const missing = [
+      config.yookassa.shopId ? null : "YOOKASSA_SHOP_ID",
+      config.yookassa.secretKey ? null : "YOOKASSA_SECRET_KEY",
+    ].filter((name): name is string => name !== null);
+    if (missing.length > 0) {
+      problems.push(
+        `${missing.join(", ")}: not set; PAYMENT_PROVIDER=yookassa needs the shop id and the secret key from YooKassa's dashboard (Integration → API keys)`,
+      );
+    }
+  }
+  return problems;
 }
 
 // The site's config speaks of its own field names; the owner sets variables.

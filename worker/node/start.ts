@@ -1,31 +1,33 @@
 // The Node server itself, started by worker/node/server.ts once React knows it runs in production.
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { libsqlPorts, migrateLibsql, openLibsql } from "../adapters/libsql.ts";
+import { checkpointWal, libsqlPorts } from "../adapters/libsql.ts";
 import { pageHandlerOf } from "../page-handler.ts";
 import { wireDeps } from "../wiring.ts";
 import { createNodeApp } from "./app.ts";
-import { prepareFileDatabase } from "./database-file.ts";
+import { databaseFilePath } from "./database-file.ts";
 import { scheduleMinutelyJobs } from "./schedule.ts";
 import { loadEnvFile, readNodeSettings, SettingError } from "./settings.ts";
 import { shutdownOnSignals } from "./shutdown.ts";
+import { openSiteDatabase } from "./site-database.ts";
+
+/** Prints each reason as one `Cannot start: …` line and exits 1: no stack trace for an owner to read. */
+function refuse(error: unknown): never {
+  if (!(error instanceof SettingError)) throw error;
+  for (const problem of error.problems) console.error(`Cannot start: ${problem}`);
+  process.exit(1);
+}
 
 /** Starts the server of the build in `buildDir` (build-node/: client/ and server/ in it, migrations/ beside it). */
 export async function startServer(buildDir: URL): Promise<void> {
-  loadEnvFile();
   let settings: ReturnType<typeof readNodeSettings>;
+  let client: Awaited<ReturnType<typeof openSiteDatabase>>;
   try {
+    loadEnvFile();
     settings = readNodeSettings(process.env);
+    client = await openSiteDatabase(settings, fileURLToPath(new URL("../migrations", buildDir)));
   } catch (error) {
-    if (!(error instanceof SettingError)) throw error;
-    console.error(`Cannot start: ${error.message}`);
-    process.exit(1);
-  }
-
-  prepareFileDatabase(settings.database.url);
-  const client = await openLibsql(settings.database);
-  if (settings.migrateOnStart) {
-    await migrateLibsql(client, fileURLToPath(new URL("../migrations", buildDir)));
+    refuse(error);
   }
   const platform = { ...libsqlPorts(client), settings: settings.site };
   const app = createNodeApp({
@@ -36,6 +38,7 @@ export async function startServer(buildDir: URL): Promise<void> {
   });
 
   const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));
+  const address = `${settings.host}:${settings.port}`;
   const server = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, (info) => {
     console.log(
       JSON.stringify({
@@ -47,9 +50,29 @@ export async function startServer(buildDir: URL): Promise<void> {
     // The server list and the deliveries' maintenance shouldn't wait a minute after a start.
     jobs.trigger();
   });
+  server.once("error", (error: NodeJS.ErrnoException) => {
+    client.close();
+    const why: Record<string, string> = {
+      EADDRINUSE: `${address} is already in use (another instance of the site, or another program, listens there); stop it or choose another PORT`,
+      EACCES: `${address} needs privileges this user lacks (ports below 1024); choose PORT=3000 behind a proxy`,
+      EADDRNOTAVAIL: `${address} is not an address of this machine; check HOST`,
+    };
+    refuse(
+      new SettingError(
+        `${error.code === "EADDRNOTAVAIL" ? "HOST" : "PORT"}: ${why[error.code ?? ""] ?? error.message}`,
+      ),
+    );
+  });
 
   shutdownOnSignals(server, async () => {
     await jobs.stop();
+    // A clean stop leaves the database in its one file (an empty WAL): `cp` or a restore beside a
+    // stopped server then can't pair the file with an older WAL.
+    if (databaseFilePath(settings.database.url) !== null) {
+      await checkpointWal(client).catch((error) =>
+        console.error(JSON.stringify({ event: "checkpoint_failed", error: String(error) })),
+      );
+    }
     client.close();
   });
 }

@@ -20,6 +20,7 @@ export const AUDIT_ACTIONS = {
   "promo.disable": "Промокод отключен",
   "server.add": "Сервер добавлен",
   "server.rotate_key": "Ключ сервера заменен",
+  "server.remove": "Сервер удалён",
   "payment.recheck": "Платеж проверен у провайдера",
 } as const;
 

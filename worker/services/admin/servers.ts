@@ -1,7 +1,7 @@
 import { asc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { SERVER_TEXT } from "#core/messages/admin.ts";
-import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { isIpPort, SERVER_TYPES } from "#core/shop/server-types.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
@@ -14,10 +14,7 @@ import type { Operator } from "./roles.ts";
 export const serverFormSchema = z.object({
   name: z.string().trim().min(1, SERVER_TEXT.name).max(100, SERVER_TEXT.name),
   serverType: z.enum(SERVER_TYPES),
-  ipPort: z
-    .string()
-    .trim()
-    .regex(/^(\d{1,3}\.){3}\d{1,3}:\d{1,5}$/, SERVER_TEXT.ipPort),
+  ipPort: z.string().trim().refine(isIpPort, SERVER_TEXT.ipPort),
 });
 
 /** Servers with their last plugin heartbeat and the deliveries waiting for their type. */
@@ -107,4 +104,56 @@ export async function rotateServerKey(
   ]);
   if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
   return { ok: true, serverId, key };
+}
+
+export type RemoveResult =
+  | { ok: true; serverId: number; strandedRevokes: number }
+  | Extract<AdminResult, { ok: false }>;
+
+/**
+ * Removes a server, its heartbeat and its key, with a journal row, all in one batch. Refused while
+ * the server holds leased deliveries (it may be running them; its acknowledgement must find it).
+ * Ranks it granted live in its Oxide and can't be revoked elsewhere: their pending revokes become
+ * `stranded` now, naming the server, for an operator to take the ranks away by hand when they end
+ * (deliveries page). The entries keep their history but no longer point at the removed server.
+ */
+export async function removeServer(
+  deps: Pick<Deps, "db" | "now">,
+  operator: Operator,
+  serverId: number,
+): Promise<RemoveResult> {
+  const now = deps.now().getTime();
+  const leased = sql`EXISTS (SELECT 1 FROM deliveries WHERE leased_server_id = ${serverId} AND status = 'pending' AND lease_until > ${now})`;
+  const removable = sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId}) AND NOT ${leased}`;
+  const grantedThere = sql`SELECT id FROM inventory_entries WHERE used_server_id = ${serverId}`;
+  const [audit, stranded] = await deps.db.batch([
+    auditStatement(
+      {
+        operator,
+        action: "server.remove",
+        targetType: "server",
+        targetId: serverId,
+        before: sql`(SELECT json_object('name', name, 'server_type', server_type, 'ip_port', ip_port,
+          'pending_revokes', (SELECT COUNT(*) FROM deliveries WHERE kind = 'revoke' AND status = 'pending'
+            AND inventory_entry_id IN (${grantedThere})))
+          FROM servers WHERE id = ${serverId})`,
+        after: null,
+        now,
+      },
+      removable,
+    ),
+    statement(sql`UPDATE deliveries SET status = 'stranded', lease_until = NULL,
+        last_error = (SELECT 'Сервер #' || s.id || ' «' || s.name || '», выдавший привилегию, удалён; снимите её вручную по окончании срока'
+          FROM servers s WHERE s.id = ${serverId})
+      WHERE kind = 'revoke' AND status = 'pending' AND inventory_entry_id IN (${grantedThere}) AND ${removable}`),
+    statement(
+      sql`UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${serverId} AND ${removable}`,
+    ),
+    statement(sql`DELETE FROM game_request_nonces WHERE server_id = ${serverId} AND ${removable}`),
+    statement(sql`DELETE FROM servers WHERE id = ${serverId} AND NOT ${leased}`),
+  ]);
+  if (audit?.changes === 1) return { ok: true, serverId, strandedRevokes: stranded?.changes ?? 0 };
+  const exists = await deps.db.run(statement(sql`SELECT 1 FROM servers WHERE id = ${serverId}`));
+  if (exists.rows.length === 0) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
+  return { ok: false, status: 409, error: SERVER_TEXT.busy };
 }
