@@ -7,7 +7,7 @@
 import { createScheduledController, SELF } from "cloudflare:test";
 import { eq, inArray } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { ledger, payments } from "#db/schema.ts";
+import { payments } from "#db/schema.ts";
 import { runScheduled } from "#worker/cron/index.ts";
 import type { Deps } from "#worker/deps.ts";
 import { createTopUp } from "#worker/services/payments/payments.ts";
