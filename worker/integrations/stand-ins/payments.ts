@@ -68,9 +68,24 @@ function origin(env: StandInEnv): string {
   return env.publicUrl.replace(/\/+$/, "");
 }
 
+/** YooKassa cancels a payment nobody paid within about an hour (a bank card's time to pay). */
+export const STANDIN_PAYMENT_EXPIRES_MS = 60 * 60 * 1000;
+
 async function load(env: StandInEnv, id: string): Promise<StandInPayment | null> {
   const raw = await env.kv.get(paymentKey(id));
-  return raw === null ? null : (JSON.parse(raw) as StandInPayment);
+  if (raw === null) return null;
+  const payment = JSON.parse(raw) as StandInPayment;
+  if (payment.status !== "pending" || Date.now() - Date.parse(payment.created_at) < STANDIN_PAYMENT_EXPIRES_MS) {
+    return payment;
+  }
+  // Expired as YooKassa's would; its notification is not sent (the site's minutely job asks, decision 105).
+  const expired: StandInPayment = {
+    ...payment,
+    status: "canceled",
+    cancellation_details: { party: "yoo_money", reason: "expired_on_confirmation" },
+  };
+  await save(env, expired);
+  return expired;
 }
 
 async function save(env: StandInEnv, payment: StandInPayment): Promise<void> {
