@@ -11,6 +11,7 @@ export const BOTH_RUNTIMES = [
   "tests/payment-standin.test.ts",
   "tests/payment-yookassa.test.ts",
   "tests/payment-refunds.test.ts",
+  "tests/payment-recheck.test.ts",
   "tests/promo-concurrency.test.ts",
   "tests/promo-validate.test.ts",
   "tests/promo-rate-limit.test.ts",

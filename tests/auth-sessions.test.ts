@@ -158,6 +158,36 @@ describe("logout", () => {
     expect((await profile(token, "bearer")).status).toBe(401);
   });
 
+  it("POST /api/auth/logout with an empty streamed body and no type signs out; a byte in it is 415", async () => {
+    const stream = (text: string) =>
+      new ReadableStream<Uint8Array>({
+        start(controller) {
+          if (text) controller.enqueue(new TextEncoder().encode(text));
+          controller.close();
+        },
+      });
+    // No Content-Length: the body's end is the only way to know it is empty (a chunked body of none).
+    const post = (token: string, body: string) =>
+      SELF.fetch("http://localhost/api/auth/logout", {
+        method: "POST",
+        headers: bearer(token),
+        body: stream(body),
+        duplex: "half",
+      } as RequestInit);
+
+    const kept = await createPlayer();
+    const refused = await post(kept.token, "x");
+    expect(refused.status).toBe(415);
+    expect(await refused.json()).toEqual({ error: "Неподдерживаемый тип содержимого: нужен application/json" });
+    expect((await profile(kept.token)).status).toBe(200);
+
+    const player = await createPlayer();
+    const response = await post(player.token, "");
+    expect(response.status).toBe(200);
+    expect(await response.json()).toEqual({ success: true });
+    expect((await profile(player.token)).status).toBe(401);
+  });
+
   it("signing out twice, or without a session, is fine", async () => {
     const response = await SELF.fetch("http://localhost/api/auth/logout", { method: "POST" });
     expect(response.status).toBe(200);

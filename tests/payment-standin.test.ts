@@ -179,6 +179,19 @@ describe("POST /api/payment/create", () => {
       [{ amount: 100, email: "" }, "Пожалуйста, введите корректный email"],
       [{ amount: 100, email: "player.example.com" }, "Пожалуйста, введите корректный email"],
       [{ amount: 100 }, "Пожалуйста, введите корректный email"],
+      // What would reach the provider's receipt as another line, a NUL or reversed text.
+      ...[
+        "player@example.com\r\nBcc: other@example.com",
+        "player@exam\nple.com",
+        "player\u0000@example.com",
+        "player@example.com\u0085x",
+        "\u202Emoc.elpmaxe@reyalp",
+        "player@\u202Aexample\u202C.com",
+        "player@example.com\u2066x\u2069",
+        "player\u200E@example.com",
+        "player\u200F@example.com",
+        "player\u2028@example.com",
+      ].map((email): [unknown, string] => [{ amount: 100, email }, "Пожалуйста, введите корректный email"]),
     ];
     for (const [body, message] of cases) {
       const response = await createViaApi(player.token, body);
@@ -254,6 +267,13 @@ describe("the /balance page", () => {
         email: "Пожалуйста, введите корректный email",
       },
     });
+    for (const email of ["a@b.ru\r\nBcc: c@d.ru", "a\u0000@b.ru", "a@\u202Eur.b"]) {
+      const unsafe = (await action(
+        args(pageRequest({ token: player.token, form: { amount: "100", email } }), deps),
+      )) as unknown as { data: { fieldErrors: unknown }; init: ResponseInit };
+      expect(unsafe.init.status, JSON.stringify(email)).toBe(400);
+      expect(unsafe.data.fieldErrors).toEqual({ email: "Пожалуйста, введите корректный email" });
+    }
 
     const signedOut = (await action(
       args(pageRequest({ form: { amount: "100", email: "a@b.ru" } }), deps),

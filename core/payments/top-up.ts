@@ -27,9 +27,18 @@ export function amountError(amount: number): string | null {
   return null;
 }
 
+/**
+ * Control characters (CR/LF, NUL, the C1 range), line separators and bidi controls (U+061C,
+ * U+200E/U+200F, U+202A–U+202E, U+2066–U+2069): the address goes to the provider's receipt, where a
+ * line break starts a new field and a bidi control shows the address reversed.
+ */
+const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/u;
+
 /** What is wrong with the receipt e-mail (already trimmed), or null. */
 export function emailError(email: string): string | null {
-  return email.includes("@") && email.length <= MAX_EMAIL_LENGTH ? null : TOP_UP_MESSAGES.emailInvalid;
+  return email.includes("@") && email.length <= MAX_EMAIL_LENGTH && !UNSAFE_IN_EMAIL.test(email)
+    ? null
+    : TOP_UP_MESSAGES.emailInvalid;
 }
 
 export interface TopUpFieldErrors {

@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
+import { recheckPendingPayments } from "../services/payments/recheck.ts";
 import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
 
 export interface ScheduledOptions {
@@ -26,6 +27,10 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // Queue missing grant/revoke deliveries (revokes fall due at expiry), forget old request nonces.
     gameDeliveries: async () => {
       console.log(JSON.stringify({ event: "game_deliveries_maintained", ...(await runGameMaintenance(deps)) }));
+    },
+    // Ask the payment provider about top-ups still pending here: a lost notification is credited (decision 105).
+    pendingPayments: async () => {
+      console.log(JSON.stringify({ event: "pending_payments_rechecked", ...(await recheckPendingPayments(deps)) }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));
