@@ -2,6 +2,7 @@ import { data, Form } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { SERVER_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { addServer, listServers, rotateServerKey, serverFormSchema } from "#worker/services/admin/servers.ts";
 import { ActionNotice } from "../components/admin/action-notice.tsx";
@@ -131,6 +132,11 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
                 <td className="admin-table__num">{server.pending}</td>
                 <td>
                   <div className="muted">{server.hasKey ? `с ${formatMoment(server.keyRotatedAt)}` : "нет"}</div>
+                  {server.legacyKey && (
+                    <div className="admin-badge admin-badge--bad" data-testid="legacy-key">
+                      {SERVER_TEXT.legacyKey}
+                    </div>
+                  )}
                   <PostButton fields={{ intent: "rotate", serverId: server.id }} label="Новый ключ" ghost />
                 </td>
               </tr>

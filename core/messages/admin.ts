@@ -42,6 +42,7 @@ export const SERVER_TEXT = {
   ipPort: "Адрес в виде 1.2.3.4:28015",
   duplicate: "Сервер с таким адресом уже есть",
   notFound: "Сервер не найден",
+  legacyKey: "Старый ключ: замените («Новый ключ»)",
 } as const;
 
 export const DELIVERY_TEXT = {
