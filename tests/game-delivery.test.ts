@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HANDOFF_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { HANDOFF_MS, LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import {
@@ -176,6 +176,61 @@ describe("delivery queue and acknowledgements", () => {
     clock.advance(LEASE_MS + HANDOFF_MS);
     const [handedOff] = (await twin.poll([player.steamId])).deliveries;
     expect(handedOff?.delivery_id).toBe(served?.delivery_id);
+  });
+
+  it("hands a lapsed lease to another server only once the leasing server stops heartbeating (decision 104)", async () => {
+    const { deps, player, item, sim, simFor, serverType, clock } = await world();
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const twin = simFor(await createGameServer(deps, { serverType }));
+    expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    expect(served).toBeDefined();
+
+    // Long past the hand-off, but the leasing server is alive: the twin gets nothing.
+    for (let minute = 0; minute < (LEASE_MS + HANDOFF_MS) / MINUTE + 5; minute += 2) {
+      clock.advance(2 * MINUTE);
+      expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    }
+    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+
+    // Its last heartbeat is three minutes old: it is gone, the twin takes the delivery.
+    clock.advance(LEASE_HOLDER_ALIVE_MS - 1000);
+    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+    clock.advance(1000);
+    const [handedOff] = (await twin.poll([player.steamId])).deliveries;
+    expect(handedOff?.delivery_id).toBe(served?.delivery_id);
+  });
+
+  it("an interrupted delivery fails at once with «Доставка прервана, проверьте вручную»; acking it again is a duplicate", async () => {
+    const { deps, player, item, sim, serverType, clock } = await world({
+      grant: ["oxide.usergroup add {steamid} vip", "say done"],
+    });
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const [served] = await sim.tick([player.steamId], { crashMidDelivery: true });
+    const id = served?.delivery_id ?? "";
+    expect(sim.console.commandsFor(id)).toEqual([`oxide.usergroup add ${player.steamId} vip`]);
+
+    // Restarted: the journal says it started and never finished; it is reported, never run again.
+    const restarted = sim.restart();
+    clock.advance(1000);
+    expect(await restarted.flushAcks()).toBe(200);
+    expect(await deliveryRows(entry.id)).toMatchObject([
+      { status: "failed", attempts: 1, last_error: "Доставка прервана, проверьте вручную", lease_until: null },
+    ]);
+    expect(await entryRow(entry.id)).toMatchObject({
+      status: "not_used",
+      last_error: "Доставка прервана, проверьте вручную",
+    });
+    expect((await restarted.pending(player.steamId)).json.items).toEqual([
+      { name: "VIP", duration_days: null, failed: true },
+    ]);
+
+    clock.advance(1000);
+    const again = await restarted.ack([{ delivery_id: id, ok: false, interrupted: true }]);
+    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
+    clock.advance(LEASE_MS + HANDOFF_MS);
+    expect(await restarted.tick([player.steamId])).toEqual([]);
+    expect(restarted.console.executed).toHaveLength(1);
   });
 
   it("retries a failure with a growing delay and shows the reason in the Корзина after five failures", async () => {
