@@ -21,6 +21,8 @@ export const BOTH_RUNTIMES = [
   // delivery to the game
   "tests/game-delivery.test.ts",
   "tests/game-signing.test.ts",
+  "tests/game-keys.test.ts",
+  "tests/game-heartbeat.test.ts",
   // reads
   "tests/api-basics.test.ts",
   "tests/shop-api.test.ts",

@@ -12,6 +12,7 @@ import { clockedTransport, createGameServer } from "./support/game-fixtures.ts";
 import { uniqueSteamId } from "./support/players.ts";
 import { PluginSimulator } from "./support/plugin-simulator.ts";
 import { routeArgs } from "./support/routes.ts";
+import { firstRow } from "./support/sql.ts";
 
 describe("heartbeats", () => {
   it("shows a server online in the status list from its plugin's heartbeat alone", async () => {
@@ -27,11 +28,10 @@ describe("heartbeats", () => {
     const beat = await sim.heartbeat(online, { max_players: 150, queue: 2, map: "Barren" });
     expect(beat.status).toBe(200);
     expect(
-      await env.DB.prepare(
+      await firstRow(
         "SELECT hostname, players, max_players, queue, map, online_steam_ids, received_at FROM server_heartbeats WHERE server_id = ?",
-      )
-        .bind(server.id)
-        .first(),
+        server.id,
+      ),
     ).toEqual({
       hostname: "Симулятор",
       players: 3,
@@ -82,7 +82,7 @@ describe("the map and the last wipe from the heartbeat (issues 20 and 21)", () =
       const deps = depsFor({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: clock.now });
       const { document } = await refreshServerStatus(deps, { steamTimeoutMs: 1000 });
       // Whether this run wrote KV depends on the shared document's age; the page reads what the cron writes.
-      await env.STATUS_KV.put(STATUS_KEY, JSON.stringify(document));
+      await deps.kv.put(STATUS_KEY, JSON.stringify(document));
       const data = await homeLoader(routeArgs(deps, "http://localhost/"));
       const html = renderToStaticMarkup(
         createElement(ServerList, { initial: data.servers, renderedAt: data.renderedAt }),
@@ -105,9 +105,7 @@ describe("the map and the last wipe from the heartbeat (issues 20 and 21)", () =
     });
     expect(beat.status).toBe(200);
     expect(
-      await env.DB.prepare("SELECT map, map_size, map_seed, wiped_at FROM server_heartbeats WHERE server_id = ?")
-        .bind(server.id)
-        .first(),
+      await firstRow("SELECT map, map_size, map_seed, wiped_at FROM server_heartbeats WHERE server_id = ?", server.id),
     ).toEqual({ map: "Procedural Map", map_size: 4500, map_seed: 1337, wiped_at: wipedAt * 1000 });
 
     clock.advance(60_000);
@@ -133,9 +131,7 @@ describe("the map and the last wipe from the heartbeat (issues 20 and 21)", () =
     const beat = await sim.heartbeat([], { map: undefined });
     expect(beat.status).toBe(200);
     expect(
-      await env.DB.prepare("SELECT map, map_size, map_seed, wiped_at FROM server_heartbeats WHERE server_id = ?")
-        .bind(server.id)
-        .first(),
+      await firstRow("SELECT map, map_size, map_seed, wiped_at FROM server_heartbeats WHERE server_id = ?", server.id),
     ).toEqual({ map: null, map_size: null, map_seed: null, wiped_at: null });
     clock.advance(60_000);
     const html = await card();
