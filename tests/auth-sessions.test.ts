@@ -319,9 +319,9 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...production, GAME_KEY_SECRET: LOCAL_GAME_KEY_SECRET })).toThrow(
       /GAME_KEY_SECRET is the local development value/,
     );
-    expect(loadConfig({ ...production, GAME_KEY_SECRET: "game-secret-game-secret-game-secret-0001" }).gameKeySecret).toBe(
-      "game-secret-game-secret-game-secret-0001",
-    );
+    expect(
+      loadConfig({ ...production, GAME_KEY_SECRET: "game-secret-game-secret-game-secret-0001" }).gameKeySecret,
+    ).toBe("game-secret-game-secret-game-secret-0001");
     // On this machine the local value stands in when none is set.
     expect(loadConfig({ ...env, GAME_KEY_SECRET: undefined }).gameKeySecret).toBe(LOCAL_GAME_KEY_SECRET);
   });
