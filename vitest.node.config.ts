@@ -23,6 +23,8 @@ export const BOTH_RUNTIMES = [
   "tests/game-delivery.test.ts",
   "tests/game-signing.test.ts",
   "tests/admin-servers.test.ts",
+  "tests/game-keys.test.ts",
+  "tests/game-heartbeat.test.ts",
   // reads
   "tests/api-basics.test.ts",
   "tests/shop-api.test.ts",

@@ -13,8 +13,12 @@ export const servers = sqliteTable("servers", {
   // The address players connect to, "ip:port".
   ipPort: text("ip_port").notNull().unique(),
   sortOrder: integer("sort_order").notNull().default(0),
-  // SHA-256 hex of the plugin key; the key itself is shown once and never stored.
+  // A legacy key (before decision 103): SHA-256 hex of a random plugin key. That hash is the HMAC
+  // key, so a copy of the database could sign; such servers are flagged until their key is rotated.
   keyHash: text("key_hash"),
+  // The plugin key is derived from GAME_KEY_SECRET (never in the database), the id and this random
+  // salt (decision 103); a new salt is a new key. Set means the key is derived; key_hash is then NULL.
+  keySalt: text("key_salt"),
   keyRotatedAt: integer("key_rotated_at"),
   // Last time Steam's master list showed the server, with what it showed.
   steamSeenAt: integer("steam_seen_at"),
@@ -32,6 +36,10 @@ export const serverHeartbeats = sqliteTable("server_heartbeats", {
   maxPlayers: integer("max_players").notNull(),
   queue: integer("queue").notNull().default(0),
   map: text("map"),
+  // The map's size and seed and Rust's save creation time (the last wipe, ms), when the plugin sends them.
+  mapSize: integer("map_size"),
+  mapSeed: integer("map_seed"),
+  wipedAt: integer("wiped_at"),
   onlineSteamIds: text("online_steam_ids", { mode: "json" }).$type<string[]>().notNull(),
   receivedAt: integer("received_at").notNull(),
 });
@@ -332,6 +340,10 @@ export const deliveries = sqliteTable(
     lastError: text("last_error"),
     doneAt: integer("done_at"),
     doneServerId: integer("done_server_id"),
+    // A server acknowledged it after it had been handed to another server (a 403): it may have
+    // been given twice (decision 104).
+    ackRefusedAt: integer("ack_refused_at"),
+    ackRefusedServerId: integer("ack_refused_server_id"),
     createdAt: createdAt(),
   },
   (t) => [

@@ -8,12 +8,27 @@ import { execFileSync } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { seedStatements } from "../db/seed/index.ts";
+import { localDevKeySalt } from "../db/seed/server-keys.ts";
+import { seedServers } from "../db/seed/servers.ts";
 import { isLoopbackUrl } from "../worker/config.ts";
+import { deriveServerKey } from "../worker/services/game/keys.ts";
+import { gameKeySecret } from "./game-key-secret.ts";
 
 const args = process.argv.slice(2);
 const sizeIndex = args.indexOf("--catalog-size");
 const catalogSize = sizeIndex >= 0 ? Number(args[sizeIndex + 1]) : 0;
 if (!Number.isInteger(catalogSize) || catalogSize < 0) throw new Error("--catalog-size: a whole number of items");
+
+/** The seeded servers' plugin keys, derived as the site derives them (decision 103): local use only. */
+async function printDevKeys(libsql: boolean): Promise<void> {
+  const secret = gameKeySecret({ libsql });
+  console.log("Plugin keys of the seeded servers (local use only; plugins/oxide/README.md):");
+  for (const { id, name } of seedServers) {
+    console.log(
+      `  "Server id": ${id}, "Server key": "${await deriveServerKey(secret, id, localDevKeySalt(id))}"  ${name}`,
+    );
+  }
+}
 
 if (args.includes("--libsql") || process.env.DATABASE_URL) {
   const { libsqlDatabaseFromEnv, loadEnvFile } = await import("./libsql-env.ts");
@@ -34,6 +49,7 @@ if (args.includes("--libsql") || process.env.DATABASE_URL) {
   await client.executeMultiple(seedStatements({ catalogSize }).join("\n"));
   client.close();
   console.log(`Seeded ${url}.`);
+  await printDevKeys(true);
   process.exit(0);
 }
 const persistIndex = args.indexOf("--persist-to");
@@ -59,3 +75,4 @@ execFileSync(wrangler, ["d1", "execute", "DB", ...common, "--file", file], {
   env,
 });
 console.log(`Seeded local D1${persistTo ? ` in ${persistTo}` : ""}.`);
+await printDevKeys(false);

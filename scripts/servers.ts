@@ -7,10 +7,13 @@
 //   npm run servers -- list [--remote]
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
-// A new key is printed ONCE; only its SHA-256 is stored (docs/decisions/060-…).
-import { createHash, randomBytes } from "node:crypto";
+// A new key is printed ONCE. The database keeps only a random salt: the key is derived from
+// GAME_KEY_SECRET, the id and the salt (decision 103; scripts/game-key-secret.ts says where the
+// secret is read from). `list` flags servers with a key from before that (key_hash), to rotate.
 import { parseArgs } from "node:util";
 import { isIpPort, SERVER_TYPES } from "../core/shop/server-types.ts";
+import { deriveServerKey, generateKeySalt } from "../worker/services/game/keys.ts";
+import { gameKeySecret } from "./game-key-secret.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const usage = `Usage:
@@ -46,11 +49,6 @@ function sql(value: string | number | null): string {
   if (value === null) return "NULL";
   if (typeof value === "number") return String(value);
   return `'${value.replaceAll("'", "''")}'`;
-}
-
-function newKey(): { key: string; hash: string } {
-  const key = `rsk_${randomBytes(32).toString("base64url")}`;
-  return { key, hash: createHash("sha256").update(key, "utf8").digest("hex") };
 }
 
 /**
@@ -100,6 +98,8 @@ const database = await openSqlTarget({
   env: values.env,
 });
 const { where } = database;
+const usesLibsql = values.libsql || (Boolean(process.env.DATABASE_URL) && !values.remote);
+const secret = () => gameKeySecret({ remote: values.remote, libsql: usesLibsql });
 
 if (command === "add") {
   const name = values.name?.trim();
@@ -112,24 +112,28 @@ if (command === "add") {
   if (!ipPort || !isIpPort(ipPort))
     fail("--ip-port must be an IPv4 address and a port, like 1.2.3.4:28015 (each part 0–255, the port 1–65535).");
   if (sort !== null && !Number.isInteger(sort)) fail("--sort must be an integer.");
-  const { key, hash } = newKey();
+  const keySecret = secret();
+  const salt = generateKeySalt();
   const rows = await database.query(
-    `INSERT INTO servers (name, server_type, ip_port, sort_order, key_hash, key_rotated_at)
-     VALUES (${sql(name)}, ${sql(type)}, ${sql(ipPort)}, ${sort ?? "(SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers)"}, ${sql(hash)}, ${Date.now()})
+    `INSERT INTO servers (name, server_type, ip_port, sort_order, key_salt, key_rotated_at)
+     VALUES (${sql(name)}, ${sql(type)}, ${sql(ipPort)}, ${sort ?? "(SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers)"}, ${sql(salt)}, ${Date.now()})
      RETURNING id`,
   );
-  const id = rows[0]?.id;
+  const id = Number(rows[0]?.id);
+  const key = await deriveServerKey(keySecret, id, salt);
   console.log(`Added server #${id} "${name}" (${type}, ${ipPort}) to ${where}.`);
   console.log("\nPlugin config (oxide/config/RustStoreDelivery.json) — the key is shown only now:");
   console.log(`  "Server id": ${id},\n  "Server key": "${key}"`);
 } else if (command === "rotate-key") {
   const id = Number(values.id);
   if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
-  const { key, hash } = newKey();
+  const keySecret = secret();
+  const salt = generateKeySalt();
   const rows = await database.query(
-    `UPDATE servers SET key_hash = ${sql(hash)}, key_rotated_at = ${Date.now()} WHERE id = ${id} RETURNING id, name`,
+    `UPDATE servers SET key_hash = NULL, key_salt = ${sql(salt)}, key_rotated_at = ${Date.now()} WHERE id = ${id} RETURNING id, name`,
   );
   if (rows.length === 0) fail(`No server #${id} in ${where}.`);
+  const key = await deriveServerKey(keySecret, id, salt);
   console.log(`New key for server #${id} "${rows[0]?.name}" in ${where}; the old key stops working now.`);
   console.log("\nPut it in the plugin config and run `oxide.reload RustStoreDelivery` — it is shown only now:");
   console.log(`  "Server key": "${key}"`);
@@ -137,7 +141,7 @@ if (command === "add") {
   await removeServer(Number(values.id));
 } else if (command === "list") {
   const rows = await database.query(
-    `SELECT s.id, s.name, s.server_type, s.ip_port, s.key_hash IS NOT NULL AS has_key, s.key_rotated_at, h.received_at AS heartbeat_at
+    `SELECT s.id, s.name, s.server_type, s.ip_port, s.key_hash IS NOT NULL AS legacy_key, s.key_salt IS NOT NULL AS derived_key, s.key_rotated_at, h.received_at AS heartbeat_at
      FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id ORDER BY s.sort_order, s.id`,
   );
   const when = (value: unknown) => (typeof value === "number" ? new Date(value).toISOString() : "—");
@@ -147,7 +151,13 @@ if (command === "add") {
       name: row.name,
       type: row.server_type,
       "ip:port": row.ip_port,
-      key: row.has_key ? (row.key_rotated_at ? `set ${when(row.key_rotated_at)}` : "set (seed)") : "none",
+      key: row.derived_key
+        ? row.key_rotated_at
+          ? `set ${when(row.key_rotated_at)}`
+          : "set (seed)"
+        : row.legacy_key
+          ? "OLD: needs rotate-key"
+          : "none",
       "last heartbeat": when(row.heartbeat_at),
     })),
   );

@@ -1,4 +1,7 @@
 import { eq } from "drizzle-orm";
+import { type ComponentType, createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { deliveries, inventoryEntries } from "#db/schema.ts";
 import { actionResult, auditRowsFor, consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
@@ -12,7 +15,8 @@ import {
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
-import { action, loader } from "../app/routes/admin.deliveries.tsx";
+import { HANDOFF_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import AdminDeliveries, { action, loader } from "../app/routes/admin.deliveries.tsx";
 
 const HOUR = 3_600_000;
 
@@ -99,4 +103,60 @@ describe("Доставки", () => {
     const missingReason = await post({ intent: "cancel", deliveryId: leased.id, reason: "" });
     expect(missingReason).toEqual({ status: 400, data: { ok: false, error: "Укажите причину" } });
   });
+
+  it("lists an interrupted delivery, and one acknowledged after its hand-off as «возможна повторная выдача»", async () => {
+    const { clock, deps, serverType, player, sim, support, post, delivery } = await world();
+    // The plugin crashed mid-delivery: after its restart the site hears "interrupted".
+    await sim.tick([player.steamId], { crashMidDelivery: true });
+    const restarted = sim.restart();
+    clock.advance(1000);
+    expect(await restarted.flushAcks()).toBe(200);
+    const interrupted = await delivery();
+    expect(interrupted).toMatchObject({ status: "failed", lastError: "Доставка прервана, проверьте вручную" });
+    const listed = await loader(consoleArgs(deps, `/admin/deliveries?type=${serverType}`, { token: support.token }));
+    expect(listed.rows.map((row) => [row.id, row.lastError])).toEqual([
+      [interrupted.id, "Доставка прервана, проверьте вручную"],
+    ]);
+
+    // The operator checked the game and retries; the server runs it, goes silent before its ack,
+    // and after the hand-off a twin delivers it.
+    expect((await post({ intent: "retry", deliveryId: interrupted.id })).status).toBe(302);
+    await restarted.tick([player.steamId], { crashBeforeAck: true });
+    const twinServer = await createGameServer(deps, { serverType });
+    const twin = new PluginSimulator({
+      transport: clockedTransport(clock.now),
+      serverId: twinServer.id,
+      serverKey: twinServer.key,
+      now: clock.now,
+    });
+    clock.advance(LEASE_MS + HANDOFF_MS);
+    expect((await twin.tick([player.steamId])).map((served) => served.delivery_id)).toEqual([interrupted.id]);
+    expect(await delivery()).toMatchObject({ status: "done", doneServerId: twinServer.id });
+
+    // The first server comes back and acknowledges what it ran: refused, and marked for the operator.
+    const back = restarted.restart();
+    clock.advance(1000);
+    expect(await back.flushAcks()).toBe(403);
+    expect(await delivery()).toMatchObject({ ackRefusedAt: clock.now().getTime(), ackRefusedServerId: sim.serverId });
+    const page = await loader(consoleArgs(deps, `/admin/deliveries?type=${serverType}`, { token: support.token }));
+    expect(page.rows.map((row) => [row.id, row.status])).toEqual([[interrupted.id, "done"]]);
+    const text = renderPage(page);
+    expect(text).toContain(`возможна повторная выдача: сервер №${sim.serverId}`);
+  });
 });
+
+/** The deliveries page as it prints, reduced to its visible text. */
+function renderPage(loaderData: Awaited<ReturnType<typeof loader>>): string {
+  const element = createElement(AdminDeliveries as unknown as ComponentType<Record<string, unknown>>, {
+    loaderData,
+    actionData: undefined,
+    params: {},
+    matches: [],
+  });
+  const router = createMemoryRouter([{ path: "/admin/deliveries", element }], {
+    initialEntries: ["/admin/deliveries"],
+  });
+  return renderToStaticMarkup(createElement(RouterProvider, { router }))
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ");
+}

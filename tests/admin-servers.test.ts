@@ -13,6 +13,7 @@ import {
   createDeliverableItem,
   createEntry,
   createGameServer,
+  createLegacyGameServer,
   uniqueServerType,
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer, uniqueSteamId } from "#tests/support/players.ts";
@@ -57,6 +58,23 @@ describe("Серверы", () => {
     const audit = await auditRowsFor(deps, "server", serverId);
     expect(audit.map((row) => row.action)).toEqual(["server.add", "server.rotate_key"]);
     expect(audit.some((row) => `${row.before}${row.after}`.includes(fresh))).toBe(false);
+  });
+
+  it("flags a server with a key from before decision 103 until «Новый ключ» replaces it", async () => {
+    const admin = await createOperator(deps, "admin");
+    const legacy = await createLegacyGameServer(deps);
+    const list = async () =>
+      (await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }))).servers.find(
+        (server) => server.id === legacy.id,
+      );
+    expect(await list()).toMatchObject({ hasKey: true, legacyKey: true });
+    expect((await simulator(legacy.id, legacy.key).heartbeat([])).status).toBe(200);
+    const rotated = await post(admin.token, { intent: "rotate", serverId: String(legacy.id) });
+    expect(rotated.status).toBe(200);
+    expect(await list()).toMatchObject({ hasKey: true, legacyKey: false });
+    clock.advance(1000);
+    expect((await simulator(legacy.id, legacy.key).heartbeat([])).status).toBe(401);
+    expect((await simulator(legacy.id, (rotated.data as { key: string }).key).heartbeat([])).status).toBe(200);
   });
 
   it("refuses a bad or taken address in Russian; support can't open servers", async () => {

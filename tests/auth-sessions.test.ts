@@ -9,7 +9,7 @@ import { SIGN_IN_CODE_INVALID } from "#core/messages/auth.ts";
 import { users } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
-import { ConfigError, loadConfig, standInsEnabled } from "#worker/config.ts";
+import { ConfigError, LOCAL_GAME_KEY_SECRET, loadConfig, standInsEnabled } from "#worker/config.ts";
 import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
 import { issueSignInCode } from "#worker/services/auth/sign-in-codes.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
@@ -332,6 +332,28 @@ describe("configuration", () => {
         PAYMENT_PROVIDER: "yookassa",
       }),
     ).toThrow(ConfigError);
+  });
+
+  it("production without GAME_KEY_SECRET, or with the local development value, is refused (decision 103)", () => {
+    const production = {
+      ...env,
+      APP_ENV: "production",
+      PUBLIC_URL: "https://rust.example",
+      SESSION_SECRET: "production-secret-production-secret-0001",
+      STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+      STEAM_OPENID_ENDPOINT: STEAM_OPENID_ENDPOINT,
+      PAYMENT_PROVIDER: "yookassa",
+    };
+    expect(() => loadConfig({ ...production, GAME_KEY_SECRET: undefined })).toThrow(/gameKeySecret/);
+    expect(() => loadConfig({ ...production, GAME_KEY_SECRET: "short" })).toThrow(ConfigError);
+    expect(() => loadConfig({ ...production, GAME_KEY_SECRET: LOCAL_GAME_KEY_SECRET })).toThrow(
+      /GAME_KEY_SECRET is the local development value/,
+    );
+    expect(
+      loadConfig({ ...production, GAME_KEY_SECRET: "game-secret-game-secret-game-secret-0001" }).gameKeySecret,
+    ).toBe("game-secret-game-secret-game-secret-0001");
+    // On this machine the local value stands in when none is set.
+    expect(loadConfig({ ...env, GAME_KEY_SECRET: undefined }).gameKeySecret).toBe(LOCAL_GAME_KEY_SECRET);
   });
 
   it("on https the session cookie is Secure, and return_to follows PUBLIC_URL", async () => {

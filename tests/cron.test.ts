@@ -68,6 +68,8 @@ describe("refreshServerStatus against Steam's GetServerList", () => {
       status: "online",
       players: { current: 42, max: 100 },
       ip_port: server.ipPort,
+      map: null,
+      wiped_at: null,
     });
     const asked = steam.requests.find((request) => request.filter === `\\gameaddr\\${server.ipPort}`);
     expect(asked?.url.pathname).toBe("/IGameServersService/GetServerList/v1/");

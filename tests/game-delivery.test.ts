@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HANDOFF_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { HANDOFF_MS, LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import {
@@ -14,6 +14,8 @@ import { PluginSimulator } from "./support/plugin-simulator.ts";
 import { firstRow, rows } from "./support/sql.ts";
 
 const MINUTE = 60_000;
+/** The simulator checked the answer's signature; the test sees it is there. */
+const SIGNED = { response_signature: expect.stringMatching(/^[0-9a-f]{64}$/) };
 const DAY = 24 * 60 * MINUTE;
 
 async function world({
@@ -74,7 +76,7 @@ describe("delivery queue and acknowledgements", () => {
 
     clock.advance(1000);
     const ack = await sim.ack([{ delivery_id: id, ok: true }]);
-    expect(ack).toEqual({ status: 200, json: { results: [{ delivery_id: id, status: "done" }] } });
+    expect(ack).toMatchObject({ status: 200, json: { results: [{ delivery_id: id, status: "done" }], ...SIGNED } });
     const used = await entryRow(entry.id);
     expect(used).toMatchObject({
       status: "used",
@@ -88,7 +90,7 @@ describe("delivery queue and acknowledgements", () => {
 
     clock.advance(1000);
     const again = await sim.ack([{ delivery_id: id, ok: true }]);
-    expect(again).toEqual({ status: 200, json: { results: [{ delivery_id: id, status: "duplicate" }] } });
+    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
     const lateFailure = await sim.ack([{ delivery_id: id, ok: false, message: "late" }]);
     expect(lateFailure.status).toBe(200);
     expect(await entryRow(entry.id)).toEqual(used);
@@ -124,7 +126,8 @@ describe("delivery queue and acknowledgements", () => {
     const deliveriesBefore = await deliveryRows(entry.id);
 
     const stolen = await twin.ack([{ delivery_id: id, ok: true }]);
-    expect(stolen).toEqual({ status: 403, json: { error: "Доставки выданы другому серверу", delivery_ids: [id] } });
+    expect(stolen.status).toBe(403);
+    expect(stolen.json).toEqual({ error: "Доставки выданы другому серверу", delivery_ids: [id], ...SIGNED });
     clock.advance(1000);
     const stolenFailure = await twin.ack([{ delivery_id: id, ok: false, message: "x" }]);
     expect(stolenFailure.status).toBe(403);
@@ -134,10 +137,18 @@ describe("delivery queue and acknowledgements", () => {
       { delivery_id: id, ok: true },
       { delivery_id: unknown, ok: true },
     ]);
-    expect(mixed).toEqual({ status: 404, json: { error: "Неизвестные доставки", delivery_ids: [unknown] } });
+    expect(mixed.status).toBe(404);
+    expect(mixed.json).toEqual({ error: "Неизвестные доставки", delivery_ids: [unknown], ...SIGNED });
 
+    // Nothing changed but the console's mark that the twin acknowledged it (decision 104).
     expect(await entryRow(entry.id)).toEqual(entryBefore);
-    expect(await deliveryRows(entry.id)).toEqual(deliveriesBefore);
+    expect(await deliveryRows(entry.id)).toEqual(
+      deliveriesBefore.map((row) => ({
+        ...row,
+        ack_refused_at: clock.now().getTime(),
+        ack_refused_server_id: twin.serverId,
+      })),
+    );
 
     // A done delivery stays refused to the server that didn't do it.
     expect((await sim.ack([{ delivery_id: id, ok: true }])).status).toBe(200);
@@ -167,6 +178,61 @@ describe("delivery queue and acknowledgements", () => {
     expect(handedOff?.delivery_id).toBe(served?.delivery_id);
   });
 
+  it("hands a lapsed lease to another server only once the leasing server stops heartbeating (decision 104)", async () => {
+    const { deps, player, item, sim, simFor, serverType, clock } = await world();
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const twin = simFor(await createGameServer(deps, { serverType }));
+    expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    expect(served).toBeDefined();
+
+    // Long past the hand-off, but the leasing server is alive: the twin gets nothing.
+    for (let minute = 0; minute < (LEASE_MS + HANDOFF_MS) / MINUTE + 5; minute += 2) {
+      clock.advance(2 * MINUTE);
+      expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    }
+    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+
+    // Its last heartbeat is three minutes old: it is gone, the twin takes the delivery.
+    clock.advance(LEASE_HOLDER_ALIVE_MS - 1000);
+    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+    clock.advance(1000);
+    const [handedOff] = (await twin.poll([player.steamId])).deliveries;
+    expect(handedOff?.delivery_id).toBe(served?.delivery_id);
+  });
+
+  it("an interrupted delivery fails at once with «Доставка прервана, проверьте вручную»; acking it again is a duplicate", async () => {
+    const { deps, player, item, sim, serverType, clock } = await world({
+      grant: ["oxide.usergroup add {steamid} vip", "say done"],
+    });
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const [served] = await sim.tick([player.steamId], { crashMidDelivery: true });
+    const id = served?.delivery_id ?? "";
+    expect(sim.console.commandsFor(id)).toEqual([`oxide.usergroup add ${player.steamId} vip`]);
+
+    // Restarted: the journal says it started and never finished; it is reported, never run again.
+    const restarted = sim.restart();
+    clock.advance(1000);
+    expect(await restarted.flushAcks()).toBe(200);
+    expect(await deliveryRows(entry.id)).toMatchObject([
+      { status: "failed", attempts: 1, last_error: "Доставка прервана, проверьте вручную", lease_until: null },
+    ]);
+    expect(await entryRow(entry.id)).toMatchObject({
+      status: "not_used",
+      last_error: "Доставка прервана, проверьте вручную",
+    });
+    expect((await restarted.pending(player.steamId)).json.items).toEqual([
+      { name: "VIP", duration_days: null, failed: true },
+    ]);
+
+    clock.advance(1000);
+    const again = await restarted.ack([{ delivery_id: id, ok: false, interrupted: true }]);
+    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
+    clock.advance(LEASE_MS + HANDOFF_MS);
+    expect(await restarted.tick([player.steamId])).toEqual([]);
+    expect(restarted.console.executed).toHaveLength(1);
+  });
+
   it("retries a failure with a growing delay and shows the reason in the Корзина after five failures", async () => {
     const { deps, player, item, sim, serverType, clock } = await world();
     const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
@@ -178,10 +244,13 @@ describe("delivery queue and acknowledgements", () => {
       expect(served).toBeDefined();
       const id = served?.delivery_id ?? "";
       const failed = await sim.ack([{ delivery_id: id, ok: false, message: `Unknown command #${attempt + 1}` }]);
-      expect(failed).toEqual({ status: 200, json: { results: [{ delivery_id: id, status: "retry" }] } });
+      expect(failed).toMatchObject({
+        status: 200,
+        json: { results: [{ delivery_id: id, status: "retry" }], ...SIGNED },
+      });
       // The same failure reported twice is counted once.
       const repeated = await sim.ack([{ delivery_id: id, ok: false, message: "again" }]);
-      expect(repeated.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }] });
+      expect(repeated.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
       const [row] = await deliveryRows(entry.id);
       expect(row).toMatchObject({
         status: "pending",
@@ -198,7 +267,7 @@ describe("delivery queue and acknowledgements", () => {
     const [last] = (await sim.poll(online)).deliveries;
     const id = last?.delivery_id ?? "";
     const final = await sim.ack([{ delivery_id: id, ok: false, message: "No such group: vip" }]);
-    expect(final.json).toEqual({ results: [{ delivery_id: id, status: "failed" }] });
+    expect(final.json).toEqual({ results: [{ delivery_id: id, status: "failed" }], ...SIGNED });
     expect(await entryRow(entry.id)).toMatchObject({
       status: "not_used",
       last_error: "Не удалось выдать предмет на сервере: No such group: vip",
@@ -207,6 +276,7 @@ describe("delivery queue and acknowledgements", () => {
     expect((await sim.poll(online)).deliveries).toEqual([]);
     expect((await sim.pending(player.steamId)).json).toEqual({
       items: [{ name: "VIP", duration_days: null, failed: true }],
+      ...SIGNED,
     });
   });
 
@@ -229,6 +299,7 @@ describe("delivery queue and acknowledgements", () => {
     await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 7 });
     expect((await sim.pending(player.steamId)).json).toEqual({
       items: [{ name: "VIP", duration_days: 7, failed: false }],
+      ...SIGNED,
     });
     const [served] = (await sim.poll([])).deliveries;
     expect(served).toMatchObject({ steam_id: player.steamId, requires_online: false });

@@ -1,26 +1,60 @@
 import { describe, expect, it } from "vitest";
-import { LOCAL_DEV_KEY_HASHES, localDevKey, serverKeysSeedSql } from "#db/seed/server-keys.ts";
+import { localDevKeySalt, serverKeysSeedSql } from "#db/seed/server-keys.ts";
 import { seedServers } from "#db/seed/servers.ts";
+import { LOCAL_GAME_KEY_SECRET } from "#worker/config.ts";
 import { renderCommand, sanitizeCommandValue } from "#worker/services/game/commands.ts";
-import { generateServerKey, hashServerKey, hmacHex, importSigningKey } from "#worker/services/game/keys.ts";
-import { queueResponseSignature, queueResponseSignatureV2 } from "#worker/services/game/response-signature.ts";
+import {
+  deriveServerKey,
+  generateKeySalt,
+  hashServerKey,
+  hmacHex,
+  importSigningKey,
+} from "#worker/services/game/keys.ts";
+import {
+  ackResponseSignature,
+  canonicalAck,
+  canonicalPending,
+  pendingResponseSignature,
+  queueResponseSignature,
+  queueResponseSignatureV2,
+  refusedAckResponseSignature,
+} from "#worker/services/game/response-signature.ts";
 import { canonicalRequest } from "#worker/services/game/signature.ts";
-import { signRequest } from "./support/plugin-simulator.ts";
+import wrangler from "../wrangler.jsonc?raw";
+import {
+  ackAnswerText,
+  answerSignature,
+  pendingAnswerText,
+  refusedAnswerText,
+  signRequest,
+} from "./support/plugin-simulator.ts";
 
-describe("server keys", () => {
-  it("seeds every demo server with the hash of its documented local key", async () => {
-    for (const server of seedServers) {
-      expect(await hashServerKey(localDevKey(server.id))).toBe(LOCAL_DEV_KEY_HASHES[server.id]);
-    }
-    expect(serverKeysSeedSql()).toHaveLength(seedServers.length);
+describe("server keys (decision 103)", () => {
+  it("derives a key from the secret, the id and the salt: a fixed vector", async () => {
+    expect(await deriveServerKey(LOCAL_GAME_KEY_SECRET, 3, "local-dev-salt-3")).toBe(
+      "rsk_Z8edfuWf6HvoWTkDzyjyrAdb_AeAgjnoouHWlyXHTtw",
+    );
+    // What the plugin signs with: SHA-256 of the key string.
+    expect(await hashServerKey("rsk_Z8edfuWf6HvoWTkDzyjyrAdb_AeAgjnoouHWlyXHTtw")).toBe(
+      "8f3571a7d04e225fa058ac54b329ae7f3743402309d2ffc1418dd574abab3d92",
+    );
   });
 
-  it("generates distinct random keys and stores only a 64-hex hash", async () => {
-    const a = generateServerKey();
-    const b = generateServerKey();
-    expect(a).toMatch(/^rsk_[A-Za-z0-9_-]{43}$/);
-    expect(a).not.toBe(b);
-    expect(await hashServerKey(a)).toMatch(/^[0-9a-f]{64}$/);
+  it("gives another key for another secret, id or salt", async () => {
+    const base = await deriveServerKey(LOCAL_GAME_KEY_SECRET, 3, "salt");
+    expect(base).toMatch(/^rsk_[A-Za-z0-9_-]{43}$/);
+    expect(await deriveServerKey(`${LOCAL_GAME_KEY_SECRET}x`, 3, "salt")).not.toBe(base);
+    expect(await deriveServerKey(LOCAL_GAME_KEY_SECRET, 4, "salt")).not.toBe(base);
+    expect(await deriveServerKey(LOCAL_GAME_KEY_SECRET, 3, "salt2")).not.toBe(base);
+    expect(generateKeySalt()).toMatch(/^[A-Za-z0-9_-]{22}$/);
+    expect(generateKeySalt()).not.toBe(generateKeySalt());
+  });
+
+  it("seeds every demo server with a salt, and wrangler.jsonc's local secret is the one the scripts use", () => {
+    const sql = serverKeysSeedSql();
+    expect(sql).toHaveLength(seedServers.length);
+    for (const server of seedServers) expect(sql.join("\n")).toContain(`'${localDevKeySalt(server.id)}'`);
+    expect(wrangler.split(`"GAME_KEY_SECRET": "${LOCAL_GAME_KEY_SECRET}"`)).toHaveLength(3); // local and e2e
   });
 });
 
@@ -43,6 +77,7 @@ describe("command templates", () => {
 });
 
 // The same vector is checked against the C# plugin's own code by plugins/oxide/check/SigningVector.cs.
+// Its key is a fixed string: how a key is made (decision 103) doesn't change how it signs.
 describe("signing vector shared with the C# plugin", () => {
   const body = '{"online":["76561198000000001"]}';
   const requestSignature = "487b64eafd21d141ede51e3c41cd2ad3c5c024a8cbb06c2c635d362bed82d0eb";
@@ -93,6 +128,50 @@ describe("signing vector shared with the C# plugin", () => {
     );
     expect(await queueResponseSignatureV2(key, requestSignature, [])).toBe(
       "3d571a4c23f74e41075d76b2f5cfe3f8c9727b1da59a06dbb0f75075789b69fa",
+    );
+  });
+
+  const results = [
+    { delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11", status: "done" as const },
+    { delivery_id: "5d2e9f10-7a3b-4c8d-8e1f-0a9b8c7d6e5f", status: "failed" as const },
+  ];
+  const items = [
+    { name: "VIP", duration_days: 30, failed: false },
+    { name: "Набор «Старт»", duration_days: null, failed: true },
+  ];
+
+  it("signs the ack answer over the request signature and each result's id and status", async () => {
+    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
+    if (!key) throw new Error("no key");
+    expect(canonicalAck(results)).toBe(
+      "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11\ndone\n5d2e9f10-7a3b-4c8d-8e1f-0a9b8c7d6e5f\nfailed",
+    );
+    const signature = "1b1b7a7714ee2aa095e3706202a8a7a926bb95cf0b031f124b48221854ad585e";
+    expect(await ackResponseSignature(key, requestSignature, results)).toBe(signature);
+    expect(await answerSignature("local-dev-key-3", ackAnswerText(requestSignature, results))).toBe(signature);
+    expect(await ackResponseSignature(key, requestSignature, [])).toBe(
+      "732e8a106e87bf2dcfe332e38de1d0770b7064aa938c6258a5a5fb31ed29c7fc",
+    );
+  });
+
+  it("signs a refused ack (403/404) over the refused ids", async () => {
+    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
+    if (!key) throw new Error("no key");
+    const ids = results.map((result) => result.delivery_id);
+    const signature = "8c931e450049a15100af2d39d614b8453128a04ba27a83fb58010fc8d9b961be";
+    expect(await refusedAckResponseSignature(key, requestSignature, ids)).toBe(signature);
+    expect(await answerSignature("local-dev-key-3", refusedAnswerText(requestSignature, ids))).toBe(signature);
+  });
+
+  it("signs the pending answer over each item's name, days (empty when none) and failed flag", async () => {
+    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
+    if (!key) throw new Error("no key");
+    expect(canonicalPending(items)).toBe("VIP\n30\n0\nНабор «Старт»\n\n1");
+    const signature = "cd2e74e4553e56da7c8383cce86fe00299b7200aa77eb75e3d72b74c3322ff20";
+    expect(await pendingResponseSignature(key, requestSignature, items)).toBe(signature);
+    expect(await answerSignature("local-dev-key-3", pendingAnswerText(requestSignature, items))).toBe(signature);
+    expect(await pendingResponseSignature(key, requestSignature, [])).toBe(
+      "3caac0ec11512a23759b55a10746ed2be911569b570ddd373e3e4c87eafefbe9",
     );
   });
 });

@@ -1,7 +1,12 @@
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { createOperator } from "#tests/support/admin-fixtures.ts";
+import { LOCAL_GAME_KEY_SECRET } from "#worker/config.ts";
+import { rotateServerKey } from "#worker/services/admin/servers.ts";
+import { deriveServerKey, hmacHex } from "#worker/services/game/keys.ts";
+import { canonicalRequest } from "#worker/services/game/signature.ts";
 import { testClock, testDeps } from "./support/deps.ts";
-import { clockedTransport, createGameServer } from "./support/game-fixtures.ts";
+import { clockedTransport, createGameServer, createLegacyGameServer } from "./support/game-fixtures.ts";
 import { PluginSimulator, signRequest } from "./support/plugin-simulator.ts";
 import { firstRow } from "./support/sql.ts";
 
@@ -146,15 +151,70 @@ describe("signed plugin requests", () => {
     expect((await sim.post("/api/game/queue", { online: ["not-a-steam-id"] })).status).toBe(400);
   });
 
-  it("stops accepting the old key once it is rotated", async () => {
-    const { server, sim, transport, clock } = await setup();
-    const newKey = "rotated-key-for-test";
-    const hash = [...new Uint8Array(await crypto.subtle.digest("SHA-256", new TextEncoder().encode(newKey)))]
-      .map((byte) => byte.toString(16).padStart(2, "0"))
-      .join("");
-    await firstRow("UPDATE servers SET key_hash = ? WHERE id = ?", hash, server.id);
+  it("stops accepting the old key once it is rotated (a new salt)", async () => {
+    const { server, sim, transport, clock, deps } = await setup();
+    await firstRow("UPDATE servers SET key_salt = ? WHERE id = ?", "another-salt", server.id);
     expect((await sim.heartbeat([])).status).toBe(401);
+    const newKey = await deriveServerKey(deps.config.gameKeySecret, server.id, "another-salt");
     const rotated = new PluginSimulator({ transport, serverId: server.id, serverKey: newKey, now: clock.now });
     expect((await rotated.heartbeat([])).status).toBe(200);
+  });
+});
+
+describe("a copy of the database can't sign (decision 103)", () => {
+  it("refuses keys made from anything the database holds, or derived with another secret", async () => {
+    const { server, transport, clock, deps } = await setup();
+    const stored = await firstRow<Record<string, unknown>>("SELECT * FROM servers WHERE id = ?", server.id);
+    if (!stored) throw new Error("no server row");
+    expect(stored.key_hash).toBeNull();
+    expect(Object.values(stored).map(String)).not.toContain(server.key);
+    const guesses = [
+      ...Object.values(stored).map(String),
+      `server-key:${server.id}:${stored.key_salt}`,
+      await deriveServerKey("another-secret-another-secret-another-secret", server.id, String(stored.key_salt)),
+      await deriveServerKey(LOCAL_GAME_KEY_SECRET, server.id, String(stored.key_salt)),
+    ];
+    for (const guess of guesses) {
+      // The simulator signs with HMAC key = SHA-256(guess), as the plugin does.
+      const forger = new PluginSimulator({ transport, serverId: server.id, serverKey: guess, now: clock.now });
+      expect((await forger.heartbeat([])).status).toBe(401);
+      clock.advance(1000);
+    }
+    // The stored salt's own bytes as the HMAC key don't sign either.
+    const saltKey = await crypto.subtle.importKey(
+      "raw",
+      new TextEncoder().encode(String(stored.key_salt)),
+      { name: "HMAC", hash: "SHA-256" },
+      false,
+      ["sign"],
+    );
+    const timestamp = Math.floor(clock.now().getTime() / 1000);
+    const body = JSON.stringify(beat);
+    const forged = await hmacHex(saltKey, canonicalRequest(String(timestamp), "POST", "/api/game/heartbeat", body));
+    const honest = new PluginSimulator({ transport, serverId: server.id, serverKey: server.key, now: clock.now });
+    expect((await honest.send({ path: "/api/game/heartbeat", body, timestamp, signature: forged })).status).toBe(401);
+    expect(await heartbeatRow(server.id)).toBeNull();
+
+    // The key the secret derives signs.
+    expect((await honest.heartbeat([])).status).toBe(200);
+    expect(server.key).toBe(await deriveServerKey(deps.config.gameKeySecret, server.id, String(stored.key_salt)));
+  });
+
+  it("keeps a legacy key (its SHA-256 stored) working until it is rotated", async () => {
+    const { transport, clock, deps } = await setup();
+    const legacy = await createLegacyGameServer(deps);
+    const old = new PluginSimulator({ transport, serverId: legacy.id, serverKey: legacy.key, now: clock.now });
+    expect((await old.heartbeat([])).status).toBe(200);
+    const admin = await createOperator(deps, "admin");
+    const operator = { userId: admin.id, steamId: admin.steamId, nickname: "Оператор", role: "admin" as const };
+    const rotated = await rotateServerKey(deps, operator, legacy.id);
+    if (!rotated.ok) throw new Error("not rotated");
+    expect(
+      await firstRow("SELECT key_hash, key_salt IS NOT NULL AS salted FROM servers WHERE id = ?", legacy.id),
+    ).toEqual({ key_hash: null, salted: 1 });
+    clock.advance(1000);
+    expect((await old.heartbeat([])).status).toBe(401);
+    const fresh = new PluginSimulator({ transport, serverId: legacy.id, serverKey: rotated.key, now: clock.now });
+    expect((await fresh.heartbeat([])).status).toBe(200);
   });
 });

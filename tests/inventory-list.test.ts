@@ -35,6 +35,12 @@ function renderedText(items: InventoryItem[]): string {
 }
 
 describe("the Корзина card", () => {
+  it("shows why a delivery stopped: an interrupted one asks for a manual check", () => {
+    expect(renderedText([entry({ last_error: "Доставка прервана, проверьте вручную" })])).toContain(
+      "Доставка прервана, проверьте вручную",
+    );
+  });
+
   it("shows until when a delivered rank lasts and how long is left", () => {
     const text = renderedText([
       entry({ status: "used", used_at: "2026-11-15T12:00:00.000Z", expires_at: "2026-12-15T12:00:00.000Z" }),

@@ -137,6 +137,8 @@ describe("GET /api/server-status", () => {
       status: "online",
       players: { current: 33, max: 120 },
       ip_port: ipPort,
+      map: null,
+      wiped_at: null,
     });
   });
 });

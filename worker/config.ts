@@ -13,6 +13,8 @@ const configSchema = z.object({
   steamOpenIdEndpoint: url,
   steamApiKey: z.string().min(1).optional(),
   sessionSecret: z.string().min(32),
+  // Derives every game server's plugin key (decision 103); the database never holds it.
+  gameKeySecret: z.string().min(32),
   paymentProvider: z.enum(["standin", "yookassa"]),
   yookassa: z.object({
     apiBase: url.transform((value) => value.replace(/\/+$/, "")),
@@ -27,6 +29,11 @@ export type Config = z.infer<typeof configSchema>;
 
 // Only for local development and tests: production must set its own secret.
 const LOCAL_SESSION_SECRET = "local-development-session-secret-not-for-production";
+/**
+ * The local game-key secret: wrangler.jsonc's local and e2e vars carry it too, so the seed, the
+ * scripts and the tests derive the same dev keys. Refused wherever production's rules apply.
+ */
+export const LOCAL_GAME_KEY_SECRET = "local-development-game-key-secret-not-for-production";
 
 export class ConfigError extends Error {}
 
@@ -55,6 +62,7 @@ export function loadConfig(env: Settings): Config {
     steamOpenIdEndpoint: env.STEAM_OPENID_ENDPOINT || "https://steamcommunity.com/openid/login",
     steamApiKey: env.STEAM_API_KEY || undefined,
     sessionSecret: env.SESSION_SECRET || (strict ? "" : LOCAL_SESSION_SECRET),
+    gameKeySecret: env.GAME_KEY_SECRET || (strict ? "" : LOCAL_GAME_KEY_SECRET),
     paymentProvider: env.PAYMENT_PROVIDER || "standin",
     yookassa: {
       apiBase: env.YOOKASSA_API_BASE || "https://api.yookassa.ru/v3",
@@ -75,6 +83,11 @@ export function loadConfig(env: Settings): Config {
   }
   const config = parsed.data;
   if (strict) {
+    if (config.gameKeySecret === LOCAL_GAME_KEY_SECRET) {
+      throw new ConfigError(
+        "GAME_KEY_SECRET is the local development value: set a secret of 32+ random characters (wrangler secret put GAME_KEY_SECRET)",
+      );
+    }
     const usesStandIn =
       config.paymentProvider === "standin" ||
       [config.steamWebApiBase, config.steamOpenIdEndpoint].some((value) => value.includes(STANDIN_PREFIX));

@@ -8,6 +8,8 @@ export interface Settings {
   STEAM_OPENID_ENDPOINT: string;
   STEAM_API_KEY?: string;
   SESSION_SECRET?: string;
+  // Derives the game servers' plugin keys (decision 103); 32+ characters, required in production.
+  GAME_KEY_SECRET?: string;
   PAYMENT_PROVIDER: string;
   YOOKASSA_API_BASE: string;
   YOOKASSA_SHOP_ID?: string;

@@ -1,5 +1,7 @@
 import { useEffect, useState } from "react";
+import { formatMap, formatWipe, steamConnectUrl } from "#core/format/server-card.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { SERVER_CARD_TEXT } from "#core/messages/server-status.ts";
 import { isOnline, parseServerStatus, type ServerView, serverIcon } from "../lib/servers.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { Toast, useToast } from "./toast.tsx";
@@ -21,15 +23,24 @@ type ListState = ServerView[] | "loading" | "error";
  * The live server list. The page renders it on the server from the loader's
  * KV read (`initial`); in the browser it asks `/api/server-status` every 30 s.
  * `initial`: the servers, `null` when the server could not read them, or
- * `undefined` when there is nothing yet (loading).
+ * `undefined` when there is nothing yet (loading). `renderedAt`: the loader's clock (ms), so the
+ * wipe's «N дней назад» reads the same on the server and in the browser that hydrates it.
  */
-export function ServerList({ initial }: { initial: ServerView[] | null | undefined }) {
+export function ServerList({
+  initial,
+  renderedAt = Date.now(),
+}: {
+  initial: ServerView[] | null | undefined;
+  renderedAt?: number;
+}) {
   const [state, setState] = useState<ListState>(() => fromInitial(initial));
+  const [now, setNow] = useState(renderedAt);
   const [shownInitial, setShownInitial] = useState(initial);
   if (initial !== shownInitial) {
     // The loader ran again (a navigation or a form post): its answer is the freshest.
     setShownInitial(initial);
     setState(fromInitial(initial));
+    setNow(renderedAt);
   }
   const toast = useToast();
 
@@ -44,7 +55,10 @@ export function ServerList({ initial }: { initial: ServerView[] | null | undefin
         });
         if (!response.ok) throw new Error(`HTTP ${response.status}`);
         const servers = parseServerStatus(await response.json());
-        if (active) setState(servers);
+        if (active) {
+          setState(servers);
+          setNow(Date.now());
+        }
       } catch {
         if (active) setState("error");
       }
@@ -69,7 +83,7 @@ export function ServerList({ initial }: { initial: ServerView[] | null | undefin
     body = (
       <ul className="server-list">
         {state.map((server) => (
-          <ServerCard key={server.ip_port} server={server} onCopied={copied} />
+          <ServerCard key={server.ip_port} server={server} now={now} onCopied={copied} />
         ))}
       </ul>
     );
@@ -88,8 +102,10 @@ function fromInitial(initial: ServerView[] | null | undefined): ListState {
   return initial ?? "error";
 }
 
-function ServerCard({ server, onCopied }: { server: ServerView; onCopied: (ok: boolean) => void }) {
+function ServerCard({ server, now, onCopied }: { server: ServerView; now: number; onCopied: (ok: boolean) => void }) {
   const online = isOnline(server.status);
+  const map = formatMap(server.map);
+  const wipe = formatWipe(server.wiped_at, now);
   return (
     <li className="server-card">
       <img className="server-card__icon" src={serverIcon(server.server_type)} width={56} height={56} alt="" />
@@ -107,10 +123,25 @@ function ServerCard({ server, onCopied }: { server: ServerView; onCopied: (ok: b
             </strong>
           </span>
         </p>
+        {(map || wipe) && (
+          <p className="server-card__meta server-card__world">
+            {map && <span className="server-card__map">{map}</span>}
+            {wipe && <span className="server-card__wipe">{wipe}</span>}
+          </p>
+        )}
       </div>
       <div className="server-card__address">
         <code className="server-card__ip">{server.ip_port}</code>
-        <CopyButton text={server.ip_port} label={TEXT.copy} onResult={onCopied} />
+        <span className="server-card__actions">
+          <a
+            className="button button--small button--ghost"
+            href={steamConnectUrl(server.ip_port)}
+            aria-label={SERVER_CARD_TEXT.connectLabel(server.ip_port)}
+          >
+            {SERVER_CARD_TEXT.connect}
+          </a>
+          <CopyButton text={server.ip_port} label={TEXT.copy} onResult={onCopied} />
+        </span>
       </div>
     </li>
   );

@@ -6,6 +6,10 @@ export interface ServerView {
   status: string;
   players: { current: number; max: number };
   ip_port: string;
+  /** From the plugin's heartbeat; absent or null when the plugin didn't say. */
+  map?: { name: string | null; size: number | null } | null;
+  /** The last wipe, ms. */
+  wiped_at?: number | null;
 }
 
 const ICONS: Record<string, string> = {
@@ -32,15 +36,30 @@ export function isOnline(status: string): boolean {
 export function parseServerStatus(body: unknown): ServerView[] {
   const list = (body as { servers?: unknown } | null)?.servers;
   if (!Array.isArray(list)) return [];
-  return list.filter(
-    (server): server is ServerView =>
-      typeof server === "object" &&
-      server !== null &&
-      typeof server.name === "string" &&
-      typeof server.server_type === "string" &&
-      typeof server.status === "string" &&
-      typeof server.ip_port === "string" &&
-      typeof server.players?.current === "number" &&
-      typeof server.players?.max === "number",
+  return list.filter(isServerView).map((server) => ({
+    ...server,
+    map: isMap(server.map) ? server.map : null,
+    wiped_at: typeof server.wiped_at === "number" ? server.wiped_at : null,
+  }));
+}
+
+function isMap(value: unknown): value is { name: string | null; size: number | null } {
+  if (typeof value !== "object" || value === null) return false;
+  const { name, size } = value as { name?: unknown; size?: unknown };
+  return (name === null || typeof name === "string") && (size === null || typeof size === "number");
+}
+
+function isServerView(value: unknown): value is ServerView {
+  if (typeof value !== "object" || value === null) return false;
+  const server = value as Partial<Record<keyof ServerView, unknown>> & {
+    players?: { current?: unknown; max?: unknown } | null;
+  };
+  return (
+    typeof server.name === "string" &&
+    typeof server.server_type === "string" &&
+    typeof server.status === "string" &&
+    typeof server.ip_port === "string" &&
+    typeof server.players?.current === "number" &&
+    typeof server.players?.max === "number"
   );
 }

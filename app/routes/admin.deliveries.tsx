@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
+import { POSSIBLE_DUPLICATE } from "#core/messages/game.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
   cancelDelivery,
@@ -16,7 +17,9 @@ import { Badge, DELIVERY_KIND, DELIVERY_STATUS } from "../components/admin/label
 import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.deliveries";
 
-// /admin/deliveries: failed and stuck deliveries with the plugin's error; retry or cancel.
+// /admin/deliveries: failed and stuck deliveries with the plugin's error (an interrupted one says
+// «Доставка прервана, проверьте вручную»), and those a server acknowledged after their hand-off
+// («возможна повторная выдача», decision 104); retry or cancel.
 
 const FILTER_LABEL: Record<(typeof DELIVERY_FILTERS)[number], string> = {
   problems: "Ошибки и зависшие",
@@ -124,6 +127,11 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                   <td>
                     <Badge status={row.status} labels={DELIVERY_STATUS} />{" "}
                     <span className="muted">попыток: {row.attempts}</span>
+                    {row.ackRefusedAt != null && (
+                      <div className="admin-badge admin-badge--bad" data-testid="possible-duplicate">
+                        {POSSIBLE_DUPLICATE}: сервер №{row.ackRefusedServerId}, {formatMoment(row.ackRefusedAt)}
+                      </div>
+                    )}
                   </td>
                   <td>{row.lastError ?? "—"}</td>
                   <td>

@@ -157,6 +157,11 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
                 <td className="admin-table__num">{server.pending}</td>
                 <td>
                   <div className="muted">{server.hasKey ? `с ${formatMoment(server.keyRotatedAt)}` : "нет"}</div>
+                  {server.legacyKey && (
+                    <div className="admin-badge admin-badge--bad" data-testid="legacy-key">
+                      {SERVER_TEXT.legacyKey}
+                    </div>
+                  )}
                   <PostButton fields={{ intent: "rotate", serverId: server.id }} label="Новый ключ" ghost />
                   <Form
                     method="post"

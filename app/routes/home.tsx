@@ -20,9 +20,10 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export async function loader({ context }: Route.LoaderArgs) {
-  const status = await readServerStatus(context.get(depsContext));
+  const deps = context.get(depsContext);
+  const status = await readServerStatus(deps);
   // null: the status store could not be read; the list shows its error text.
-  return { servers: status.state === "unavailable" ? null : status.servers };
+  return { servers: status.state === "unavailable" ? null : status.servers, renderedAt: deps.now().getTime() };
 }
 
 const SCREENSHOTS = [
@@ -80,7 +81,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
 
       <section id="servers" className="section container" aria-labelledby="servers-title">
         <h2 id="servers-title">Серверы Rust</h2>
-        <ServerList initial={loaderData.servers} />
+        <ServerList initial={loaderData.servers} renderedAt={loaderData.renderedAt} />
       </section>
 
       <section id="tutorial" className="section container" aria-labelledby="tutorial-title">

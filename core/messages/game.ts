@@ -13,3 +13,12 @@ export const GAME_ERRORS = {
   unknownDeliveries: "Неизвестные доставки",
   foreignDeliveries: "Доставки выданы другому серверу",
 } as const;
+
+/**
+ * Why a delivery the plugin started and never finished (it crashed mid-delivery; it will not run it
+ * again) failed: shown in the player's Корзина and in the console's deliveries.
+ */
+export const DELIVERY_INTERRUPTED = "Доставка прервана, проверьте вручную";
+
+/** The console's mark on a delivery a server acknowledged after it was handed to another (decision 104). */
+export const POSSIBLE_DUPLICATE = "возможна повторная выдача";

@@ -1,1 +1,10 @@
 export const SERVER_STATUS_FAILED = "Ошибка при получении статуса серверов";
+
+/** What a server card says beside its address and players (the map and wipe come from the plugin's heartbeat). */
+export const SERVER_CARD_TEXT = {
+  connect: "Подключиться",
+  connectLabel: (ipPort: string) => `Подключиться к ${ipPort} через Steam`,
+  wipeToday: "вайп сегодня",
+  /** `relative`: «2 дня назад» (Intl.RelativeTimeFormat). */
+  wipe: (relative: string) => `вайп ${relative}`,
+} as const;

@@ -1,10 +1,12 @@
 // The running site the plugin scenarios talk to (tests/plugin/run.ts starts it on each runtime):
 // its address, its database (the same file the site uses: local D1's SQLite file or the Node
 // server's libSQL file), and the rows a scenario sets up the way the shop and the operators would.
-import { createHash, randomBytes, randomUUID } from "node:crypto";
+import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { type Client, createClient } from "@libsql/client";
+import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
+import { deriveServerKey, generateKeySalt } from "../../worker/services/game/keys.ts";
 
 export const SITE_ORIGIN = process.env.PLUGIN_SITE_ORIGIN ?? "http://localhost:8788";
 export const RUNTIME = process.env.PLUGIN_RUNTIME ?? "worker";
@@ -39,19 +41,23 @@ export function scenarioType(): string {
   return `PLUGIN_${randomBytes(4).toString("hex").toUpperCase()}`;
 }
 
-/** Registers a game server as `npm run servers -- add` does; answers its id and plugin key. */
+/**
+ * Registers a game server as `npm run servers -- add` does (a salt in the database, the key derived
+ * from the site's GAME_KEY_SECRET, here the local one); answers its id and plugin key.
+ */
 export async function createGameServer(serverType: string): Promise<{ id: number; key: string }> {
-  const key = `rsk_${randomBytes(24).toString("base64url")}`;
+  const salt = generateKeySalt();
   const octets = [...randomBytes(3)].join(".");
   const row = await one<{ id: number }>(
-    "INSERT INTO servers (name, server_type, ip_port, key_hash, key_rotated_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
+    "INSERT INTO servers (name, server_type, ip_port, key_salt, key_rotated_at) VALUES (?, ?, ?, ?, ?) RETURNING id",
     `Сервер ${serverType}`,
     serverType,
     `10.${octets}:28015`,
-    createHash("sha256").update(key).digest("hex"),
+    salt,
     Date.now(),
   );
-  return { id: Number(row.id), key };
+  const id = Number(row.id);
+  return { id, key: await deriveServerKey(LOCAL_GAME_KEY_SECRET, id, salt) };
 }
 
 export interface ItemSpec {

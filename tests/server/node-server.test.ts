@@ -106,6 +106,7 @@ describe("a bad setting", () => {
       ...localSiteEnv(port, "file:site.db"),
       PUBLIC_URL: "https://rust.example",
       SESSION_SECRET: "x".repeat(40),
+      GAME_KEY_SECRET: "g".repeat(40),
     };
     const child = spawn(process.execPath, [resolve("build-node/server/index.js")], {
       cwd: mkdtempSync(join(tmpdir(), "site-server-")),
@@ -118,6 +119,31 @@ describe("a bad setting", () => {
     });
     assert.equal(await new Promise((done) => child.once("exit", done)), 1);
     assert.match(stderr, /^Cannot start: Stand-ins are refused/);
+    assert.equal(stderr.trim().split("\n").length, 1);
+  });
+
+  it("refuses to start on a public address without GAME_KEY_SECRET (decision 103)", async () => {
+    const port = await freePort();
+    const env = {
+      ...localSiteEnv(port, "file:site.db"),
+      PUBLIC_URL: "https://rust.example",
+      SESSION_SECRET: "x".repeat(40),
+      GAME_KEY_SECRET: "",
+      STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+      STEAM_OPENID_ENDPOINT: "https://steamcommunity.com/openid/login",
+      PAYMENT_PROVIDER: "yookassa",
+    };
+    const child = spawn(process.execPath, [resolve("build-node/server/index.js")], {
+      cwd: mkdtempSync(join(tmpdir(), "site-server-")),
+      env,
+      stdio: ["ignore", "pipe", "pipe"],
+    });
+    let stderr = "";
+    child.stderr.on("data", (chunk) => {
+      stderr += chunk;
+    });
+    assert.equal(await new Promise((done) => child.once("exit", done)), 1);
+    assert.match(stderr, /^Cannot start: .*GAME_KEY_SECRET/);
     assert.equal(stderr.trim().split("\n").length, 1);
   });
 });

@@ -7,11 +7,24 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
 import { promisify } from "node:util";
+import { openLibsql } from "../../worker/adapters/libsql.ts";
+import { deriveServerKey } from "../../worker/services/game/keys.ts";
 import { siteFolder } from "./owner-site.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const folder = mkdtempSync(join(tmpdir(), "site-operator-"));
 const databaseUrl = `file:${join(folder, "site.db")}`;
+const GAME_SECRET = "operator-scripts-game-key-secret-0001";
+
+async function sqlRows(sql: string): Promise<Record<string, unknown>[]> {
+  const client = await openLibsql({ url: databaseUrl });
+  try {
+    const result = await client.execute(sql);
+    return result.rows.map((row) => Object.fromEntries(result.columns.map((column, index) => [column, row[index]])));
+  } finally {
+    client.close();
+  }
+}
 
 /** A script's refusal: exit 1 and what it printed on stderr. */
 async function refusal(name: string, ...args: string[]): Promise<string> {
@@ -29,7 +42,7 @@ async function script(name: string, ...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join("scripts", name), ...args], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_AUTH_TOKEN: "" },
+    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_AUTH_TOKEN: "", GAME_KEY_SECRET: GAME_SECRET },
   });
   return stdout;
 }
@@ -60,6 +73,23 @@ describe("operator scripts on the Node server's libSQL database", () => {
     const listed = await script("servers.ts", "list");
     assert.match(listed, /│ 1\s+│ 'Свобода #6 \| MAX 2' │ 'MAX2' │ '10\.0\.0\.6:28015' │ 'set \d{4}-/);
     assert.ok(!listed.includes(key), "the key is shown only when it is made");
+    // The database keeps only the salt; the key comes from GAME_KEY_SECRET (decision 103).
+    const [row] = await sqlRows("SELECT key_hash, key_salt FROM servers WHERE id = 1");
+    assert.equal(row?.key_hash, null);
+    assert.equal(key, await deriveServerKey(GAME_SECRET, 1, String(row?.key_salt)));
+  });
+
+  it("servers list flags a key from before decision 103 until rotate-key replaces it", async () => {
+    await sqlRows(
+      `INSERT INTO servers (id, name, server_type, ip_port, key_hash) VALUES (7, 'Старый', 'SOLO', '10.0.0.7:28015', '${"a".repeat(64)}')`,
+    );
+    assert.match(await script("servers.ts", "list"), /│ 7\s+│ 'Старый'.*'OLD: needs rotate-key'/);
+    const rotated = await script("servers.ts", "rotate-key", "--id", "7");
+    const key = rotated.match(/"Server key": "(rsk_[\w-]+)"/)?.[1];
+    const [row] = await sqlRows("SELECT key_hash, key_salt FROM servers WHERE id = 7");
+    assert.equal(row?.key_hash, null);
+    assert.equal(key, await deriveServerKey(GAME_SECRET, 7, String(row?.key_salt)));
+    assert.doesNotMatch(await script("servers.ts", "list"), /OLD/);
   });
 
   it("a second server on the same address is refused and not listed", async () => {

@@ -4,6 +4,7 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { categories, inventoryEntries, itemCommands, itemDurations, items, servers } from "#db/schema.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
+import { deriveServerKey, generateKeySalt, hashServerKey } from "#worker/services/game/keys.ts";
 import type { Transport } from "./plugin-simulator.ts";
 import { unique, uniqueIp } from "./unique.ts";
 
@@ -11,20 +12,36 @@ export function uniqueServerType(): string {
   return `TEST_${unique().toUpperCase()}`;
 }
 
-async function sha256Hex(text: string): Promise<string> {
-  const digest = await crypto.subtle.digest("SHA-256", new TextEncoder().encode(text));
-  return [...new Uint8Array(digest)].map((byte) => byte.toString(16).padStart(2, "0")).join("");
-}
-
+/**
+ * A server with a derived plugin key (decision 103): the row holds only `key_salt`; the key is
+ * deriveServerKey(GAME_KEY_SECRET of the test settings, id, salt), as the console would print it.
+ */
 export async function createGameServer(deps: Deps, { serverType = uniqueServerType(), name = "Тестовый сервер" } = {}) {
-  const key = `test-key-${unique()}`;
+  const salt = generateKeySalt();
   const [row] = await deps.db.orm
     .insert(servers)
     .values({
       name,
       serverType,
       ipPort: `${uniqueIp()}:${20000 + Math.floor(Math.random() * 9999)}`,
-      keyHash: await sha256Hex(key),
+      keySalt: salt,
+      keyRotatedAt: deps.now().getTime(),
+    })
+    .returning();
+  if (!row) throw new Error("no server");
+  return { ...row, key: await deriveServerKey(deps.config.gameKeySecret, row.id, salt) };
+}
+
+/** A server from before decision 103: a random key whose SHA-256 is stored (it works until rotated). */
+export async function createLegacyGameServer(deps: Deps, { serverType = uniqueServerType() } = {}) {
+  const key = `legacy-key-${unique()}`;
+  const [row] = await deps.db.orm
+    .insert(servers)
+    .values({
+      name: "Старый сервер",
+      serverType,
+      ipPort: `${uniqueIp()}:${20000 + Math.floor(Math.random() * 9999)}`,
+      keyHash: await hashServerKey(key),
       keyRotatedAt: deps.now().getTime(),
     })
     .returning();

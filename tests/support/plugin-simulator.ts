@@ -1,9 +1,11 @@
 // A protocol client for the worker tests: it signs requests as plugins/oxide/RustStoreDelivery.cs
-// does, checks the queue answer's signature, and keeps a journal (an id journaled before its
-// commands run is acknowledged, never run again), over a console modelled by reply words. It drives
-// the real /api/game endpoints in-process, so the site's rules (leases, retries, stacked ranks) are
-// tested fast on D1 and libSQL. The plugin itself, with its own journal and its game-API checks, is
-// run for real under mono against the running site in tests/plugin (decision 109).
+// does, checks the answers' signatures (queue, ack and pending; an answer that doesn't verify
+// throws), and keeps a journal (an id journaled as started before its commands run is
+// acknowledged, never run again; one still "started" after a crash is acknowledged as
+// interrupted), over a console modelled by reply words. It drives the real /api/game endpoints
+// in-process, so the site's rules (leases, retries, stacked ranks) are tested fast on D1 and
+// libSQL. The plugin itself, with its own journal and its game-API checks, is run for real under
+// mono against the running site in tests/plugin (decision 109).
 
 const encoder = new TextEncoder();
 
@@ -89,6 +91,43 @@ interface JournalEntry {
   ok: boolean;
   message: string;
   acked: boolean;
+  /** Its commands began and have not all finished: after a crash it is acked as interrupted. */
+  started?: boolean;
+}
+
+export type AckStatus = "done" | "retry" | "failed" | "duplicate";
+
+export interface AckRequestResult {
+  delivery_id: string;
+  ok: boolean;
+  message?: string;
+  interrupted?: boolean;
+}
+
+/** The canonical forms both sides sign the ack and pending answers over (response-signature.ts). */
+export function ackAnswerText(requestSignature: string, results: { delivery_id: string; status: string }[]): string {
+  return `${requestSignature}\nack\n${results.flatMap((result) => [result.delivery_id, result.status]).join("\n")}`;
+}
+
+export function refusedAnswerText(requestSignature: string, ids: string[]): string {
+  return `${requestSignature}\nrefused\n${ids.join("\n")}`;
+}
+
+export function pendingAnswerText(
+  requestSignature: string,
+  items: { name: string; duration_days: number | null; failed: boolean }[],
+): string {
+  const lines = items.flatMap((item) => [
+    item.name,
+    item.duration_days === null ? "" : String(item.duration_days),
+    item.failed ? "1" : "0",
+  ]);
+  return `${requestSignature}\npending\n${lines.join("\n")}`;
+}
+
+/** The HMAC the plugin expects over `text` with this server key. */
+export function answerSignature(serverKey: string, text: string): Promise<string> {
+  return hmacHex(serverKey, text);
 }
 
 /** The plugin's data file: it survives a crash (share one journal between simulator instances). */
@@ -149,6 +188,8 @@ export interface SimulatorOptions {
 export interface TickOptions {
   /** Stop after running commands and journaling them, before the ack: the server "crashed". */
   crashBeforeAck?: boolean;
+  /** Stop after the first command of the first delivery, before its result is journaled: "crashed". */
+  crashMidDelivery?: boolean;
 }
 
 export class PluginSimulator {
@@ -160,6 +201,10 @@ export class PluginSimulator {
     this.journal = options.journal ?? new PluginJournal();
     this.console = options.console ?? new GameConsole();
     this.baseUrl = options.baseUrl ?? "http://localhost";
+  }
+
+  get serverId(): number {
+    return this.options.serverId;
   }
 
   /** A restarted plugin: same journal and console, fresh process. */
@@ -189,8 +234,12 @@ export class PluginSimulator {
     );
   }
 
-  async post(path: string, payload: unknown): Promise<{ status: number; json: Record<string, unknown> }> {
-    const response = await this.send(await this.sign(path, payload));
+  async post(
+    path: string,
+    payload: unknown,
+  ): Promise<{ status: number; json: Record<string, unknown>; requestSignature: string }> {
+    const signed = await this.sign(path, payload);
+    const response = await this.send(signed);
     const text = await response.text();
     let json: Record<string, unknown> = {};
     try {
@@ -198,7 +247,13 @@ export class PluginSimulator {
     } catch {
       // A proxy's error page: the plugin treats it as "try again later".
     }
-    return { status: response.status, json };
+    return { status: response.status, json, requestSignature: signed.signature };
+  }
+
+  private async expectSigned(json: Record<string, unknown>, text: string, what: string): Promise<void> {
+    if ((await answerSignature(this.options.serverKey, text)) !== json.response_signature) {
+      throw new Error(`${what} answer signature mismatch`);
+    }
   }
 
   heartbeat(online: string[], extra: Partial<Record<string, unknown>> = {}) {
@@ -236,12 +291,28 @@ export class PluginSimulator {
     return { status: response.status, deliveries };
   }
 
-  ack(results: { delivery_id: string; ok: boolean; message?: string }[]) {
-    return this.post("/api/game/ack", { results });
+  /** Acknowledges results and, like the plugin, refuses an answer (200, 403, 404) whose signature doesn't match. */
+  async ack(results: AckRequestResult[]) {
+    const answer = await this.post("/api/game/ack", { results });
+    const { status, json, requestSignature } = answer;
+    if (status === 200) {
+      const rows = (json.results as { delivery_id: string; status: string }[] | undefined) ?? [];
+      await this.expectSigned(json, ackAnswerText(requestSignature, rows), "ack");
+    } else if (status === 403 || status === 404) {
+      const ids = (json.delivery_ids as string[] | undefined) ?? [];
+      await this.expectSigned(json, refusedAnswerText(requestSignature, ids), "refused ack");
+    }
+    return answer;
   }
 
-  pending(steamId: string) {
-    return this.post("/api/game/pending", { steam_id: steamId });
+  /** What waits for a player; like the plugin, refuses an answer whose signature doesn't match. */
+  async pending(steamId: string) {
+    const answer = await this.post("/api/game/pending", { steam_id: steamId });
+    if (answer.status === 200) {
+      const items = (answer.json.items as { name: string; duration_days: number | null; failed: boolean }[]) ?? [];
+      await this.expectSigned(answer.json, pendingAnswerText(answer.requestSignature, items), "pending");
+    }
+    return answer;
   }
 
   /** Acknowledges every journaled result not yet accepted, like the plugin's flush. */
@@ -249,7 +320,11 @@ export class PluginSimulator {
     const waiting = [...this.journal.entries].filter(([, entry]) => !entry.acked);
     if (waiting.length === 0) return null;
     const { status, json } = await this.ack(
-      waiting.map(([id, entry]) => ({ delivery_id: id, ok: entry.ok, message: entry.message })),
+      waiting.map(([id, entry]) =>
+        entry.started
+          ? { delivery_id: id, ok: false, message: "", interrupted: true }
+          : { delivery_id: id, ok: entry.ok, message: entry.message },
+      ),
     );
     if (status === 200) {
       for (const [, entry] of waiting) entry.acked = true;
@@ -276,7 +351,7 @@ export class PluginSimulator {
         continue;
       }
       if (delivery.requires_online && !online.includes(delivery.steam_id)) continue; // left meanwhile
-      const entry: JournalEntry = { ok: true, message: "", acked: false };
+      const entry: JournalEntry = { ok: true, message: "", acked: false, started: true };
       this.journal.entries.set(delivery.delivery_id, entry); // journal BEFORE running
       for (const command of delivery.commands) {
         const thrown = this.console.failWith?.(command) ?? null;
@@ -286,12 +361,14 @@ export class PluginSimulator {
           this.console.executed.push({ delivery_id: delivery.delivery_id, command });
           failure = commandFailure(command, reply, (steamId, group) => this.console.inGroup(steamId, group));
         }
+        if (options.crashMidDelivery) return deliveries; // the process died here: the entry stays "started"
         if (failure) {
           entry.ok = false;
           entry.message = failure;
           break;
         }
       }
+      entry.started = false;
     }
     if (!options.crashBeforeAck) await this.flushAcks();
     return deliveries;

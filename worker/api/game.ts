@@ -4,7 +4,13 @@ import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
-import { queueResponseSignature, queueResponseSignatureV2 } from "../services/game/response-signature.ts";
+import {
+  ackResponseSignature,
+  pendingResponseSignature,
+  queueResponseSignature,
+  queueResponseSignatureV2,
+  refusedAckResponseSignature,
+} from "../services/game/response-signature.ts";
 import { GameRequestError, type VerifiedGameRequest, verifyGameRequest } from "../services/game/signature.ts";
 
 // The game-server plugin's API, mounted at /api/game. Every request is signed with the
@@ -23,12 +29,26 @@ const heartbeatSchema = z.object({
   max_players: z.number().int().min(0).max(10_000),
   queue: z.number().int().min(0).max(10_000).default(0),
   map: z.string().max(200).nullish(),
+  // Older plugins send none of these three.
+  map_size: z.number().int().min(1000).max(6000).nullish(),
+  map_seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
+  /** Rust's save creation time (the last wipe), unix seconds; not in the future (checked below). */
+  wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
   online: onlineList.default([]),
 });
+/** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is refused. */
+const WIPE_CLOCK_SLACK_SECONDS = 5 * 60;
 const queueSchema = z.object({ online: onlineList });
 const ackSchema = z.object({
   results: z
-    .array(z.object({ delivery_id: z.string().uuid(), ok: z.boolean(), message: z.string().max(2000).optional() }))
+    .array(
+      z.object({
+        delivery_id: z.string().uuid(),
+        ok: z.boolean(),
+        message: z.string().max(2000).optional(),
+        interrupted: z.boolean().optional(),
+      }),
+    )
     .min(1)
     .max(100),
 });
@@ -61,7 +81,15 @@ const badRequest = { error: GAME_ERRORS.badRequest };
 gameApi.post("/heartbeat", async (c) => {
   const beat = parseBody(c, heartbeatSchema);
   if (!beat) return c.json(badRequest, 400);
-  await recordHeartbeat(c.var.deps, c.var.game.server, { ...beat, map: beat.map ?? null });
+  const nowSeconds = Math.floor(c.var.deps.now().getTime() / 1000);
+  if (beat.wiped_at != null && beat.wiped_at > nowSeconds + WIPE_CLOCK_SLACK_SECONDS) return c.json(badRequest, 400);
+  await recordHeartbeat(c.var.deps, c.var.game.server, {
+    ...beat,
+    map: beat.map ?? null,
+    mapSize: beat.map_size ?? null,
+    mapSeed: beat.map_seed ?? null,
+    wipedAt: beat.wiped_at == null ? null : Math.min(beat.wiped_at, nowSeconds) * 1000,
+  });
   return c.json({ ok: true });
 });
 
@@ -82,18 +110,30 @@ gameApi.post("/queue", async (c) => {
 gameApi.post("/ack", async (c) => {
   const body = parseBody(c, ackSchema);
   if (!body) return c.json(badRequest, 400);
-  const outcome = await acknowledgeDeliveries(c.var.deps, c.var.game.server, body.results);
-  if (outcome.status === "unknown") {
-    return c.json({ error: GAME_ERRORS.unknownDeliveries, delivery_ids: outcome.ids }, 404);
+  const { server, signature, key } = c.var.game;
+  const outcome = await acknowledgeDeliveries(c.var.deps, server, body.results);
+  // Signed like the queue's answer: the plugin drops journal entries only on an answer from us.
+  if (outcome.status !== "ok") {
+    const error = outcome.status === "unknown" ? GAME_ERRORS.unknownDeliveries : GAME_ERRORS.foreignDeliveries;
+    return c.json(
+      {
+        error,
+        delivery_ids: outcome.ids,
+        response_signature: await refusedAckResponseSignature(key, signature, outcome.ids),
+      },
+      outcome.status === "unknown" ? 404 : 403,
+    );
   }
-  if (outcome.status === "forbidden") {
-    return c.json({ error: GAME_ERRORS.foreignDeliveries, delivery_ids: outcome.ids }, 403);
-  }
-  return c.json({ results: outcome.results });
+  return c.json({
+    results: outcome.results,
+    response_signature: await ackResponseSignature(key, signature, outcome.results),
+  });
 });
 
 gameApi.post("/pending", async (c) => {
   const body = parseBody(c, pendingSchema);
   if (!body) return c.json(badRequest, 400);
-  return c.json({ items: await pendingForPlayer(c.var.deps, c.var.game.server, body.steam_id) });
+  const { server, signature, key } = c.var.game;
+  const items = await pendingForPlayer(c.var.deps, server, body.steam_id);
+  return c.json({ items, response_signature: await pendingResponseSignature(key, signature, items) });
 });

@@ -27,6 +27,7 @@ const schema = z.object({
   STEAM_OPENID_ENDPOINT: z.url().optional(),
   STEAM_API_KEY: optional,
   SESSION_SECRET: optional,
+  GAME_KEY_SECRET: optional,
   PAYMENT_PROVIDER: z.enum(["standin", "yookassa"]).optional(),
   YOOKASSA_API_BASE: z.url().optional(),
   YOOKASSA_SHOP_ID: optional,
@@ -83,6 +84,7 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     STEAM_OPENID_ENDPOINT: value.STEAM_OPENID_ENDPOINT ?? "",
     STEAM_API_KEY: value.STEAM_API_KEY,
     SESSION_SECRET: value.SESSION_SECRET,
+    GAME_KEY_SECRET: value.GAME_KEY_SECRET,
     PAYMENT_PROVIDER: value.PAYMENT_PROVIDER ?? "",
     YOOKASSA_API_BASE: value.YOOKASSA_API_BASE ?? "",
     YOOKASSA_SHOP_ID: value.YOOKASSA_SHOP_ID,
@@ -151,6 +153,7 @@ const VARIABLE_OF: Record<string, string> = {
   steamOpenIdEndpoint: "STEAM_OPENID_ENDPOINT",
   steamApiKey: "STEAM_API_KEY",
   sessionSecret: "SESSION_SECRET",
+  gameKeySecret: "GAME_KEY_SECRET",
   paymentProvider: "PAYMENT_PROVIDER",
   "yookassa.apiBase": "YOOKASSA_API_BASE",
 };

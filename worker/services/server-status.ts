@@ -25,6 +25,10 @@ const publicServerSchema = z.object({
   status: z.enum(["online", "offline"]),
   players: z.object({ current: z.number().int(), max: z.number().int() }),
   ip_port: z.string(),
+  // From the plugin's heartbeat (absent in documents written before, null when not reported).
+  map: z.object({ name: z.string().nullable(), size: z.number().int().nullable() }).nullish(),
+  /** The last wipe (Rust's save creation time), ms. */
+  wiped_at: z.number().nullish(),
 });
 
 const statusDocumentSchema = z.object({
@@ -102,6 +106,9 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
         players: serverHeartbeats.players,
         maxPlayers: serverHeartbeats.maxPlayers,
         receivedAt: serverHeartbeats.receivedAt,
+        map: serverHeartbeats.map,
+        mapSize: serverHeartbeats.mapSize,
+        wipedAt: serverHeartbeats.wipedAt,
       })
       .from(serverHeartbeats),
     // The cron needs the current value, not an edge-cached one.
@@ -170,6 +177,8 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
       status: online ? "online" : "offline",
       players: { current: online && latest ? latest.players : 0, max: latest?.maxPlayers ?? 0 },
       ip_port: server.ipPort,
+      map: beat && (beat.map || beat.mapSize) ? { name: beat.map || null, size: beat.mapSize } : null,
+      wiped_at: beat?.wipedAt ?? null,
     };
   });
 
@@ -199,7 +208,10 @@ function sameServers(a: PublicServer[], b: PublicServer[]): boolean {
         server.status === other.status &&
         server.players.current === other.players.current &&
         server.players.max === other.players.max &&
-        server.ip_port === other.ip_port
+        server.ip_port === other.ip_port &&
+        (server.map?.name ?? null) === (other.map?.name ?? null) &&
+        (server.map?.size ?? null) === (other.map?.size ?? null) &&
+        (server.wiped_at ?? null) === (other.wiped_at ?? null)
       );
     })
   );

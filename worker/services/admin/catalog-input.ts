@@ -60,7 +60,10 @@ const CHAT_COMMAND = /^\s*say\s/i;
 const commandTemplate = z
   .string()
   .max(300, CATALOG_TEXT.command)
-  .refine((template) => !template.includes("{nickname}") || CHAT_COMMAND.test(template), CATALOG_TEXT.nicknameOutsideChat);
+  .refine(
+    (template) => !template.includes("{nickname}") || CHAT_COMMAND.test(template),
+    CATALOG_TEXT.nicknameOutsideChat,
+  );
 
 const commandsSchema = z.string().transform(lines).pipe(z.array(commandTemplate).max(20));
 

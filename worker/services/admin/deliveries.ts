@@ -11,6 +11,8 @@ import type { Operator } from "./roles.ts";
 
 /** A pending delivery older than this has not reached the game and is shown as stuck. */
 export const STUCK_AFTER_MS = 30 * 60_000;
+/** A delivery a server acknowledged after its hand-off (decision 104) stays among the problems this long. */
+export const REFUSED_ACK_SHOWN_MS = 7 * 24 * 60 * 60_000;
 
 export const deliveryActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retry"), deliveryId: z.string().uuid(DELIVERY_TEXT.notFound) }),
@@ -21,10 +23,10 @@ export async function listDeliveries(
   deps: Pick<Deps, "db" | "now">,
   filter: { status: DeliveryFilter; serverType: string | null },
 ) {
-  const stuckBefore = deps.now().getTime() - STUCK_AFTER_MS;
-  const stuck = and(eq(deliveries.status, "pending"), lt(deliveries.createdAt, stuckBefore));
+  const now = deps.now().getTime();
+  const stuck = and(eq(deliveries.status, "pending"), lt(deliveries.createdAt, now - STUCK_AFTER_MS));
   const byStatus: Record<DeliveryFilter, SQL | undefined> = {
-    problems: sql`(${deliveries.status} = 'failed' OR (${stuck}))`,
+    problems: sql`(${deliveries.status} = 'failed' OR (${stuck}) OR ${deliveries.ackRefusedAt} > ${now - REFUSED_ACK_SHOWN_MS})`,
     failed: eq(deliveries.status, "failed"),
     stuck,
     pending: eq(deliveries.status, "pending"),
@@ -43,6 +45,9 @@ export async function listDeliveries(
       leaseUntil: deliveries.leaseUntil,
       createdAt: deliveries.createdAt,
       doneAt: deliveries.doneAt,
+      // Another server acknowledged it after the hand-off: it may have been given twice.
+      ackRefusedAt: deliveries.ackRefusedAt,
+      ackRefusedServerId: deliveries.ackRefusedServerId,
       steamId: deliveries.steamId,
       nickname: users.nickname,
       itemName: items.name,

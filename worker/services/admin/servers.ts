@@ -5,7 +5,7 @@ import { isIpPort, SERVER_TYPES } from "#core/shop/server-types.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
-import { generateServerKey, hashServerKey } from "../game/keys.ts";
+import { deriveServerKey, generateKeySalt } from "../game/keys.ts";
 import { OFFLINE_AFTER_MS } from "../server-status.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
@@ -26,7 +26,9 @@ export async function listServers(deps: Pick<Deps, "db" | "now">) {
       name: servers.name,
       serverType: servers.serverType,
       ipPort: servers.ipPort,
-      hasKey: sql<number>`${servers.keyHash} IS NOT NULL`,
+      hasKey: sql<number>`${servers.keyHash} IS NOT NULL OR ${servers.keySalt} IS NOT NULL`,
+      // A key from before decision 103 (its stored hash can sign): replace it.
+      legacyKey: sql<number>`${servers.keySalt} IS NULL AND ${servers.keyHash} IS NOT NULL`,
       keyRotatedAt: servers.keyRotatedAt,
       heartbeatAt: serverHeartbeats.receivedAt,
       players: serverHeartbeats.players,
@@ -39,26 +41,29 @@ export async function listServers(deps: Pick<Deps, "db" | "now">) {
   return rows.map((row) => ({
     ...row,
     hasKey: Boolean(row.hasKey),
+    legacyKey: Boolean(row.legacyKey),
     online: row.heartbeatAt != null && now - row.heartbeatAt < OFFLINE_AFTER_MS,
   }));
 }
 
 export type KeyResult = { ok: true; serverId: number; key: string } | Extract<AdminResult, { ok: false }>;
 
-/** Registers a server with a new plugin key, returned once: only its SHA-256 is stored. */
+/**
+ * Registers a server with a new plugin key, returned once. The database keeps only the salt: the
+ * key is derived from GAME_KEY_SECRET, the id and the salt (decision 103).
+ */
 export async function addServer(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "config">,
   operator: Operator,
   input: z.infer<typeof serverFormSchema>,
 ): Promise<KeyResult> {
   const now = deps.now().getTime();
-  const key = generateServerKey();
-  const keyHash = await hashServerKey(key);
+  const salt = generateKeySalt();
   try {
     const results = await deps.db.batch([
-      statement(sql`INSERT INTO servers (name, server_type, ip_port, sort_order, key_hash, key_rotated_at)
+      statement(sql`INSERT INTO servers (name, server_type, ip_port, sort_order, key_salt, key_rotated_at)
         VALUES (${input.name}, ${input.serverType}, ${input.ipPort},
-          (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers), ${keyHash}, ${now})`),
+          (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers), ${salt}, ${now})`),
       auditStatement({
         operator,
         action: "server.add",
@@ -71,22 +76,21 @@ export async function addServer(
       statement(sql`SELECT id FROM servers WHERE ip_port = ${input.ipPort}`),
     ]);
     const id = (results[2]?.rows[0] as { id: number } | undefined)?.id ?? 0;
-    return { ok: true, serverId: id, key };
+    return { ok: true, serverId: id, key: await deriveServerKey(deps.config.gameKeySecret, id, salt) };
   } catch (error) {
     if (constraintViolation(error)?.kind === "UNIQUE") return { ok: false, status: 409, error: SERVER_TEXT.duplicate };
     throw error;
   }
 }
 
-/** A new key for a server; the old one stops working at once. */
+/** A new key for a server (a new salt; a legacy stored hash is dropped); the old one stops working at once. */
 export async function rotateServerKey(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "config">,
   operator: Operator,
   serverId: number,
 ): Promise<KeyResult> {
   const now = deps.now().getTime();
-  const key = generateServerKey();
-  const keyHash = await hashServerKey(key);
+  const salt = generateKeySalt();
   const [audit] = await deps.db.batch([
     auditStatement(
       {
@@ -100,10 +104,12 @@ export async function rotateServerKey(
       },
       sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId})`,
     ),
-    statement(sql`UPDATE servers SET key_hash = ${keyHash}, key_rotated_at = ${now} WHERE id = ${serverId}`),
+    statement(
+      sql`UPDATE servers SET key_hash = NULL, key_salt = ${salt}, key_rotated_at = ${now} WHERE id = ${serverId}`,
+    ),
   ]);
   if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
-  return { ok: true, serverId, key };
+  return { ok: true, serverId, key: await deriveServerKey(deps.config.gameKeySecret, serverId, salt) };
 }
 
 export type RemoveResult =

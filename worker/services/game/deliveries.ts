@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { DELIVERY_INTERRUPTED } from "#core/messages/game.ts";
 import type { deliveries } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { rawSql, type Statement, statement } from "../../ports/database.ts";
@@ -19,6 +20,11 @@ export const LEASE_MS = 5 * 60 * 1000;
  * before the ack (its journal then acks on restart without running it again).
  */
 export const HANDOFF_MS = 30 * 60 * 1000;
+/**
+ * …and never while the leasing server is alive (a heartbeat this recent, and still of the type):
+ * it will poll again and either run the delivery or acknowledge it from its journal (decision 104).
+ */
+export const LEASE_HOLDER_ALIVE_MS = 3 * 60 * 1000;
 /** Delay before the next try after the 1st, 2nd, 3rd, 4th failure. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000] as const;
 /** The failure that makes a delivery `failed` and shows its reason in the Корзина. */
@@ -65,10 +71,14 @@ export interface AckResult {
   delivery_id: string;
   ok: boolean;
   message?: string | undefined;
+  /** The plugin started it and crashed before finishing; it will never run it again. */
+  interrupted?: boolean | undefined;
 }
 
+export type AckStatus = "done" | "retry" | "failed" | "duplicate";
+
 export type AckOutcome =
-  | { status: "ok"; results: { delivery_id: string; status: "done" | "retry" | "failed" | "duplicate" }[] }
+  | { status: "ok"; results: { delivery_id: string; status: AckStatus }[] }
   | { status: "unknown"; ids: string[] }
   | { status: "forbidden"; ids: string[] };
 
@@ -126,7 +136,10 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
            AND (d.leased_server_id IS NULL
              OR d.lease_until IS NULL
              OR (d.leased_server_id = ${server.id} AND d.lease_until <= ${now})
-             OR d.lease_until + ${HANDOFF_MS} <= ${now})
+             OR (d.lease_until + ${HANDOFF_MS} <= ${now} AND NOT EXISTS (
+               SELECT 1 FROM server_heartbeats h JOIN servers s ON s.id = h.server_id
+               WHERE h.server_id = d.leased_server_id AND s.server_type = d.server_type
+                 AND h.received_at > ${now - LEASE_HOLDER_ALIVE_MS})))
            AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind)
            -- The rank lives in the Oxide of the server that granted it.
            AND (d.kind = 'grant' OR e.used_server_id = ${server.id})
@@ -265,9 +278,10 @@ function failureDelay(attemptsBefore: number): number {
 }
 
 /**
- * Applies the plugin's results. The whole request is refused, with nothing changed, when it
- * names an unknown delivery (404) or one that was never handed to this server (403).
- * Repeating an acknowledgement changes nothing.
+ * Applies the plugin's results. The whole request is refused, with nothing else changed, when it
+ * names an unknown delivery (404) or one that is not (or no longer) handed to this server (403);
+ * a 403 marks those deliveries for the console, since this server may have run them after they
+ * were handed to another one (decision 104). Repeating an acknowledgement changes nothing.
  */
 export async function acknowledgeDeliveries(deps: Deps, server: GameServer, results: AckResult[]): Promise<AckOutcome> {
   const ids = [...new Set(results.map((result) => result.delivery_id))];
@@ -284,11 +298,14 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     if (!row) return true;
     return row.status === "done" ? row.done_server_id !== server.id : row.leased_server_id !== server.id;
   });
-  if (forbidden.length > 0) return { status: "forbidden", ids: forbidden };
+  if (forbidden.length > 0) {
+    await markRefusedAcks(deps, server, forbidden);
+    return { status: "forbidden", ids: forbidden };
+  }
 
   const now = deps.now().getTime();
   const statements: Statement[] = [];
-  const outcomes: { delivery_id: string; status: "done" | "retry" | "failed" | "duplicate" }[] = [];
+  const outcomes: { delivery_id: string; status: AckStatus }[] = [];
   const seen = new Set<string>();
   let coversRanks = false;
 
@@ -347,6 +364,27 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
       continue;
     }
 
+    if (result.interrupted) {
+      // Failed at once, whatever the attempts: an operator checks the game by hand and retries.
+      statements.push(
+        statement(sql`UPDATE deliveries
+             SET attempts = attempts + 1, last_error = ${DELIVERY_INTERRUPTED}, lease_until = NULL, status = 'failed'
+             WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id} AND attempts = ${row.attempts}`),
+      );
+      if (row.kind === "grant") {
+        statements.push(
+          statement(sql`UPDATE inventory_entries SET last_error = ${DELIVERY_INTERRUPTED}
+               WHERE id = (SELECT inventory_entry_id FROM deliveries WHERE id = ${row.id})
+                 AND EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'failed')`),
+        );
+      }
+      console.error(
+        JSON.stringify({ event: "delivery_interrupted", delivery: row.id, kind: row.kind, server: server.id }),
+      );
+      outcomes.push({ delivery_id: row.id, status: "failed" });
+      continue;
+    }
+
     const message = (result.message ?? "").trim().slice(0, 300) || "без описания";
     const finalFailure = row.attempts + 1 >= MAX_ATTEMPTS;
     statements.push(
@@ -375,6 +413,23 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
   if (coversRanks) statements.push(supersedeCoveredRevokes(now, server.id));
   if (statements.length > 0) await deps.db.batch(statements);
   return { status: "ok", results: outcomes };
+}
+
+/** Marks deliveries whose ack came from a server they are no longer handed to, and says so in the log. */
+async function markRefusedAcks(deps: Deps, server: GameServer, ids: string[]): Promise<void> {
+  const now = deps.now().getTime();
+  await deps.db.run(
+    statement(sql`UPDATE deliveries SET ack_refused_at = ${now}, ack_refused_server_id = ${server.id}
+       WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  );
+  console.error(
+    JSON.stringify({
+      event: "ack_refused_after_handoff",
+      server: server.id,
+      deliveries: ids,
+      message: "a server acknowledged deliveries handed to another server: they may have been given twice",
+    }),
+  );
 }
 
 export interface WaitingItem {

@@ -9,17 +9,22 @@ export interface Heartbeat {
   max_players: number;
   queue: number;
   map: string | null;
+  /** The map's size and seed, and the last wipe (Rust's save creation time, ms): null from older plugins. */
+  mapSize: number | null;
+  mapSeed: number | null;
+  wipedAt: number | null;
   online: string[];
 }
 
 /** The plugin's own report; the status cron merges it with Steam's list (freshest sighting wins). */
 export async function recordHeartbeat(deps: Deps, server: GameServer, beat: Heartbeat): Promise<void> {
   await deps.db.run(
-    statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, queue, map, online_steam_ids, received_at)
-       VALUES (${server.id}, ${beat.hostname}, ${beat.players}, ${beat.max_players}, ${beat.queue}, ${beat.map}, ${JSON.stringify(beat.online)}, ${deps.now().getTime()})
+    statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, queue, map, map_size, map_seed, wiped_at, online_steam_ids, received_at)
+       VALUES (${server.id}, ${beat.hostname}, ${beat.players}, ${beat.max_players}, ${beat.queue}, ${beat.map}, ${beat.mapSize}, ${beat.mapSeed}, ${beat.wipedAt}, ${JSON.stringify(beat.online)}, ${deps.now().getTime()})
        ON CONFLICT (server_id) DO UPDATE SET
          hostname = excluded.hostname, players = excluded.players, max_players = excluded.max_players,
-         queue = excluded.queue, map = excluded.map, online_steam_ids = excluded.online_steam_ids,
+         queue = excluded.queue, map = excluded.map, map_size = excluded.map_size, map_seed = excluded.map_seed,
+         wiped_at = excluded.wiped_at, online_steam_ids = excluded.online_steam_ids,
          received_at = excluded.received_at`),
   );
 }

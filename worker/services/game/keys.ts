@@ -1,6 +1,10 @@
-// Per-server plugin keys. The key is shown once to the operator; the database keeps
-// only its SHA-256, and that hash is also the HMAC key both sides sign with
-// (docs/decisions/060-game-server-request-signing.md).
+// Per-server plugin keys (docs/decisions/060-game-server-request-signing.md, 103). Both sides
+// sign with HMAC key = SHA-256(key string). The key itself is derived from GAME_KEY_SECRET, which
+// the database never holds, the server's id and a random salt the database keeps:
+//   key = "rsk_" + base64url(HMAC-SHA256(GAME_KEY_SECRET, `server-key:${id}:${salt}`))
+// so a copy of the database alone can't sign. A new salt is a new key (rotation). Servers from
+// before decision 103 have a random key whose SHA-256 is stored in key_hash: they keep working
+// until rotated, and are flagged as needing it.
 
 const encoder = new TextEncoder();
 
@@ -24,11 +28,34 @@ export async function hashServerKey(key: string): Promise<string> {
   return bytesToHex(await crypto.subtle.digest("SHA-256", encoder.encode(key)));
 }
 
-/** A new random key: 32 bytes, base64url, with a recognisable prefix. */
-export function generateServerKey(): string {
-  const bytes = crypto.getRandomValues(new Uint8Array(32));
-  const base64 = btoa(String.fromCharCode(...bytes));
-  return `rsk_${base64.replaceAll("+", "-").replaceAll("/", "_").replace(/=+$/, "")}`;
+function base64url(bytes: Uint8Array): string {
+  return btoa(String.fromCharCode(...bytes))
+    .replaceAll("+", "-")
+    .replaceAll("/", "_")
+    .replace(/=+$/, "");
+}
+
+/** A new random salt (16 bytes, base64url): the per-server part of a derived key, stored in `servers.key_salt`. */
+export function generateKeySalt(): string {
+  return base64url(crypto.getRandomValues(new Uint8Array(16)));
+}
+
+/**
+ * The plugin key of server `serverId` with salt `salt`, as shown to the owner:
+ * "rsk_" + base64url(HMAC-SHA256(secret, `server-key:${serverId}:${salt}`)). WebCrypto only, so
+ * Node tests and scripts use it as the Worker does.
+ */
+export async function deriveServerKey(secret: string, serverId: number, salt: string): Promise<string> {
+  const key = await crypto.subtle.importKey("raw", encoder.encode(secret), { name: "HMAC", hash: "SHA-256" }, false, [
+    "sign",
+  ]);
+  const mac = await crypto.subtle.sign("HMAC", key, encoder.encode(`server-key:${serverId}:${salt}`));
+  return `rsk_${base64url(new Uint8Array(mac))}`;
+}
+
+/** The HMAC key of a server with a derived key (never stored: recomputed from the secret). */
+export async function derivedSigningKey(secret: string, serverId: number, salt: string): Promise<CryptoKey | null> {
+  return importSigningKey(await hashServerKey(await deriveServerKey(secret, serverId, salt)));
 }
 
 /** The HMAC key both sides derive from a stored hash (32 raw bytes). */

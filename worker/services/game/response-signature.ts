@@ -1,4 +1,4 @@
-import type { ServedDelivery } from "./deliveries.ts";
+import type { AckStatus, ServedDelivery, WaitingItem } from "./deliveries.ts";
 import { hmacHex } from "./keys.ts";
 
 // The queue answer carries console commands. The plugin runs them only if this signature
@@ -55,4 +55,46 @@ export function queueResponseSignatureV2(
   deliveries: ServedDelivery[],
 ): Promise<string> {
   return hmacHex(key, `${requestSignature}\n${canonicalDeliveriesV2(deliveries)}`);
+}
+
+// The answers to /ack and /pending are signed the same way (decision 103), each with its own tag
+// line so one kind of answer can never pass for another:
+//   ack 200        HMAC(key, `${requestSignature}\nack\n` + per result: delivery_id, status)
+//   ack 403/404    HMAC(key, `${requestSignature}\nrefused\n` + the delivery ids)
+//   pending 200    HMAC(key, `${requestSignature}\npending\n` + per item: name, duration_days
+//                  (decimal, or "" when null), failed ("1"/"0"))
+// every value on its own line, joined with "\n", no trailing newline ("" when there are none).
+
+export function canonicalAck(results: { delivery_id: string; status: AckStatus }[]): string {
+  return results.flatMap((result) => [result.delivery_id, result.status]).join("\n");
+}
+
+export function canonicalPending(items: WaitingItem[]): string {
+  return items
+    .flatMap((item) => [
+      item.name,
+      item.duration_days === null ? "" : String(item.duration_days),
+      item.failed ? "1" : "0",
+    ])
+    .join("\n");
+}
+
+export function ackResponseSignature(
+  key: CryptoKey,
+  requestSignature: string,
+  results: { delivery_id: string; status: AckStatus }[],
+): Promise<string> {
+  return hmacHex(key, `${requestSignature}\nack\n${canonicalAck(results)}`);
+}
+
+export function refusedAckResponseSignature(key: CryptoKey, requestSignature: string, ids: string[]): Promise<string> {
+  return hmacHex(key, `${requestSignature}\nrefused\n${ids.join("\n")}`);
+}
+
+export function pendingResponseSignature(
+  key: CryptoKey,
+  requestSignature: string,
+  items: WaitingItem[],
+): Promise<string> {
+  return hmacHex(key, `${requestSignature}\npending\n${canonicalPending(items)}`);
 }

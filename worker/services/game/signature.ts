@@ -3,12 +3,14 @@ import { GAME_ERRORS } from "#core/messages/game.ts";
 import { POSITIVE_ID_PATTERN } from "#core/schemas/common.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { hexToBytes, importSigningKey } from "./keys.ts";
+import { derivedSigningKey, hexToBytes, importSigningKey } from "./keys.ts";
 
 // Every plugin request carries:
 //   X-Server-Id   the server's id
 //   X-Timestamp   unix seconds
 //   X-Signature   hex HMAC-SHA256(sha256(key), `${timestamp}\n${METHOD}\n${path}\n${body}`)
+// where the key is derived from GAME_KEY_SECRET, the id and the stored salt (keys.ts), or, for a
+// server not yet rotated since decision 103, its SHA-256 is the stored key_hash.
 // A request is accepted within ±5 minutes of our clock and only once
 // (game_request_nonces has the primary key (server_id, signature)).
 
@@ -88,11 +90,15 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
 
   const serverId = Number(serverIdHeader);
   const row = (
-    await deps.db.run<{ id: number; name: string; server_type: string; key_hash: string | null }>(
-      statement(sql`SELECT id, name, server_type, key_hash FROM servers WHERE id = ${serverId}`),
-    )
+    await deps.db.run<{
+      id: number;
+      name: string;
+      server_type: string;
+      key_hash: string | null;
+      key_salt: string | null;
+    }>(statement(sql`SELECT id, name, server_type, key_hash, key_salt FROM servers WHERE id = ${serverId}`))
   ).rows[0];
-  const key = row?.key_hash ? await importSigningKey(row.key_hash) : null;
+  const key = row ? await serverSigningKey(deps, row) : null;
   const signatureBytes = hexToBytes(signature);
   const canonical = new TextEncoder().encode(canonicalRequest(timestamp, request.method, url.pathname, body));
   // Unknown servers and wrong keys answer the same, so ids can't be probed.
@@ -108,6 +114,16 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   if (inserted.changes !== 1) throw new GameRequestError(409, GAME_ERRORS.replayed);
 
   return { server: { id: row.id, name: row.name, serverType: row.server_type }, body, signature, key };
+}
+
+/** A derived key when the server has a salt; otherwise its legacy stored hash (until rotated). */
+function serverSigningKey(
+  deps: Deps,
+  row: { id: number; key_hash: string | null; key_salt: string | null },
+): Promise<CryptoKey | null> {
+  if (row.key_salt) return derivedSigningKey(deps.config.gameKeySecret, row.id, row.key_salt);
+  if (row.key_hash) return importSigningKey(row.key_hash);
+  return Promise.resolve(null);
 }
 
 /** Removes nonces that the clock window already refuses. */
