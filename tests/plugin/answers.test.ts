@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GameServerProcess } from "./harness.ts";
 import { chats, given, scenario } from "./scenario.ts";
-import { createGameServer, createItem, db, delivery, giveEntry } from "./site.ts";
+import { createGameServer, createItem, db, delivery, giveEntry, one } from "./site.ts";
 
 const HANDOFF_MS = 30 * 60 * 1000;
 
