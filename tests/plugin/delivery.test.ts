@@ -288,3 +288,27 @@ test("a tampered queue answer runs nothing; the untouched one later runs once", 
     await s.end();
   }
 });
+
+test("a good start says so in the log, and the heartbeat carries the map and the last wipe to the site", async () => {
+  const s = await scenario();
+  try {
+    const started = s.game.logs("info");
+    assert.ok(
+      started.some((line) =>
+        line.startsWith(`[RustStoreDelivery] Started: site http://127.0.0.1:${s.proxy.port}, server #${s.server.id}`),
+      ),
+    );
+    assert.ok(started.some((line) => line.includes(`as server #${s.server.id}: heartbeat accepted.`)));
+    const beat = await one<{ map: string; map_size: number; map_seed: number; wiped_at: number }>(
+      "SELECT map, map_size, map_seed, wiped_at FROM server_heartbeats WHERE server_id = ?",
+      s.server.id,
+    );
+    assert.equal(beat.map, "Procedural Map");
+    assert.equal(Number(beat.map_size), 4500);
+    assert.equal(Number(beat.map_seed), 12345);
+    const days = (Date.now() - Number(beat.wiped_at)) / 86_400_000;
+    assert.ok(days > 1.9 && days < 2.1, `wiped ${days} days ago`);
+  } finally {
+    await s.end();
+  }
+});
