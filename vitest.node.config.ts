@@ -26,6 +26,7 @@ export const BOTH_RUNTIMES = [
   "tests/shop-api.test.ts",
   "tests/history-endpoints.test.ts",
   "tests/inventory-list.test.ts",
+  "tests/inventory-states.test.ts",
   "tests/profile-pages.test.ts",
   // generated malformed input
   "tests/fuzz-inputs.test.ts",
