@@ -32,6 +32,7 @@ export const BOTH_RUNTIMES = [
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
   "tests/shop-page.test.ts",
+  "tests/journey-pages.test.ts",
   "tests/catalog-snapshot.test.ts",
   // pages
   "tests/visitor-page-cache.test.ts",

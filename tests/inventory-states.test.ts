@@ -144,7 +144,7 @@ describe("the Корзина, one state at a time", () => {
     const item = await createItem(deps, { name: "Кит «Старт»" });
     const bought = await api(`/purchase/items/${item.id}`, { token: player.token, body: { server_type: "SOLO" } });
     expect(bought.status).toBe(201);
-    const purchaseId = (bought.json as { purchase: { id: number } }).purchase.id;
+    const purchaseId = (bought.json as unknown as { purchase: { id: number } }).purchase.id;
     const refund = await playerAction(
       consoleArgs(deps, `/admin/players/${player.steamId}`, {
         token: admin.token,

@@ -4,6 +4,7 @@ import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
+import { SHOP_DELIVERY_HELP } from "#core/messages/shop.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { parsePageRequest } from "#core/schemas/pagination.ts";
 import { paginate, SHOP_PAGE_SIZE } from "#core/shop/pagination.ts";
@@ -134,8 +135,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       </nav>
       <h1>Магазин</h1>
       <p className="shop__subtitle muted">
-        Привилегии, наборы и ресурсы, чтобы меньше фармить и быстрее продвигаться. Покупки выдаются на сервере
-        автоматически.
+        Привилегии, наборы и ресурсы, чтобы меньше фармить и быстрее продвигаться. {SHOP_DELIVERY_HELP}
       </p>
 
       <div className="shop__controls">

@@ -119,3 +119,7 @@ export function connectText(serverName: string): string {
 /** The item page after the player came back from paying a top-up started from it. */
 export const TOPPED_UP_FOR_PURCHASE = "Баланс пополнен — теперь можно купить.";
 export const TOP_UP_NOT_FINISHED = "Пополнение не завершено — баланс не изменился.";
+
+/** How purchases reach the game, under the shop's title. */
+export const SHOP_DELIVERY_HELP =
+  "Покупки приходят автоматически, пока вы на сервере выбранного типа; команда /store в чате игры покажет, что ждёт выдачи.";
