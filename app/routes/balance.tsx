@@ -3,7 +3,7 @@ import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
-import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { TOP_UP_MESSAGES, TOP_UP_RETURN_NOTE } from "#core/messages/payments.ts";
 import { amountError, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
 import { topUpFormSchema } from "#core/schemas/top-up.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
@@ -103,6 +103,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
           Ваш баланс: <strong>{formatRubles(loaderData.balance)}</strong>
         </p>
       )}
+      {loaderData.returnTo ? <p className="balance-page__return">{TOP_UP_RETURN_NOTE}</p> : null}
       <TopUpForm
         signedIn={loaderData.signedIn}
         result={actionData}
