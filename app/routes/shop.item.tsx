@@ -193,7 +193,11 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
               <input type="hidden" name="server_type" value={item.server_type} />
               <input type="hidden" name="idempotency_key" value={idempotencyKey} />
               {needsDuration ? (
-                <DurationPicker durations={item.durations} discount={item.discount} defaultDays={duration} />
+                <DurationPicker
+                  durations={item.durations}
+                  discount={item.discount}
+                  defaultDays={error?.duration ?? duration}
+                />
               ) : (
                 <p className="shop-item__price">
                   <Price price={item.price} discountPrice={item.discount_price} discount={item.discount} />

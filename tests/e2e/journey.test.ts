@@ -115,6 +115,7 @@ for (const javaScriptEnabled of [false, true]) {
         await page.getByRole("button", { name: "Купить" }).click();
         await page.waitForLoadState("load");
         assert.match(await text(page, ".form-error"), /Недостаточно средств на балансе: не хватает 46 ₽/);
+        assert.equal(await page.getByLabel("7 дней").isChecked(), true);
         await shot(page, `${label}-3-short`);
         const link = page.getByRole("link", { name: "Пополнить на 46 ₽" });
         assert.equal(await link.getAttribute("href"), topUpLink);
