@@ -53,7 +53,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 }
 
 interface ActionResult {
-  values: { amount: string; email: string; return_to: string };
+  values: { amount: string; email: string };
   fieldErrors?: TopUpFieldErrors;
   formError?: string;
 }
@@ -62,16 +62,14 @@ interface ActionResult {
 export async function action({ context, request }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = await request.formData();
-  const values = {
-    amount: String(form.get("amount") ?? ""),
-    email: String(form.get("email") ?? ""),
-    return_to: String(form.get("return_to") ?? ""),
-  };
+  const values = { amount: String(form.get("amount") ?? ""), email: String(form.get("email") ?? "") };
+  // The item a short purchase came from: the payment's return brings the player back there.
+  const returnTo = String(form.get("return_to") ?? "") || undefined;
   const user = await getSessionUser(deps, request);
   if (!user) {
     return data<ActionResult>({ values, formError: TOP_UP_MESSAGES.createUnauthorized }, { status: 401 });
   }
-  const parsed = topUpFormSchema.safeParse(values);
+  const parsed = topUpFormSchema.safeParse({ ...values, return_to: returnTo });
   if (!parsed.success) {
     const fieldErrors: TopUpFieldErrors = {};
     for (const issue of parsed.error.issues) {
