@@ -30,11 +30,13 @@ export const BOTH_RUNTIMES = [
   "tests/shop-api.test.ts",
   "tests/history-endpoints.test.ts",
   "tests/inventory-list.test.ts",
+  "tests/inventory-states.test.ts",
   "tests/profile-pages.test.ts",
   // generated malformed input
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
   "tests/shop-page.test.ts",
+  "tests/journey-pages.test.ts",
   "tests/catalog-snapshot.test.ts",
   // pages
   "tests/visitor-page-cache.test.ts",

@@ -11,6 +11,7 @@ import {
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
 import { pagePlayer } from "#core/profile/player.ts";
+import { chosenServerType } from "#core/shop/server-type-choice.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
 import { AuthErrorBanner } from "./components/auth-error-banner.tsx";
@@ -38,6 +39,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   const user = await getSessionUser(deps, request);
   return {
     user: pagePlayer(user),
+    // The server type the player chose in the shop: the header's «Магазин» and the home page's links open it.
+    serverType: chosenServerType(request),
     discordUrl: deps.config.discordUrl,
     year: deps.now().getFullYear(),
   };
@@ -67,7 +70,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         <a className="skip-link" href="#content">
           К содержимому
         </a>
-        <SiteHeader user={data?.user ?? null} />
+        <SiteHeader user={data?.user ?? null} serverType={data?.serverType ?? null} />
         <div id="content" className="site-main">
           {children}
         </div>

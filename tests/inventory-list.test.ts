@@ -45,21 +45,55 @@ describe("the Корзина card", () => {
     const text = renderedText([
       entry({ status: "used", used_at: "2026-11-15T12:00:00.000Z", expires_at: "2026-12-15T12:00:00.000Z" }),
     ]);
-    expect(text).toContain("Использован");
+    expect(text).toContain("Действует");
+    expect(text).not.toContain("Использован");
     expect(text).toContain("30 дней");
     expect(text).toContain("Действует до 15.12.2026, 15:00 · осталось 23 дня");
   });
 
   it("says when a rank's term is over", () => {
     const text = renderedText([entry({ status: "used", expires_at: "2026-11-20T12:00:00.000Z" })]);
-    expect(text).toContain("срок истёк");
+    expect(text).toContain("Срок истёк 20.11.2026, 15:00");
+    expect(text).not.toContain("Действует до");
   });
 
-  it("shows why a delivery keeps failing while the entry is still waiting", () => {
-    const text = renderedText([entry({ last_error: "Игрок не найден на сервере" })]);
-    expect(text).toContain("Не использован");
-    expect(text).toContain("Игрок не найден на сервере");
+  it("waits for delivery with the server type to join and each of its servers to connect to", () => {
+    const router = createMemoryRouter(
+      [
+        {
+          path: "/profile",
+          element: createElement(InventoryList, {
+            items: [entry({ server_type: "NO_LIMIT" })],
+            now,
+            servers: { NO_LIMIT: [{ name: "Свобода #5 | NO LIMIT", ip_port: "203.0.113.5:28015" }] },
+          }),
+        },
+      ],
+      { initialEntries: ["/profile"] },
+    );
+    const html = renderToStaticMarkup(createElement(RouterProvider, { router }));
+    expect(html).toContain("Ждёт выдачи");
+    expect(html).toContain("Зайдите на сервер NO LIMIT x5 Loot — предмет придёт автоматически.");
+    expect(html).toContain('href="steam://connect/203.0.113.5:28015"');
+    expect(html).toContain("Подключиться: Свобода #5 | NO LIMIT");
+  });
+
+  it("shows why a delivery failed and that it will be retried", () => {
+    const text = renderedText([entry({ last_error: "Доставка прервана, проверьте вручную" })]);
+    expect(text).toContain("Ошибка выдачи");
+    expect(text).toContain("Доставка прервана, проверьте вручную");
+    expect(text).toContain("Выдача будет повторена");
     expect(text).not.toContain("Действует до");
+  });
+
+  it("says a one-off item was received, and a refunded one's money went back", () => {
+    const text = renderedText([
+      entry({ id: 1, duration: null, is_permanent: true, status: "used", used_at: "2026-11-15T12:00:00.000Z" }),
+      entry({ id: 2, status: "refunded" }),
+    ]);
+    expect(text).toContain("Получен 15.11.2026, 15:00");
+    expect(text).toContain("Возвращён");
+    expect(text).toContain("Покупка отменена, деньги вернулись на баланс.");
   });
 
   it("says Нет предметов when the Корзина is empty", () => {

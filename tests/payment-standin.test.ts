@@ -231,7 +231,14 @@ describe("the /balance page", () => {
   it("shows a signed-out visitor the page with the form disabled", async () => {
     const deps = testDeps();
     const result = await loader(args(pageRequest(), deps) as unknown as Parameters<typeof loader>[0]);
-    expect(result).toEqual({ signedIn: false, balance: null, defaultEmail: "" });
+    expect(result).toEqual({
+      signedIn: false,
+      balance: null,
+      defaultEmail: "",
+      amount: null,
+      returnTo: null,
+      signInHref: "/api/auth/steam?return_to=%2Fbalance",
+    });
   });
 
   it("without JavaScript, the action creates the payment and sends the browser to the payment page", async () => {
@@ -250,7 +257,7 @@ describe("the /balance page", () => {
     const after = await loader(
       args(pageRequest({ token: player.token }), deps) as unknown as Parameters<typeof loader>[0],
     );
-    expect(after).toEqual({ signedIn: true, balance: 0, defaultEmail: "nojs@example.com" });
+    expect(after).toMatchObject({ signedIn: true, balance: 0, defaultEmail: "nojs@example.com" });
   });
 
   it("answers the spec's texts for a bad amount, a bad e-mail and a missing session", async () => {

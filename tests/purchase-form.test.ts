@@ -79,7 +79,11 @@ describe("/shop/items/:id action", () => {
     });
     expect(
       await unwrap(await post(rank, { server_type: "SOLO", duration: "30", idempotency_key: key() }, poor.token)),
-    ).toEqual({ status: 402, body: { ok: false, status: 402, error: "Недостаточно средств на балансе" } });
+    ).toEqual({
+      status: 402,
+      // 199 ₽ for 30 days against 1 ₽: the page offers a top-up of the 198 ₽ missing, back to the 30 days.
+      body: { ok: false, status: 402, error: "Недостаточно средств на балансе", missing: 198, duration: 30 },
+    });
     expect(await unwrap(await post(rank, { server_type: "SOLO", idempotency_key: key() }, poor.token))).toEqual({
       status: 400,
       body: { ok: false, status: 400, error: "Выберите срок действия" },

@@ -41,7 +41,8 @@ describe("spec texts", () => {
     const text = visibleText(
       createElement(BuyDialog, { item, balance: 500, returnTo: "/shop", onClose: () => {}, onPurchased: () => {} }),
     );
-    expect(text).toContain("Набор строителя · NO LIMIT x5 Loot");
+    expect(text).toContain("Набор строителя");
+    expect(text).toContain("Для сервера NO LIMIT x5 Loot");
     expect(text).not.toContain("NO_LIMIT");
   });
 

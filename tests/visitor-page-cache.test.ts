@@ -5,6 +5,7 @@
 import { env } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { chosenServerType } from "#core/shop/server-type-choice.ts";
 import { testClock, testDeps } from "#tests/support/deps.ts";
 import { pageCacheFor, platformFor } from "#tests/support/platform.ts";
 import { createItem } from "#tests/support/shop-fixtures.ts";
@@ -25,9 +26,14 @@ function visitorSite(clock = testClock()) {
       const item = await getItem(context.get(depsContext), Number(url.searchParams.get("item")));
       const headers = new Headers({ "content-type": "text/plain; charset=utf-8" });
       if (url.searchParams.has("remember")) headers.set("set-cookie", "__steam_signin=1; Path=/; HttpOnly");
-      return new Response(`${item?.discount_price} ₽, ${item?.is_available ? "можно купить" : "нельзя купить"}`, {
-        headers,
-      });
+      // A page names the visitor's chosen server type (the header's «Магазин» link), as the real ones do.
+      const chosen = url.searchParams.has("type") ? `, ${chosenServerType(request) ?? "тип не выбран"}` : "";
+      return new Response(
+        `${item?.discount_price} ₽, ${item?.is_available ? "можно купить" : "нельзя купить"}${chosen}`,
+        {
+          headers,
+        },
+      );
     },
     platform: () => platformFor(env as Env),
     overrides: () => ({ now: clock.now, waitUntil: (promise) => void pending.push(promise) }),
@@ -60,6 +66,24 @@ describe("visitors' pages from the cache", () => {
       expect(first).toEqual({ status: 200, text: "100 ₽, можно купить", cache: "miss" });
       expect(second).toEqual({ status: 200, text: "100 ₽, можно купить", cache: "hit" });
       expect(site.renders() - before).toBe(1);
+    }
+  });
+
+  it("keeps one copy per chosen server type, so a visitor never sees another's type", async () => {
+    const site = visitorSite();
+    const id = await createItem({ price: 10_000 });
+    for (const path of [`/?item=${id}&type`, `/shop/items/${id}?item=${id}&type`, `/terms?item=${id}&type`]) {
+      const max2 = await site.get(path, { cookie: "server_type=MAX2" });
+      const solo = await site.get(path, { cookie: "theme=dark; server_type=SOLO" });
+      const none = await site.get(path);
+      // A cookie that names no known type is the same as none: it can't split or poison the cache.
+      const junk = await site.get(path, { cookie: "server_type=%3Cscript%3E" });
+      const max2Again = await site.get(path, { cookie: "server_type=MAX2" });
+      expect(max2).toEqual({ status: 200, text: "100 ₽, можно купить, MAX2", cache: "miss" });
+      expect(solo).toEqual({ status: 200, text: "100 ₽, можно купить, SOLO", cache: "miss" });
+      expect(none).toEqual({ status: 200, text: "100 ₽, можно купить, тип не выбран", cache: "miss" });
+      expect(junk).toEqual({ status: 200, text: "100 ₽, можно купить, тип не выбран", cache: "hit" });
+      expect(max2Again).toEqual({ status: 200, text: "100 ₽, можно купить, MAX2", cache: "hit" });
     }
   });
 

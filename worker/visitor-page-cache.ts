@@ -1,4 +1,5 @@
 import { parseCookie } from "cookie";
+import { serverTypeFromCookies } from "#core/shop/server-type-choice.ts";
 import type { Deps } from "./deps.ts";
 import type { PageCache } from "./ports/page-cache.ts";
 import { SESSION_COOKIE_NAMES } from "./services/auth/cookie-names.ts";
@@ -18,6 +19,8 @@ export const VISITOR_PAGE_TTL_SECONDS = 30;
 /** Set on answers to visitors' pages: `hit` when served from the cache, `miss` when rendered. */
 export const PAGE_CACHE_HEADER = "x-page-cache";
 const VERSION_PARAM = "__catalog";
+/** The server type the visitor chose (its cookie's known value, or none): every page's links into the shop name it. */
+const SERVER_TYPE_PARAM = "__server_type";
 
 // `/`, `/terms`, `/shop` and everything under `/shop/`, and their React Router data requests.
 const VISITOR_PAGE = /^\/(?:_root\.data|terms(?:\.data)?|shop(?:\.data|\/.*)?)?$/;
@@ -58,6 +61,9 @@ export function visitorPageCache(cache: PageCache) {
     if (request.method !== "GET" || !VISITOR_PAGE.test(url.pathname) || namesAPlayer(request)) return render();
     const now = deps.now().getTime();
     url.searchParams.set(VERSION_PARAM, catalogVersionAt(await visitorCatalog(deps, now), now).version);
+    // A page shows the visitor's chosen server type (the header's «Магазин», the shop without a type in its
+    // address), so each chosen type has its own copy; a cookie that names no known type is the same as none.
+    url.searchParams.set(SERVER_TYPE_PARAM, serverTypeFromCookies(request.headers.get("cookie")) ?? "");
     const key = url.href;
     const kept = await cache.get(key);
     if (kept) {

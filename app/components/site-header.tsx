@@ -2,9 +2,10 @@ import { Form, useLocation } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
 import type { PagePlayer } from "#core/profile/player.ts";
+import { shopUrl } from "../lib/shop/query.ts";
 import { SiteLink } from "./site-link.tsx";
 
-export function SiteHeader({ user }: { user: PagePlayer | null }) {
+export function SiteHeader({ user, serverType }: { user: PagePlayer | null; serverType: string | null }) {
   const { pathname } = useLocation();
   const current = (active: boolean) => (active ? { className: "active", "aria-current": "page" as const } : {});
   return (
@@ -17,7 +18,10 @@ export function SiteHeader({ user }: { user: PagePlayer | null }) {
           <SiteLink to="/" {...current(pathname === "/")}>
             Главная
           </SiteLink>
-          <SiteLink to="/shop" {...current(pathname === "/shop" || pathname.startsWith("/shop/"))}>
+          <SiteLink
+            to={shopUrl({ server_type: serverType })}
+            {...current(pathname === "/shop" || pathname.startsWith("/shop/"))}
+          >
             Магазин
           </SiteLink>
         </nav>
@@ -51,6 +55,9 @@ function SignedIn({ user }: { user: PagePlayer }) {
           <span className="account__nickname">{user.nickname}</span>
           <span className="account__balance">{formatRubles(user.balance)}</span>
         </span>
+      </SiteLink>
+      <SiteLink to="/balance" className="button button--small account__top-up">
+        Пополнить
       </SiteLink>
       <Form method="post" action="/logout" className="account__logout">
         <button type="submit" className="button button--ghost button--small">

@@ -1,19 +1,23 @@
 import { data, redirect } from "react-router";
+import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
-import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
-import { MIN_TOP_UP_RUBLES, type TopUpFieldErrors } from "#core/payments/top-up.ts";
+import { TOP_UP_MESSAGES, TOP_UP_RETURN_NOTE } from "#core/messages/payments.ts";
+import { amountError, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
 import { topUpFormSchema } from "#core/schemas/top-up.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
-import { createTopUp, lastTopUpEmail, TopUpUnavailableError } from "#worker/services/payments/payments.ts";
+import {
+  createTopUp,
+  lastTopUpEmail,
+  paymentReturnNext,
+  TopUpUnavailableError,
+} from "#worker/services/payments/payments.ts";
 import { PaymentProviderError } from "#worker/services/payments/provider.ts";
 import balanceStylesheet from "../components/balance/balance.css?url";
 import { TopUpForm } from "../components/balance/top-up-form.tsx";
 import { SiteLink } from "../components/site-link.tsx";
 import type { Route } from "./+types/balance";
-
-const SIGN_IN_HREF = signInHref("/balance");
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: balanceStylesheet }];
 
@@ -22,13 +26,29 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Пополните баланс банковской картой, чтобы покупать предметы в магазине серверов." },
 ];
 
+// From a purchase the player was short for: the missing amount, and the item to come back to after paying.
+const prefillSchema = z.object({
+  amount: z
+    .string()
+    .transform(parseRublesText)
+    .refine((amount) => amountError(amount) === null)
+    .optional()
+    .catch(undefined),
+  return_to: z.string().max(512).optional().catch(undefined),
+});
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   const deps = context.get(depsContext);
+  const url = new URL(request.url);
+  const prefill = prefillSchema.parse(Object.fromEntries(url.searchParams));
   const user = await getSessionUser(deps, request);
   return {
     signedIn: user !== null,
     balance: user ? kopecksToRubles(user.balance) : null,
     defaultEmail: user ? await lastTopUpEmail(deps, user.id) : "",
+    amount: prefill.amount ?? null,
+    returnTo: paymentReturnNext(prefill.return_to),
+    signInHref: signInHref(`${url.pathname}${url.search}`),
   };
 }
 
@@ -43,11 +63,13 @@ export async function action({ context, request }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = await request.formData();
   const values = { amount: String(form.get("amount") ?? ""), email: String(form.get("email") ?? "") };
+  // The item a short purchase came from: the payment's return brings the player back there.
+  const returnTo = String(form.get("return_to") ?? "") || undefined;
   const user = await getSessionUser(deps, request);
   if (!user) {
     return data<ActionResult>({ values, formError: TOP_UP_MESSAGES.createUnauthorized }, { status: 401 });
   }
-  const parsed = topUpFormSchema.safeParse(values);
+  const parsed = topUpFormSchema.safeParse({ ...values, return_to: returnTo });
   if (!parsed.success) {
     const fieldErrors: TopUpFieldErrors = {};
     for (const issue of parsed.error.issues) {
@@ -79,11 +101,14 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
           Ваш баланс: <strong>{formatRubles(loaderData.balance)}</strong>
         </p>
       )}
+      {loaderData.returnTo ? <p className="balance-page__return">{TOP_UP_RETURN_NOTE}</p> : null}
       <TopUpForm
         signedIn={loaderData.signedIn}
         result={actionData}
         defaultEmail={loaderData.defaultEmail}
-        signInHref={SIGN_IN_HREF}
+        defaultAmount={loaderData.amount}
+        returnTo={loaderData.returnTo}
+        signInHref={loaderData.signInHref}
       />
       <p className="muted">
         {`Минимальная сумма — ${MIN_TOP_UP_RUBLES} ₽. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}

@@ -3,6 +3,7 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { ServerList } from "../components/server-list.tsx";
 import { SiteLink } from "../components/site-link.tsx";
+import { shopUrl } from "../lib/shop/query.ts";
 import type { loader as rootLoader } from "../root.tsx";
 import type { Route } from "./+types/home";
 
@@ -35,7 +36,8 @@ const SCREENSHOTS = [
 ];
 
 export default function Home({ loaderData }: Route.ComponentProps) {
-  const discordUrl = useRouteLoaderData<typeof rootLoader>("root")?.discordUrl ?? "https://discord.com";
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const discordUrl = root?.discordUrl ?? "https://discord.com";
   return (
     <main>
       <section className="cover" aria-labelledby="cover-title">
@@ -52,7 +54,7 @@ export default function Home({ loaderData }: Route.ComponentProps) {
             <a className="button button--large" href="#tutorial">
               Играть
             </a>
-            <SiteLink className="button button--large button--ghost" to="/shop">
+            <SiteLink className="button button--large button--ghost" to={shopUrl({ server_type: root?.serverType })}>
               Магазин
             </SiteLink>
           </div>

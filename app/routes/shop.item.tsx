@@ -1,8 +1,8 @@
 import { data, Form, redirect, useNavigation } from "react-router";
+import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
-import { serverTypeLabel } from "#core/format/server-type.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import {
   INSUFFICIENT_FUNDS,
@@ -10,19 +10,28 @@ import {
   isInsufficientFunds,
   PURCHASE_ERRORS,
   purchaseErrorText,
+  SIGN_IN_TO_BUY,
+  TOP_UP_NOT_FINISHED,
+  TOPPED_UP_FOR_PURCHASE,
   UNAVAILABLE_TOOLTIP,
   UPCOMING_TOOLTIP,
 } from "#core/messages/shop.ts";
+import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { purchaseFormFields, purchaseFormSchema } from "#core/schemas/purchase.ts";
 import { reloadText } from "#core/shop/plural.ts";
+import type { ServerAddress } from "#core/shop/types.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
+import { getPurchase } from "#worker/services/profile/purchases.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
+import { serversOfType } from "#worker/services/shop/servers-of-type.ts";
+import { GuestPrices, ServerTypeNote, ShortOfFunds } from "../components/shop/buy-dialog.tsx";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
+import { Receipt } from "../components/shop/receipt.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { SiteLink } from "../components/site-link.tsx";
 import { shopUrl } from "../lib/shop/query.ts";
@@ -46,20 +55,36 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
   if (!item) throw data(ITEM_INFO_FAILED, { status: 404 });
   const url = new URL(request.url);
+  const query = itemQuerySchema.parse(Object.fromEntries(url.searchParams));
+  // After a purchase without JavaScript: the receipt, only of the player's own purchase of this item.
+  const purchase = user && query.purchased ? await getPurchase(deps, user.id, query.purchased).catch(() => null) : null;
+  const receipt =
+    purchase && purchase.item_name === item.name && purchase.server_type === item.server_type
+      ? { purchase, servers: await serversOfType(deps, item.server_type) }
+      : null;
   return {
     item,
     balance: user ? kopecksToRubles(user.balance) : null,
     now: deps.now().getTime(),
     // The form's idempotency key: submitting this page twice buys once.
     idempotencyKey: crypto.randomUUID(),
-    purchased: user != null && url.searchParams.has("purchased"),
+    receipt,
+    // Back from a top-up started here: the duration the player had chosen, and how the payment went.
+    duration: item.durations.some((duration) => duration.days === query.duration) ? (query.duration ?? null) : null,
+    payment: user ? (query.payment ?? null) : null,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
 
+const itemQuerySchema = z.object({
+  purchased: positiveIdText.optional().catch(undefined),
+  duration: positiveIdText.optional().catch(undefined),
+  payment: z.enum(["success", "failed"]).optional().catch(undefined),
+});
+
 export type PurchaseActionData =
-  | { ok: true; purchase: PurchaseReceipt; balance: number }
-  | { ok: false; status: number; error: string };
+  | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
+  | { ok: false; status: number; error: string; missing?: number; duration?: number | null };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = positiveIdText.safeParse(params.id);
@@ -67,8 +92,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
-  const fail = (status: number, error: string) =>
-    data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error) }, { status });
+  const fail = (status: number, error: string, short?: { missing?: number; duration?: number | null }) =>
+    data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...short }, { status });
   if (!user) return fail(401, AUTH_REQUIRED);
   const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
   if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
@@ -78,16 +103,28 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     durationDays: parsed.data.duration,
     idempotencyKey: parsed.data.idempotency_key,
   });
-  if (!result.ok) return fail(result.status, result.error);
+  if (!result.ok) {
+    if (!isInsufficientFunds(result.status)) return fail(result.status, result.error);
+    // How much is missing, so the page can offer a top-up of exactly that.
+    const item = await getItem(deps, id.data);
+    const price = item
+      ? parsed.data.duration
+        ? item.durations.find((duration) => duration.days === parsed.data.duration)?.discount_price
+        : item.discount_price
+      : undefined;
+    const missing = price == null ? undefined : missingRubles(price, kopecksToRubles(user.balance));
+    return fail(result.status, result.error, { missing: missing || undefined, duration: parsed.data.duration });
+  }
   // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.
   if (form.get("_js") === "1") {
-    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance });
+    const servers = await serversOfType(deps, result.purchase.server_type);
+    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers });
   }
   throw redirect(`/shop/items/${id.data}?purchased=${result.purchase.id}`);
 }
 
 export default function ShopItemPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { item, balance, now: serverNow, idempotencyKey, purchased, returnTo } = loaderData;
+  const { item, balance, now: serverNow, idempotencyKey, receipt, duration, payment, returnTo } = loaderData;
   const { now, state } = useLimitedState(item, serverNow);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
@@ -95,6 +132,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
   const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
   const error = actionData && !actionData.ok ? actionData : null;
   const back = shopUrl({ server_type: item.server_type });
+  const missing = error && isInsufficientFunds(error.status) ? (error.missing ?? null) : null;
 
   return (
     <main className="container page shop-item">
@@ -105,13 +143,12 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
         <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} fetchPriority="high" />
         <div className="shop-item__info">
           <div className="shop-card__badges">
-            {state ? <LimitedBadge state={state} /> : null}
+            {state ? <LimitedBadge state={state} item={item} /> : null}
             {item.is_one_time ? <span className="badge">Разовый</span> : null}
           </div>
           <h1>{item.name}</h1>
-          <p className="muted">
-            {item.category_name} · {serverTypeLabel(item.server_type)}
-          </p>
+          <p className="muted">{item.category_name}</p>
+          <ServerTypeNote serverType={item.server_type} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
           {item.contents.length > 0 ? (
@@ -127,9 +164,18 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           {state ? <Countdown item={item} state={state} now={now} /> : null}
           {item.is_limited ? <QuantityBar item={item} /> : null}
 
-          {purchased ? (
-            <p className="form-success" role="status">
-              Покупка совершена! Предмет добавлен в <SiteLink to="/profile">Корзину</SiteLink>.
+          {receipt && balance != null ? (
+            <Receipt
+              itemName={item.name}
+              isOneTime={item.is_one_time}
+              purchase={receipt.purchase}
+              balance={balance}
+              servers={receipt.servers}
+            />
+          ) : null}
+          {payment ? (
+            <p className={payment === "success" ? "form-success" : "form-error"} role="status">
+              {payment === "success" ? TOPPED_UP_FOR_PURCHASE : TOP_UP_NOT_FINISHED}
             </p>
           ) : null}
 
@@ -137,9 +183,9 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             <p className="form-error">{state === "upcoming" ? UPCOMING_TOOLTIP : UNAVAILABLE_TOOLTIP}</p>
           ) : balance == null || error?.status === 401 ? (
             <div className="shop-item__signin">
-              <p className="form-error">{AUTH_REQUIRED}</p>
+              <GuestPrices item={item} />
               <a className="button button--steam" href={signInHref(returnTo)}>
-                Войти через Steam
+                {SIGN_IN_TO_BUY}
               </a>
             </div>
           ) : (
@@ -147,14 +193,20 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
               <input type="hidden" name="server_type" value={item.server_type} />
               <input type="hidden" name="idempotency_key" value={idempotencyKey} />
               {needsDuration ? (
-                <DurationPicker durations={item.durations} discount={item.discount} />
+                <DurationPicker
+                  durations={item.durations}
+                  discount={item.discount}
+                  defaultDays={error?.duration ?? duration}
+                />
               ) : (
                 <p className="shop-item__price">
                   <Price price={item.price} discountPrice={item.discount_price} discount={item.discount} />
                 </p>
               )}
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
-              {error ? (
+              {missing ? (
+                <ShortOfFunds missing={missing} returnTo={itemReturnPath(item.id, error?.duration)} />
+              ) : error ? (
                 <p className="form-error" role="alert">
                   {isInsufficientFunds(error.status) ? (
                     <>

@@ -4,10 +4,12 @@ import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
+import { SHOP_DELIVERY_HELP } from "#core/messages/shop.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { parsePageRequest } from "#core/schemas/pagination.ts";
 import { paginate, SHOP_PAGE_SIZE } from "#core/shop/pagination.ts";
 import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
+import { chosenServerType, serverTypeCookieUpdate } from "#core/shop/server-type-choice.ts";
 import { DEFAULT_SERVER_TYPE, resolveServerTypes, SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
@@ -20,7 +22,6 @@ import { SearchBox } from "../components/shop/search-box.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { GridSkeletons, useMinimumLoading } from "../components/shop/skeletons.tsx";
 import { isPlainClick, SiteLink } from "../components/site-link.tsx";
-import { Toast, useToast } from "../components/toast.tsx";
 import type { Route } from "./+types/shop";
 
 export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shopStyles }];
@@ -28,6 +29,18 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: shop
 export const meta: Route.MetaFunction = () => [
   { title: "Магазин — Свобода" },
   { name: "description", content: "Привилегии, наборы и ресурсы для бесплатных серверов Rust." },
+];
+
+/** A type picked in the selector (its link names it) is kept in a cookie for every later page. */
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ request }, next) => {
+    const response = await next();
+    const cookie = serverTypeCookieUpdate(request);
+    if (!cookie || !(response instanceof Response)) return response;
+    const headers = new Headers(response.headers);
+    headers.append("set-cookie", cookie);
+    return new Response(response.body, { status: response.status, statusText: response.statusText, headers });
+  },
 ];
 
 const paramsSchema = z.object({
@@ -47,8 +60,14 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   if (!pageRequest.ok) throw data(pageRequest.error, { status: 400 });
   // The same list /api/server-types answers; the fallbacks (types in the items, then SOLO) are in resolveServerTypes.
   const types = resolveServerTypes([...SERVER_TYPES], null);
+  // The address's type, else the one the player chose before (the cookie), else the first.
+  const chosen = chosenServerType(request);
   const serverType =
-    params.server_type && types.includes(params.server_type) ? params.server_type : (types[0] ?? DEFAULT_SERVER_TYPE);
+    params.server_type && types.includes(params.server_type)
+      ? params.server_type
+      : chosen && types.includes(chosen)
+        ? chosen
+        : (types[0] ?? DEFAULT_SERVER_TYPE);
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };
@@ -88,18 +107,13 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
   const location = useLocation();
   const loading = useMinimumLoading(navigation.state === "loading" && navigation.location?.pathname === "/shop");
   const [buying, setBuying] = useState<ShopCardItem | null>(null);
-  const toast = useToast();
   const close = useCallback(() => setBuying(null), []);
-  const showToast = toast.show;
-  const purchased = useCallback(
-    (item: ShopCardItem) => {
-      showToast(`Покупка совершена: ${item.name}. Предмет в Корзине.`);
-      // A purchase of a limited item fires an event that refreshes the limited list
-      // (the action already revalidated this page's loader, which holds it).
-      if (item.is_limited) window.dispatchEvent(new CustomEvent("shop:limited-purchase", { detail: { id: item.id } }));
-    },
-    [showToast],
-  );
+  // The dialog itself shows the receipt until the player closes it.
+  const purchased = useCallback((item: ShopCardItem) => {
+    // A purchase of a limited item fires an event that refreshes the limited list
+    // (the action already revalidated this page's loader, which holds it).
+    if (item.is_limited) window.dispatchEvent(new CustomEvent("shop:limited-purchase", { detail: { id: item.id } }));
+  }, []);
   const filters = { serverType, categoryId, query, perPage: pagination.per_page };
   // One handler for every card's links instead of a <SiteLink> and a handler per card: «Купить» opens
   // the dialog, a title navigates in the app; modified clicks keep the browser's own behaviour.
@@ -121,8 +135,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
       </nav>
       <h1>Магазин</h1>
       <p className="shop__subtitle muted">
-        Привилегии, наборы и ресурсы, чтобы меньше фармить и быстрее продвигаться. Покупки выдаются на сервере
-        автоматически.
+        Привилегии, наборы и ресурсы, чтобы меньше фармить и быстрее продвигаться. {SHOP_DELIVERY_HELP}
       </p>
 
       <div className="shop__controls">
@@ -163,7 +176,6 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           onPurchased={purchased}
         />
       ) : null}
-      <Toast message={toast.message} />
     </main>
   );
 }

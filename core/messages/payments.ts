@@ -22,3 +22,6 @@ export const PAYMENT_RETURN_TEXT = {
   success: "Оплата успешно выполнена! Баланс пополнен.",
   failure: "К сожалению, платеж не был завершен.",
 } as const;
+
+/** The top-up form opened from a purchase the balance was short for. */
+export const TOP_UP_RETURN_NOTE = "После оплаты вы вернётесь к товару, чтобы завершить покупку.";

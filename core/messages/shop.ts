@@ -75,3 +75,51 @@ export const PAGINATION_ERRORS = {
 export function pageOutOfRange(pages: number): string {
   return `Такой страницы нет: всего страниц — ${pages}`;
 }
+
+/** What a signed-out visitor sees instead of the buy controls, on the item page and in the buy dialog. */
+export const SIGN_IN_TO_BUY = "Войти через Steam, чтобы купить";
+
+/** A limited offer whose stock is gone (an ended one stays «Товар недоступен»). */
+export const SOLD_OUT = "Распродано";
+
+/** How much a purchase is short of: «не хватает 93 ₽». */
+export function shortOfText(rubles: number): string {
+  return `не хватает ${formatRubles(rubles)}`;
+}
+
+/** The link from a purchase the balance can't cover to the top-up form with the missing amount. */
+export function topUpByText(rubles: number): string {
+  return `Пополнить на ${formatRubles(rubles)}`;
+}
+
+/** The receipt that stays after a purchase (the item page and the buy dialog). */
+export const RECEIPT = {
+  title: "Покупка совершена",
+  item: "Товар",
+  duration: "Срок",
+  oneTime: "Выдаётся один раз",
+  serverType: "Тип сервера",
+  price: "Цена",
+  balance: "Баланс после покупки",
+  toInventory: "Открыть Корзину",
+  allServers: "Все серверы",
+  close: "Продолжить покупки",
+} as const;
+
+/** Where a bought item goes and how it arrives, in the player's words. */
+export function deliveryHint(serverTypeLabel: string): string {
+  return `Предмет в Корзине. Зайдите на сервер ${serverTypeLabel} — он придёт автоматически, а команда /store в чате игры покажет, что ждёт выдачи.`;
+}
+
+/** The link to a server of the type: Steam opens the game and joins it. */
+export function connectText(serverName: string): string {
+  return `Подключиться: ${serverName}`;
+}
+
+/** The item page after the player came back from paying a top-up started from it. */
+export const TOPPED_UP_FOR_PURCHASE = "Баланс пополнен — теперь можно купить.";
+export const TOP_UP_NOT_FINISHED = "Пополнение не завершено — баланс не изменился.";
+
+/** How purchases reach the game, under the shop's title. */
+export const SHOP_DELIVERY_HELP =
+  "Покупки приходят автоматически, пока вы на сервере выбранного типа; команда /store в чате игры покажет, что ждёт выдачи.";

@@ -17,9 +17,15 @@ const amountRubles = z.number({ error: TOP_UP_MESSAGES.amountMin }).superRefine(
 
 const email = z.string({ error: TOP_UP_MESSAGES.emailInvalid }).trim().superRefine(rule(emailError));
 
+/**
+ * Where the player goes after paying: a path on this site (the item they were short for). Only its shape
+ * is checked here; the payment service keeps it only when it is a same-site path (safeReturnPath).
+ */
+const returnTo = z.string().max(512).optional().catch(undefined);
+
 /** `POST /api/payment/create` body: amount in rubles. */
 export const topUpRequestSchema = z.object(
-  { amount: amountRubles, email },
+  { amount: amountRubles, email, return_to: returnTo },
   // A body that is no JSON object at all gets the generic text, not zod's English one.
   { error: TOP_UP_MESSAGES.createFailed },
 );
@@ -28,6 +34,7 @@ export const topUpRequestSchema = z.object(
 export const topUpFormSchema = z.object({
   amount: z.string({ error: TOP_UP_MESSAGES.amountMin }).transform(parseRublesText).pipe(amountRubles),
   email,
+  return_to: returnTo,
 });
 
 export type TopUpInput = z.infer<typeof topUpRequestSchema>;

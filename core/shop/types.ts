@@ -70,3 +70,15 @@ export interface Pagination {
   /** How many pages: at least 1, an empty list has one empty page. */
   pages: number;
 }
+
+/** A game server as the receipt and the Корзина name it: where to go to receive an item. */
+export interface ServerAddress {
+  name: string;
+  /** "ip:port" */
+  ip_port: string;
+}
+
+/** The address Steam opens to join a server: `steam://connect/ip:port`. */
+export function steamConnectHref(ipPort: string): string {
+  return `steam://connect/${ipPort}`;
+}

@@ -3,7 +3,8 @@
 // offers in each state (upcoming, active, urgent, sold out). Money in kopecks,
 // times in ms; limited windows are relative to the moment the seed runs.
 // Console commands are real Rust/Oxide commands; the game plugin runs them with
-// {steamid} {nickname} {days} {server} filled in.
+// {steamid} {nickname} {days} {server} filled in. Ranks are Oxide groups, kits with a cooldown are
+// permissions of the Kits plugin (taken in game with /kit <name>), one-off items are given once.
 import { SERVER_TYPES, type ServerType } from "../../core/shop/server-types.ts";
 import { type SqlValue, sqlLiteral } from "./sql.ts";
 
@@ -54,6 +55,12 @@ export interface SeedItem {
   max?: number;
   sold?: number;
   requiresOnline?: boolean;
+  /**
+   * A kit of the Kits plugin (umod.org/plugins/kits): the purchase grants its permission `kits.<name>`
+   * (revoked when a timed purchase ends) and the player takes the kit in game with `/kit <name>` as
+   * often as the kit's cooldown allows. `contents` then only describe the kit for the shop.
+   */
+  kit?: string;
 }
 
 export const c = (name: string, shortname: string, amount = 1): Content => ({ name, shortname, amount });
@@ -95,7 +102,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 3,
       name: "Набор «Старт»",
-      description: "Всё, чтобы пережить первую ночь: инструменты, спальник и немного еды. Можно забирать раз в сутки.",
+      description:
+        "Всё, чтобы пережить первую ночь: инструменты, спальник и немного еды. Забирайте в игре командой /kit start (плагин Kits) раз в сутки, пока действует покупка.",
       price: 149,
       img: "/images/shop/kit-start.svg",
       category: 2,
@@ -104,6 +112,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
         [7, null],
         [30, null],
       ],
+      kit: "start",
+      requiresOnline: false,
       contents: [
         c("Каменный топор", "stonehatchet"),
         c("Каменная кирка", "stone.pickaxe"),
@@ -114,7 +124,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 4,
       name: "Набор «Рейдер»",
-      description: "Взрывчатка и ракетница для рейда. Перезарядка 12 часов.",
+      description:
+        "Взрывчатка и ракетница для рейда. Забирайте в игре командой /kit raider (плагин Kits) раз в 12 часов, пока действует покупка.",
       price: x5 ? 299 : 349,
       img: "/images/shop/kit-raid.svg",
       category: 2,
@@ -123,6 +134,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
         [7, 129],
         [30, null],
       ],
+      kit: "raider",
+      requiresOnline: false,
       contents: [
         c("Взрывчатка C4", "explosive.timed", 2),
         c("Ракетница", "rocket.launcher"),
@@ -146,7 +159,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 6,
       name: "Дерево ×10 000",
-      description: "10 000 дерева сразу в инвентарь.",
+      description: "10 000 дерева сразу в инвентарь. Выдаётся один раз.",
       price: 49,
       img: "/images/shop/wood.svg",
       category: 3,
@@ -156,7 +169,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 7,
       name: "Металлические фрагменты ×5 000",
-      description: "5 000 металлических фрагментов для стен и крафта.",
+      description: "5 000 металлических фрагментов для стен и крафта. Выдаётся один раз.",
       price: 79,
       img: "/images/shop/metal.svg",
       category: 3,
@@ -166,7 +179,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 8,
       name: "Сера ×5 000",
-      description: "5 000 серы для пороха и взрывчатки.",
+      description: "5 000 серы для пороха и взрывчатки. Выдаётся один раз.",
       price: 99,
       discount: typeIndex === 0 ? 10 : 0,
       img: "/images/shop/sulfur.svg",
@@ -198,7 +211,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 20,
       name: "Набор «Охотник»",
-      description: "Лимитированный набор для охоты: лук, стрелы и нож. Продажа скоро начнётся.",
+      description: "Лимитированный набор для охоты: лук, стрелы и нож. Выдаётся один раз. Продажа скоро начнётся.",
       price: 99,
       img: "/images/shop/kit-hunter.svg",
       category: 2,
@@ -216,7 +229,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 21,
       name: "Кейс «Оружейник»",
-      description: "Лимитированный кейс: Томпсон и 200 пистолетных патронов.",
+      description: "Лимитированный кейс: Томпсон и 200 пистолетных патронов. Выдаётся один раз.",
       price: 199,
       discount: 10,
       img: "/images/shop/case-gunsmith.svg",
@@ -231,7 +244,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 22,
       name: "Набор «Ночной рейд»",
-      description: "Лимитированный набор: четыре C4 и прибор ночного видения. Последние часы продажи!",
+      description:
+        "Лимитированный набор: четыре C4 и прибор ночного видения. Выдаётся один раз. Последние часы продажи!",
       price: 399,
       img: "/images/shop/kit-night.svg",
       category: 2,
@@ -245,7 +259,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 23,
       name: "Броня «Штурмовик»",
-      description: "Лимитированный комплект металлической брони. Осталось совсем немного.",
+      description: "Лимитированный комплект металлической брони. Выдаётся один раз. Осталось совсем немного.",
       price: 259,
       img: "/images/shop/armor.svg",
       category: 2,
@@ -259,7 +273,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     {
       n: 24,
       name: "Набор «Первый вайп»",
-      description: "Лимитированный стартовый набор к вайпу. Распродан.",
+      description: "Лимитированный стартовый набор к вайпу. Выдаётся один раз. Распродан.",
       price: 149,
       img: "/images/shop/kit-wipe.svg",
       category: 2,
@@ -336,10 +350,16 @@ export function itemSeedSql(serverType: ServerType, id: number, item: SeedItem):
         { phase: "grant", template: `oxide.usergroup add {steamid} ${item.rank}` },
         { phase: "revoke", template: `oxide.usergroup remove {steamid} ${item.rank}` },
       ]
-    : (item.contents ?? []).map((content) => ({
-        phase: "grant",
-        template: `inventory.giveto {steamid} ${content.shortname} ${content.amount}`,
-      }));
+    : item.kit
+      ? [
+          { phase: "grant", template: `oxide.grant user {steamid} kits.${item.kit}` },
+          // A permanent grant (a promo's kit) is never revoked: the revoke runs only when a term ends.
+          { phase: "revoke", template: `oxide.revoke user {steamid} kits.${item.kit}` },
+        ]
+      : (item.contents ?? []).map((content) => ({
+          phase: "grant",
+          template: `inventory.giveto {steamid} ${content.shortname} ${content.amount}`,
+        }));
   commands.forEach((command, index) => {
     statements.push(
       upsertOn("item_commands", ["id"], {

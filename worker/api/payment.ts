@@ -8,6 +8,7 @@ import { getSessionUser } from "../services/auth/sessions.ts";
 import {
   createTopUp,
   handleNotification,
+  paymentReturnLocation,
   paymentReturnResult,
   TopUpTooFrequentError,
   TopUpUnavailableError,
@@ -89,5 +90,5 @@ paymentApi.get("/payment/return/:id", async (c) => {
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
   }
-  return c.redirect(`/profile?payment=${result}`, 303);
+  return c.redirect(paymentReturnLocation(c.req.query("next"), result), 303);
 });

@@ -1,13 +1,20 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
+import { formatRubles } from "#core/format/money.ts";
 import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
 import { checkTopUp, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
+import { TOP_UP_PRESETS, topUpHref } from "#core/payments/top-up-link.ts";
+import { SiteLink } from "../site-link.tsx";
 
 export interface TopUpFormProps {
   signedIn: boolean;
   /** What the server action answered (no-JavaScript path), if anything. */
   result?: { values?: { amount: string; email: string }; fieldErrors?: TopUpFieldErrors; formError?: string };
   defaultEmail: string;
+  /** Rubles to fill in (the amount a purchase was short of), or null. */
+  defaultAmount?: number | null;
+  /** A same-site path the payment's return brings the player to (the item they were buying), or null. */
+  returnTo?: string | null;
   signInHref: string;
 }
 
@@ -20,7 +27,7 @@ type Progress =
 class CreateError extends Error {}
 
 // The API's answer → the text the form shows: a 400's own error text, otherwise ours.
-async function createPayment(amount: number, email: string): Promise<string> {
+async function createPayment(amount: number, email: string, returnTo: string | null): Promise<string> {
   const headers: Record<string, string> = { "content-type": "application/json" };
   const token = window.localStorage.getItem("jwt_token");
   if (token) headers.authorization = `Bearer ${token}`;
@@ -30,7 +37,7 @@ async function createPayment(amount: number, email: string): Promise<string> {
       method: "POST",
       credentials: "same-origin",
       headers,
-      body: JSON.stringify({ amount, email }),
+      body: JSON.stringify(returnTo ? { amount, email, return_to: returnTo } : { amount, email }),
     });
   } catch {
     throw new CreateError(TOP_UP_MESSAGES.createFailed);
@@ -47,7 +54,14 @@ async function createPayment(amount: number, email: string): Promise<string> {
  * the payment page. With JavaScript it calls POST /api/payment/create and opens
  * the payment page in a new tab, keeping a link in case the tab was blocked.
  */
-export function TopUpForm({ signedIn, result, defaultEmail, signInHref }: TopUpFormProps) {
+export function TopUpForm({
+  signedIn,
+  result,
+  defaultEmail,
+  defaultAmount = null,
+  returnTo = null,
+  signInHref,
+}: TopUpFormProps) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
   const [progress, setProgress] = useState<Progress>({ kind: "idle" });
@@ -69,6 +83,7 @@ export function TopUpForm({ signedIn, result, defaultEmail, signInHref }: TopUpF
     };
   }, [progress.kind, revalidator]);
 
+  const amountValue = defaultAmount;
   const creating = progress.kind === "creating" || navigation.state === "submitting";
   const disabled = !signedIn || creating;
   const formError = progress.kind === "error" ? progress.message : progress.kind === "idle" ? result?.formError : null;
@@ -86,7 +101,7 @@ export function TopUpForm({ signedIn, result, defaultEmail, signInHref }: TopUpF
     const tab = window.open("", "_blank");
     setProgress({ kind: "creating" });
     try {
-      const paymentUrl = await createPayment(amount, email);
+      const paymentUrl = await createPayment(amount, email, returnTo);
       let opened = false;
       if (tab && !tab.closed) {
         tab.opener = null;
@@ -113,7 +128,22 @@ export function TopUpForm({ signedIn, result, defaultEmail, signInHref }: TopUpF
           </a>
         </p>
       )}
+      {returnTo ? <input type="hidden" name="return_to" value={returnTo} /> : null}
       <fieldset className="top-up__fields" disabled={disabled}>
+        <ul className="top-up__presets" aria-label="Быстрый выбор суммы">
+          {TOP_UP_PRESETS.map((preset) => (
+            <li key={preset}>
+              <SiteLink
+                to={topUpHref(preset, returnTo)}
+                className={`top-up__preset${preset === amountValue ? " top-up__preset--active" : ""}`}
+                aria-current={preset === amountValue ? "true" : undefined}
+                preventScrollReset
+              >
+                {formatRubles(preset)}
+              </SiteLink>
+            </li>
+          ))}
+        </ul>
         <label className="top-up__field">
           <span>Сумма пополнения, ₽</span>
           <input
@@ -123,7 +153,8 @@ export function TopUpForm({ signedIn, result, defaultEmail, signInHref }: TopUpF
             min={MIN_TOP_UP_RUBLES}
             step="0.01"
             placeholder={`от ${MIN_TOP_UP_RUBLES} ₽`}
-            defaultValue={result?.values?.amount ?? ""}
+            key={amountValue ?? "empty"}
+            defaultValue={result?.values?.amount ?? (amountValue == null ? "" : String(amountValue))}
             aria-invalid={fieldErrors.amount ? true : undefined}
             aria-describedby={fieldErrors.amount ? "top-up-amount-error" : undefined}
             required

@@ -1,15 +1,24 @@
 import { formatDate, timeLeft } from "#core/format/dates.ts";
 import { formatDuration } from "#core/format/plural.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import {
+  activeUntilText,
+  expiredText,
+  FAILED_RETRY_TEXT,
+  INVENTORY_FILTER_LABEL,
+  INVENTORY_HELP,
+  INVENTORY_STATE_LABEL,
+  REFUNDED_TEXT,
+  receivedText,
+  waitingText,
+} from "#core/messages/inventory.ts";
+import { connectText } from "#core/messages/shop.ts";
+import { type InventoryState, inventoryState } from "#core/profile/inventory-state.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
+import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
 import { SiteLink } from "../site-link.tsx";
-import { INVENTORY_STATUS_LABEL, statusTone } from "./labels.ts";
 
-const FILTERS: { value: InventoryFilter; label: string }[] = [
-  { value: "all", label: "Все" },
-  { value: "not_used", label: "Не использованные" },
-  { value: "used", label: "Использованные" },
-];
+const FILTERS: InventoryFilter[] = ["all", "not_used", "used"];
 
 /** The filter as links (?status=…), so it works without JavaScript. */
 export function InventoryFilters({ current }: { current: InventoryFilter }) {
@@ -17,56 +26,131 @@ export function InventoryFilters({ current }: { current: InventoryFilter }) {
     <nav className="profile-filter" aria-label="Фильтр предметов">
       {FILTERS.map((filter) => (
         <SiteLink
-          key={filter.value}
-          to={filter.value === "all" ? "/profile" : `/profile?status=${filter.value}`}
-          className={filter.value === current ? "profile-chip profile-chip--active" : "profile-chip"}
-          aria-current={filter.value === current ? "true" : undefined}
+          key={filter}
+          to={filter === "all" ? "/profile" : `/profile?status=${filter}`}
+          className={filter === current ? "profile-chip profile-chip--active" : "profile-chip"}
+          aria-current={filter === current ? "true" : undefined}
           preventScrollReset
         >
-          {filter.label}
+          {INVENTORY_FILTER_LABEL[filter]}
         </SiteLink>
       ))}
     </nav>
   );
 }
 
-/** `now` is the loader's clock, so the time left reads the same on the server and after hydration. */
-export function InventoryList({ items, now }: { items: InventoryItem[]; now: string }) {
+/** How purchases arrive in the game. */
+export function InventoryHelp() {
+  return <p className="inventory-help">{INVENTORY_HELP}</p>;
+}
+
+const STATE_TONE: Record<InventoryState, "good" | "wait" | "bad" | "neutral"> = {
+  waiting: "wait",
+  failed: "bad",
+  active: "good",
+  received: "good",
+  expired: "neutral",
+  refunded: "neutral",
+};
+
+/**
+ * `now` is the loader's clock, so the time left reads the same on the server and after hydration.
+ * `servers` lists the servers of each type an entry waits on, to connect to with one click.
+ */
+export function InventoryList({
+  items,
+  now,
+  servers = {},
+}: {
+  items: InventoryItem[];
+  now: string;
+  servers?: Record<string, ServerAddress[]>;
+}) {
   if (items.length === 0) return <p className="profile-empty">Нет предметов</p>;
   return (
     <ul className="inventory-grid">
-      {items.map((entry) => (
-        <li key={entry.id} className="inventory-card" data-testid="inventory-entry">
-          <img
-            className="inventory-card__image"
-            src={entry.item_image}
-            width={96}
-            height={96}
-            alt=""
-            loading="lazy"
-            decoding="async"
-          />
-          <div className="inventory-card__body">
-            <p className="inventory-card__name">{entry.item_name}</p>
-            <p className="inventory-card__meta">
-              <span className="inventory-card__server">{serverTypeLabel(entry.server_type)}</span>
-              <span aria-hidden="true"> · </span>
-              <span className="inventory-card__duration">{formatDuration(entry)}</span>
-            </p>
-            <span className={`profile-badge profile-badge--${statusTone(entry.status)}`}>
-              {INVENTORY_STATUS_LABEL[entry.status] ?? entry.status}
-            </span>
-            {entry.expires_at && (
-              <p className="inventory-card__note">
-                Действует до {formatDate(entry.expires_at)} · {timeLeft(entry.expires_at, now)}
+      {items.map((entry) => {
+        const state = inventoryState(entry, now);
+        const type = serverTypeLabel(entry.server_type);
+        return (
+          <li key={entry.id} className="inventory-card" data-testid="inventory-entry" data-state={state}>
+            <img
+              className="inventory-card__image"
+              src={entry.item_image}
+              width={96}
+              height={96}
+              alt=""
+              loading="lazy"
+              decoding="async"
+            />
+            <div className="inventory-card__body">
+              <p className="inventory-card__name">{entry.item_name}</p>
+              <p className="inventory-card__meta">
+                <span className="inventory-card__server">{type}</span>
+                <span aria-hidden="true"> · </span>
+                <span className="inventory-card__duration">{formatDuration(entry)}</span>
               </p>
-            )}
-            {entry.last_error && entry.status === "not_used" && (
-              <p className="inventory-card__note inventory-card__note--error">{entry.last_error}</p>
-            )}
-          </div>
-        </li>
-      ))}
+              <span className={`profile-badge profile-badge--${STATE_TONE[state]}`}>
+                {INVENTORY_STATE_LABEL[state]}
+              </span>
+              <StateNote entry={entry} state={state} now={now} type={type} servers={servers[entry.server_type] ?? []} />
+            </div>
+          </li>
+        );
+      })}
     </ul>
   );
+}
+
+function StateNote({
+  entry,
+  state,
+  now,
+  type,
+  servers,
+}: {
+  entry: InventoryItem;
+  state: InventoryState;
+  now: string;
+  type: string;
+  servers: ServerAddress[];
+}) {
+  switch (state) {
+    case "waiting":
+      return (
+        <>
+          <p className="inventory-card__note">{waitingText(type)}</p>
+          {servers.length > 0 ? (
+            <ul className="inventory-card__servers">
+              {servers.map((server) => (
+                <li key={server.ip_port}>
+                  <a className="inventory-card__connect" href={steamConnectHref(server.ip_port)}>
+                    {connectText(server.name)}
+                  </a>
+                </li>
+              ))}
+            </ul>
+          ) : null}
+        </>
+      );
+    case "failed":
+      return (
+        <>
+          <p className="inventory-card__note inventory-card__note--error">{entry.last_error}</p>
+          <p className="inventory-card__note">{FAILED_RETRY_TEXT}</p>
+        </>
+      );
+    case "active":
+      return (
+        <p className="inventory-card__note">
+          {activeUntilText(formatDate(entry.expires_at), timeLeft(entry.expires_at ?? "", now))}
+        </p>
+      );
+    case "expired":
+      return <p className="inventory-card__note">{expiredText(formatDate(entry.expires_at))}</p>;
+    case "received":
+      return entry.used_at ? <p className="inventory-card__note">{receivedText(formatDate(entry.used_at))}</p> : null;
+    case "refunded":
+      return <p className="inventory-card__note">{REFUNDED_TEXT}</p>;
+  }
 }

@@ -2,13 +2,23 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
+import { formatDays } from "#core/format/plural.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
-import { AUTH_REQUIRED } from "#core/messages/common.ts";
-import { INSUFFICIENT_FUNDS, isInsufficientFunds } from "#core/messages/shop.ts";
+import {
+  INSUFFICIENT_FUNDS,
+  isInsufficientFunds,
+  RECEIPT,
+  SIGN_IN_TO_BUY,
+  shortOfText,
+  topUpByText,
+} from "#core/messages/shop.ts";
+import { itemReturnPath, missingRubles, topUpAmountFor, topUpHref } from "#core/payments/top-up-link.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { PurchaseActionData } from "../../routes/shop.item.tsx";
 import { SiteLink } from "../site-link.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
+import { Price } from "./price.tsx";
+import { Receipt } from "./receipt.tsx";
 
 interface BuyDialogProps {
   item: ShopCardItem;
@@ -20,11 +30,33 @@ interface BuyDialogProps {
   onPurchased: (item: ShopCardItem) => void;
 }
 
+/** «Для сервера MAX2»: the type a purchase is for, in the selector's words. */
+export function ServerTypeNote({ serverType }: { serverType: string }) {
+  return (
+    <p className="server-type-note">
+      Для сервера <strong data-testid="buy-server-type">{serverTypeLabel(serverType)}</strong>
+    </p>
+  );
+}
+
+/** «Недостаточно средств на балансе: не хватает 93 ₽. Пополнить на 93 ₽» (the link comes back to the item). */
+export function ShortOfFunds({ missing, returnTo }: { missing: number; returnTo: string }) {
+  const amount = topUpAmountFor(missing);
+  return (
+    <p className="form-error" role="alert">
+      {INSUFFICIENT_FUNDS}: {shortOfText(missing)}.{" "}
+      <SiteLink to={topUpHref(amount, returnTo)} className="form-error__link">
+        {topUpByText(amount)}
+      </SiteLink>
+    </p>
+  );
+}
+
 /**
- * The purchase flow: signed out → the sign-in dialog; a one-time item → a
- * confirmation; otherwise a duration choice; then confirm. The form posts to the
- * item page's action (the same one the no-JavaScript form uses), so React Router
- * revalidates the header balance and the shop list afterwards.
+ * The purchase flow: signed out → the prices and a sign-in button; a one-time item → a
+ * confirmation; otherwise a duration choice; then confirm, then the receipt, which stays until the
+ * player closes it. The form posts to the item page's action (the same one the no-JavaScript form
+ * uses), so React Router revalidates the header balance and the shop list afterwards.
  */
 export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: BuyDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
@@ -35,9 +67,10 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
   const needsDuration = !item.is_one_time && item.durations.length > 0;
   const chosen = needsDuration ? item.durations.find((duration) => duration.days === days) : null;
   const price = needsDuration ? (chosen?.discount_price ?? null) : item.discount_price;
-  const shortOfFunds = balance != null && price != null && balance < price;
+  const missing = balance != null && price != null ? missingRubles(price, balance) : 0;
   const busy = fetcher.state !== "idle";
   const result = fetcher.data;
+  const done = fetcher.state === "idle" && result?.ok ? result : null;
 
   useEffect(() => {
     const element = dialog.current;
@@ -45,14 +78,12 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
   }, []);
 
   useEffect(() => {
-    if (fetcher.state === "idle" && result?.ok) {
-      onPurchased(item);
-      onClose();
-    }
-  }, [fetcher.state, result, item, onClose, onPurchased]);
+    if (done) onPurchased(item);
+  }, [done, item, onPurchased]);
 
-  const serverError = result && !result.ok ? result.error : null;
-  const fundsError = shortOfFunds || isInsufficientFunds(result && !result.ok ? result.status : null);
+  const serverError = result && !result.ok ? result : null;
+  // The server may know better (the balance moved in another tab): its 402 says how much is missing.
+  const shortBy = missing > 0 ? missing : isInsufficientFunds(serverError?.status) ? (serverError?.missing ?? 0) : 0;
 
   return (
     // biome-ignore lint/a11y/useKeyWithClickEvents: Escape closes a modal <dialog> natively
@@ -65,13 +96,30 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
         if (event.target === dialog.current) onClose();
       }}
     >
-      {balance == null ? (
+      {done ? (
         <div className="buy-dialog__body">
-          <h2 id="buy-dialog-title">{AUTH_REQUIRED}</h2>
-          <p>Чтобы купить «{item.name}», войдите через Steam.</p>
+          <Receipt
+            titleId="buy-dialog-title"
+            itemName={item.name}
+            isOneTime={item.is_one_time}
+            purchase={done.purchase}
+            balance={done.balance}
+            servers={done.servers}
+          />
+          <div className="buy-dialog__actions">
+            <button type="button" className="button button--ghost" onClick={onClose}>
+              {RECEIPT.close}
+            </button>
+          </div>
+        </div>
+      ) : balance == null ? (
+        <div className="buy-dialog__body">
+          <h2 id="buy-dialog-title">{item.name}</h2>
+          <ServerTypeNote serverType={item.server_type} />
+          <GuestPrices item={item} />
           <div className="buy-dialog__actions">
             <a className="button button--steam" href={signInHref(returnTo)}>
-              Войти через Steam
+              {SIGN_IN_TO_BUY}
             </a>
             <button type="button" className="button button--ghost" onClick={onClose}>
               Отмена
@@ -81,9 +129,8 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
       ) : (
         <fetcher.Form method="post" action={`/shop/items/${item.id}`} className="buy-dialog__body">
           <h2 id="buy-dialog-title">{needsDuration ? "Выберите срок" : "Подтверждение покупки"}</h2>
-          <p>
-            {item.name} · <span className="muted">{serverTypeLabel(item.server_type)}</span>
-          </p>
+          <p className="buy-dialog__item">{item.name}</p>
+          <ServerTypeNote serverType={item.server_type} />
           <input type="hidden" name="server_type" value={item.server_type} />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />
           <input type="hidden" name="_js" value="1" />
@@ -95,20 +142,15 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
             </p>
           )}
           <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
-          {fundsError ? (
-            <p className="form-error" role="alert">
-              {INSUFFICIENT_FUNDS}.{" "}
-              <SiteLink to="/balance" className="form-error__link">
-                Пополнить баланс
-              </SiteLink>
-            </p>
+          {shortBy > 0 ? (
+            <ShortOfFunds missing={shortBy} returnTo={itemReturnPath(item.id, chosen?.days)} />
           ) : serverError ? (
             <p className="form-error" role="alert">
-              {serverError}
+              {serverError.error}
             </p>
           ) : null}
           <div className="buy-dialog__actions">
-            <button type="submit" className="button" disabled={busy || price == null || shortOfFunds}>
+            <button type="submit" className="button" disabled={busy || price == null || missing > 0}>
               {busy ? "Покупка…" : price == null ? "Купить" : `Купить за ${formatRubles(price)}`}
             </button>
             <button type="button" className="button button--ghost" onClick={onClose}>
@@ -118,5 +160,31 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
         </fetcher.Form>
       )}
     </dialog>
+  );
+}
+
+/** A signed-out visitor's view of what the item costs: each duration's price, or the one price. */
+export function GuestPrices({
+  item,
+}: {
+  item: Pick<ShopCardItem, "is_one_time" | "durations" | "price" | "discount_price" | "discount">;
+}) {
+  const needsDuration = !item.is_one_time && item.durations.length > 0;
+  if (!needsDuration) {
+    return (
+      <p className="shop-item__price">
+        <Price price={item.price} discountPrice={item.discount_price} discount={item.discount} />
+      </p>
+    );
+  }
+  return (
+    <ul className="guest-prices" aria-label="Сроки и цены">
+      {item.durations.map((duration) => (
+        <li key={duration.days} className="guest-prices__row">
+          <span>{formatDays(duration.days)}</span>
+          <Price price={duration.price} discountPrice={duration.discount_price} discount={item.discount} />
+        </li>
+      ))}
+    </ul>
   );
 }

@@ -8,10 +8,12 @@ interface DurationPickerProps {
   /** Controlled with JavaScript; without it the radios are plain form fields. */
   value?: number | null;
   onChange?: (days: number) => void;
+  /** Without JavaScript: the duration checked at first (the one a top-up came back for). */
+  defaultDays?: number | null;
 }
 
 /** Radio buttons named `duration` (whole days), each with its price. */
-export function DurationPicker({ durations, discount, value, onChange }: DurationPickerProps) {
+export function DurationPicker({ durations, discount, value, onChange, defaultDays = null }: DurationPickerProps) {
   return (
     <fieldset className="durations">
       <legend>Срок действия</legend>
@@ -24,7 +26,7 @@ export function DurationPicker({ durations, discount, value, onChange }: Duratio
             required
             {...(onChange
               ? { checked: value === duration.days, onChange: () => onChange(duration.days) }
-              : { defaultChecked: false })}
+              : { defaultChecked: defaultDays === duration.days })}
           />
           <span className="durations__days">{formatDays(duration.days)}</span>
           <span className="durations__price">

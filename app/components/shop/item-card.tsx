@@ -1,3 +1,4 @@
+import { serverTypeLabel } from "#core/format/server-type.ts";
 import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "#core/messages/shop.ts";
 import { type LimitedState, limitedState } from "#core/shop/limited.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
@@ -52,7 +53,7 @@ function CardBody({
       <img src={item.img} alt="" width={128} height={128} loading={eager ? undefined : "lazy"} />
       {state || item.is_one_time ? (
         <p className="shop-card__badges">
-          {state ? <LimitedBadge state={state} /> : null}
+          {state ? <LimitedBadge state={state} item={item} /> : null}
           {item.is_one_time ? <span className="badge">Разовый</span> : null}
         </p>
       ) : null}
@@ -60,6 +61,7 @@ function CardBody({
         <a href={href}>{item.name}</a>
       </h2>
       <p className="muted">{item.category_name}</p>
+      <p className="shop-card__type">{serverTypeLabel(item.server_type)}</p>
       {state ? <Countdown item={item} state={state} now={now} /> : null}
       {item.is_limited ? <QuantityBar item={item} /> : null}
       <p className="shop-card__footer">

@@ -1,5 +1,5 @@
 import { useEffect, useState } from "react";
-import { LIMITED_BADGES } from "#core/messages/shop.ts";
+import { LIMITED_BADGES, SOLD_OUT } from "#core/messages/shop.ts";
 import {
   countdownTarget,
   formatCountdown,
@@ -24,8 +24,16 @@ export function useNow(serverNow: number, ticking: boolean): number {
   return now;
 }
 
-export function LimitedBadge({ state }: { state: LimitedState }) {
-  return <span className={`badge badge--${state}`}>{LIMITED_BADGES[state]}</span>;
+/** The offer's badge; a sold-out one says «Распродано», an ended one «Товар недоступен». */
+export function LimitedBadge({
+  state,
+  item,
+}: {
+  state: LimitedState;
+  item: Pick<LimitedFields, "max_quantity" | "sold_quantity">;
+}) {
+  const soldOut = state === "unavailable" && item.max_quantity != null && item.sold_quantity >= item.max_quantity;
+  return <span className={`badge badge--${state}`}>{soldOut ? SOLD_OUT : LIMITED_BADGES[state]}</span>;
 }
 
 export function Countdown({ item, state, now }: { item: LimitedFields; state: LimitedState; now: number }) {

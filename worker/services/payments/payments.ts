@@ -5,6 +5,7 @@ import { ledger, payments, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
 import { constraintViolation, type Statement, statement } from "../../ports/database.ts";
+import { safeReturnPath } from "../auth/return-path.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
@@ -27,8 +28,26 @@ function log(event: string, details: Record<string, unknown>) {
   console.warn(JSON.stringify({ event, ...details }));
 }
 
-export function paymentReturnUrl(deps: Pick<Deps, "config">, paymentId: string): string {
-  return `${deps.config.publicUrl}/api/payment/return/${paymentId}`;
+/** The provider's return address; `next` (a same-site path, see paymentReturnNext) is where it then sends the player. */
+export function paymentReturnUrl(deps: Pick<Deps, "config">, paymentId: string, next: string | null = null): string {
+  const url = `${deps.config.publicUrl}/api/payment/return/${paymentId}`;
+  return next ? `${url}?next=${encodeURIComponent(next)}` : url;
+}
+
+/** A top-up's return path when it is a same-site path other than the home page, else null (the profile). */
+export function paymentReturnNext(value: string | null | undefined): string | null {
+  if (!value) return null;
+  const path = safeReturnPath(value);
+  return path === "/" ? null : path;
+}
+
+/** Where the return sends the player: `next` with the payment's result, or the profile as before. */
+export function paymentReturnLocation(next: string | null | undefined, result: "success" | "failed"): string {
+  const path = paymentReturnNext(next);
+  if (!path) return `/profile?payment=${result}`;
+  const url = new URL(path, "http://site.invalid");
+  url.searchParams.set("payment", result);
+  return `${url.pathname}${url.search}`;
 }
 
 /** Records a pending payment, creates it at the provider, and returns where the player pays. */
@@ -75,7 +94,7 @@ export async function createTopUp(
       amount,
       email: input.email,
       description: `Пополнение баланса на ${kopecksToYooKassaValue(amount).replace(".", ",")} ₽`,
-      returnUrl: paymentReturnUrl(deps, paymentId),
+      returnUrl: paymentReturnUrl(deps, paymentId, paymentReturnNext(input.return_to)),
     });
   } catch (error) {
     if (error instanceof PaymentProviderError) return fail(error.message);

@@ -139,8 +139,15 @@ export async function shopPageCatalog(
   return {
     total: rows.length,
     items: pageOf(rows, page).map((row) => toCard(catalog, row, now)),
-    categories: catalog.categories,
+    categories: categoriesOf(catalog, filter.serverType),
   };
+}
+
+/** The categories that have listed items of `serverType` (every category when no type is given). */
+function categoriesOf(catalog: CatalogSnapshot, serverType: string | undefined): ShopCategory[] {
+  if (!serverType) return catalog.categories;
+  const used = new Set((catalog.byServerType.get(serverType) ?? []).map((row) => row.categoryId));
+  return catalog.categories.filter((category) => used.has(category.id));
 }
 
 /** One listed item with its category's name, durations and kit contents. */

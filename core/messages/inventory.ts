@@ -1,0 +1,45 @@
+// The Корзина in the player's words: each entry's state, and how purchases reach the game.
+
+import type { InventoryState } from "../profile/inventory-state.ts";
+
+export const INVENTORY_STATE_LABEL: Record<InventoryState, string> = {
+  waiting: "Ждёт выдачи",
+  failed: "Ошибка выдачи",
+  active: "Действует",
+  received: "Получен",
+  expired: "Срок истёк",
+  refunded: "Возвращён",
+};
+
+/** The filter's links; the values are the API's statuses (not_used, used). */
+export const INVENTORY_FILTER_LABEL = {
+  all: "Все",
+  not_used: "Неиспользованные",
+  used: "Использованные",
+} as const;
+
+/** How a purchase reaches the game: the Корзина's help, above the list. */
+export const INVENTORY_HELP =
+  "Покупки приходят в игру автоматически, пока вы на сервере того типа, для которого они куплены. Команда /store в чате игры покажет, что ждёт выдачи.";
+
+/** A waiting entry: where to go to receive it. */
+export function waitingText(serverTypeLabel: string): string {
+  return `Зайдите на сервер ${serverTypeLabel} — предмет придёт автоматически.`;
+}
+
+export const FAILED_RETRY_TEXT =
+  "Выдача будет повторена: администратор видит ошибку. Если предмет долго не приходит, напишите нам в Discord.";
+
+export function activeUntilText(date: string, left: string): string {
+  return `Действует до ${date} · ${left}`;
+}
+
+export function receivedText(date: string): string {
+  return `Получен ${date}`;
+}
+
+export function expiredText(date: string): string {
+  return `Срок истёк ${date}`;
+}
+
+export const REFUNDED_TEXT = "Покупка отменена, деньги вернулись на баланс.";

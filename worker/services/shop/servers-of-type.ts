@@ -1,0 +1,36 @@
+import { asc, eq } from "drizzle-orm";
+import type { ServerAddress } from "#core/shop/types.ts";
+import { servers } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+
+/**
+ * The site's servers of one type, in the list's order: where a player goes to receive what they bought
+ * for it (the receipt and the Корзина link to each with `steam://connect/ip:port`).
+ */
+export async function serversOfType(deps: Pick<Deps, "db">, serverType: string): Promise<ServerAddress[]> {
+  const rows = await deps.db.orm
+    .select({ name: servers.name, ipPort: servers.ipPort })
+    .from(servers)
+    .where(eq(servers.serverType, serverType))
+    .orderBy(asc(servers.sortOrder), asc(servers.id));
+  return rows.map((row) => ({ name: row.name, ip_port: row.ipPort }));
+}
+
+/** The servers of several types at once (one query), by type. */
+export async function serversByType(
+  deps: Pick<Deps, "db">,
+  serverTypes: readonly string[],
+): Promise<Record<string, ServerAddress[]>> {
+  const byType: Record<string, ServerAddress[]> = {};
+  if (serverTypes.length === 0) return byType;
+  const rows = await deps.db.orm
+    .select({ name: servers.name, ipPort: servers.ipPort, serverType: servers.serverType })
+    .from(servers)
+    .orderBy(asc(servers.sortOrder), asc(servers.id));
+  for (const row of rows) {
+    if (!serverTypes.includes(row.serverType)) continue;
+    byType[row.serverType] ??= [];
+    byType[row.serverType]?.push({ name: row.name, ip_port: row.ipPort });
+  }
+  return byType;
+}
