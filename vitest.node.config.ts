@@ -25,6 +25,7 @@ export const BOTH_RUNTIMES = [
   "tests/api-basics.test.ts",
   "tests/shop-api.test.ts",
   "tests/history-endpoints.test.ts",
+  "tests/balance-statement.test.ts",
   "tests/inventory-list.test.ts",
   "tests/profile-pages.test.ts",
   // generated malformed input
