@@ -24,6 +24,7 @@ export const BOTH_RUNTIMES = [
   // reads
   "tests/api-basics.test.ts",
   "tests/shop-api.test.ts",
+  "tests/shop-search.test.ts",
   "tests/history-endpoints.test.ts",
   "tests/balance-statement.test.ts",
   "tests/inventory-list.test.ts",

@@ -18,7 +18,7 @@ export const SHOP_ERRORS = {
   badId: BAD_ITEM_ID,
   itemNotFound: ITEM_NOT_FOUND,
   queryRequired: "Поисковый запрос обязателен",
-  queryTooShort: "Поисковый запрос должен содержать не менее 3 символов",
+  queryTooShort: "Поисковый запрос должен содержать не менее 2 символов",
 } as const;
 
 export const PURCHASE_ERRORS = {
