@@ -32,6 +32,7 @@ export const BOTH_RUNTIMES = [
   // generated malformed input
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
+  "tests/seller-details.test.ts",
   "tests/shop-page.test.ts",
   "tests/catalog-snapshot.test.ts",
   // pages

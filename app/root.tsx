@@ -39,6 +39,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return {
     user: pagePlayer(user),
     discordUrl: deps.config.discordUrl,
+    seller: deps.config.seller,
     year: deps.now().getFullYear(),
   };
 }
@@ -75,6 +76,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </div>
         <SiteFooter
           discordUrl={data?.discordUrl ?? "https://discord.com"}
+          seller={data?.seller ?? null}
           year={data?.year ?? new Date().getFullYear()}
         />
         <ScrollRestoration />

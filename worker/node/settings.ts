@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError, loadConfig } from "../config.ts";
+import { ConfigError, innSchema, loadConfig } from "../config.ts";
 import type { Settings } from "../settings.ts";
 
 // The owner's own server reads the Worker's settings under the same names from the environment
@@ -32,6 +32,9 @@ const schema = z.object({
   YOOKASSA_SHOP_ID: optional,
   YOOKASSA_SECRET_KEY: optional,
   YOOKASSA_TRUSTED_IPS: optional,
+  SELLER_NAME: z.string().trim().max(200).optional(),
+  SELLER_INN: innSchema.optional(),
+  SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address").optional(),
 });
 
 export interface NodeSettings {
@@ -75,6 +78,9 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     YOOKASSA_SHOP_ID: value.YOOKASSA_SHOP_ID,
     YOOKASSA_SECRET_KEY: value.YOOKASSA_SECRET_KEY,
     YOOKASSA_TRUSTED_IPS: value.YOOKASSA_TRUSTED_IPS,
+    SELLER_NAME: value.SELLER_NAME,
+    SELLER_INN: value.SELLER_INN,
+    SUPPORT_EMAIL: value.SUPPORT_EMAIL,
   };
   // The Worker's fail-closed rules (secrets, no stand-ins off this machine), checked before listening.
   try {
@@ -104,6 +110,9 @@ const VARIABLE_OF: Record<string, string> = {
   sessionSecret: "SESSION_SECRET",
   paymentProvider: "PAYMENT_PROVIDER",
   "yookassa.apiBase": "YOOKASSA_API_BASE",
+  "seller.name": "SELLER_NAME",
+  "seller.inn": "SELLER_INN",
+  "seller.email": "SUPPORT_EMAIL",
 };
 
 const oneLine = (text: string) =>
