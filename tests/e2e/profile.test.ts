@@ -106,7 +106,7 @@ for (const javaScriptEnabled of [true, false]) {
     await filter.getByRole("link", { name: "Использованные", exact: true }).click();
     await page.waitForURL(`${E2E_ORIGIN}/profile?status=used`);
     await page.locator(".profile-empty", { hasText: "Нет предметов" }).waitFor();
-    await filter.getByRole("link", { name: "Не использованные", exact: true }).click();
+    await filter.getByRole("link", { name: "Неиспользованные", exact: true }).click();
     await page.waitForURL(`${E2E_ORIGIN}/profile?status=not_used`);
     await entries.first().waitFor();
     assert.ok((await entries.count()) >= 2);
@@ -136,7 +136,8 @@ for (const javaScriptEnabled of [true, false]) {
     await deposit.waitFor();
     assert.match(flat(await content(deposit)), /250 ₽/);
     assert.match(await content(deposit), /В обработке/);
-    assert.match(await content(deposit), /Нет данных/, "not completed yet");
+    assert.match(await content(deposit), /Ожидает оплаты/, "not completed yet");
+    assert.doesNotMatch(await content(deposit), /Нет данных/);
 
     // Balance: 100 ₽ from the code minus the purchase, the same in the header and the panel.
     const balance = flat(await text(page, ".profile-info__balance"));

@@ -7,7 +7,7 @@ import { INVENTORY_STATUS_LABEL, statusTone } from "./labels.ts";
 
 const FILTERS: { value: InventoryFilter; label: string }[] = [
   { value: "all", label: "Все" },
-  { value: "not_used", label: "Не использованные" },
+  { value: "not_used", label: "Неиспользованные" },
   { value: "used", label: "Использованные" },
 ];
 
