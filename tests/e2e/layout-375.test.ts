@@ -34,8 +34,9 @@ async function signInAt(page: Page, path: string, steamId: string) {
 }
 
 /**
- * Words and numbers (runs between ordinary spaces; a no-break space joins) that the browser laid out on
- * more than one line, in the elements `selector` finds.
+ * Words and numbers that the browser laid out on more than one line, in the elements `selector` finds. A
+ * number's digit groups and its «₽» count as one run even when an ordinary space separates them, so
+ * «Дерево ×10 000» with a plain space, wrapped as «×10 / 000», is caught.
  */
 function brokenWords(page: Page, selector: string): Promise<string[]> {
   return page.evaluate((selector) => {
@@ -44,7 +45,8 @@ function brokenWords(page: Page, selector: string): Promise<string[]> {
       const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
       for (let node = walker.nextNode(); node; node = walker.nextNode()) {
         const text = node.textContent ?? "";
-        for (const match of text.matchAll(/[^ \t\n\r]+/g)) {
+        // A word, with the digit groups and the «₽» an ordinary space may have split from it («10 000 ₽»).
+        for (const match of text.matchAll(/[^ \t\n\r]+(?: \d{3}(?!\d))*(?: ₽)?/g)) {
           const range = document.createRange();
           range.setStart(node, match.index);
           range.setEnd(node, match.index + match[0].length);
