@@ -197,8 +197,13 @@ test("client-side filtering shows four loading skeletons, then the category", as
   await page.goto("/shop?server_type=MAX3");
   await waitForHydration(page);
   await page.locator('nav[aria-label="Категории"]').getByRole("link", { name: "Ресурсы" }).click();
-  await page.locator('[data-testid="shop-skeleton"]').first().waitFor();
-  assert.equal(await page.locator('[data-testid="shop-skeleton"]').count(), 4);
+  // Read in the page, where the skeletons are: a count asked for after they were seen could arrive after
+  // their 200 ms on a busy machine.
+  const skeletons = await page.waitForFunction(() => {
+    const shown = document.querySelectorAll('[data-testid="shop-skeleton"]').length;
+    return shown > 0 ? shown : null;
+  });
+  assert.equal(await skeletons.jsonValue(), 4);
   await page.locator(".shop-card__title").first().waitFor();
   // The seed's amounts group with a no-break space (so «10 000» never wraps inside the number).
   assert.deepEqual(await page.locator(".shop-card__title").allInnerTexts(), [
