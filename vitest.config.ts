@@ -12,7 +12,7 @@ export default defineConfig(async () => {
     ],
     test: {
       include: ["tests/**/*.test.ts"],
-      exclude: ["tests/e2e/**", "tests/node/**", "tests/server/**", "tests/runtime/node/**"],
+      exclude: ["tests/e2e/**", "tests/node/**", "tests/server/**", "tests/plugin/**", "tests/runtime/node/**"],
       setupFiles: ["./tests/setup.ts"],
     },
   };

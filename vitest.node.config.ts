@@ -28,13 +28,16 @@ export const BOTH_RUNTIMES = [
   // reads
   "tests/api-basics.test.ts",
   "tests/shop-api.test.ts",
+  "tests/shop-search.test.ts",
   "tests/history-endpoints.test.ts",
+  "tests/balance-statement.test.ts",
   "tests/inventory-list.test.ts",
   "tests/inventory-states.test.ts",
   "tests/profile-pages.test.ts",
   // generated malformed input
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",
+  "tests/seller-details.test.ts",
   "tests/shop-page.test.ts",
   "tests/journey-pages.test.ts",
   "tests/catalog-snapshot.test.ts",

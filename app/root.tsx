@@ -16,7 +16,7 @@ import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
 import { AuthErrorBanner } from "./components/auth-error-banner.tsx";
 import { NotFoundView } from "./components/not-found-view.tsx";
-import { Preloader } from "./components/preloader.tsx";
+import { PRELOADER_SEEN_CLASS, PRELOADER_SEEN_KEY, Preloader } from "./components/preloader.tsx";
 import { SiteFooter } from "./components/site-footer.tsx";
 import { SiteHeader } from "./components/site-header.tsx";
 import { SiteLink, useSiteLinks } from "./components/site-link.tsx";
@@ -42,12 +42,15 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     // The server type the player chose in the shop: the header's «Магазин» and the home page's links open it.
     serverType: chosenServerType(request),
     discordUrl: deps.config.discordUrl,
+    seller: deps.config.seller,
     year: deps.now().getFullYear(),
   };
 }
 
-// Marks <html> as "JavaScript runs" before first paint, so CSS may show the preloader.
-const MARK_JS = 'document.documentElement.classList.add("js")';
+// Marks <html> as "JavaScript runs" before first paint, so CSS may show the preloader; and, after the
+// first full load of the browser session (sessionStorage), as "preloader seen", so later full loads show
+// the rendered page at once (decisions 010 and 108). Storage refused (privacy modes): it plays each time.
+const MARK_JS = `var h=document.documentElement;h.classList.add("js");try{if(sessionStorage.getItem("${PRELOADER_SEEN_KEY}"))h.classList.add("${PRELOADER_SEEN_CLASS}");else sessionStorage.setItem("${PRELOADER_SEEN_KEY}","1")}catch(e){}`;
 
 export function Layout({ children }: { children: React.ReactNode }) {
   // Undefined when the root loader itself failed; the shell still renders.
@@ -76,6 +79,7 @@ export function Layout({ children }: { children: React.ReactNode }) {
         </div>
         <SiteFooter
           discordUrl={data?.discordUrl ?? "https://discord.com"}
+          seller={data?.seller ?? null}
           year={data?.year ?? new Date().getFullYear()}
         />
         <ScrollRestoration />

@@ -15,6 +15,7 @@ export default [
     route("purchases", "routes/profile.purchases.tsx"),
     route("history", "routes/profile.history.tsx"),
     route("deposits", "routes/profile.deposits.tsx"),
+    route("statement", "routes/profile.statement.tsx"),
   ]),
   // The operator console: every loader and action checks the role; strangers get the 404 above's twin.
   layout("routes/admin.tsx", [

@@ -89,7 +89,7 @@ describe("Каталог", () => {
     const page = await itemLoader(
       consoleArgs(deps, `/admin/items/${id}?done=saved`, { token: admin.token, params: { id: String(id) } }),
     );
-    expect(page.done).toBe("Товар сохранен");
+    expect(page.done).toBe("Товар сохранён");
     expect(page.values).toMatchObject({
       durations: "7\n30 = 399,5",
       grantCommands: "inventory.giveto {steamid} wood 1000",

@@ -41,8 +41,8 @@ describe("Платежи", () => {
       ).then(actionResult);
     const results = await Promise.all([recheck(), recheck()]);
     expect(results.map((result) => result.data.message).sort()).toEqual([
-      "Платеж уже был зачислен раньше, повторно не зачисляется",
-      "Провайдер подтвердил оплату: платеж зачислен",
+      "Платёж уже был зачислен раньше, повторно не зачисляется",
+      "Провайдер подтвердил оплату: платёж зачислен",
     ]);
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 25_000, ledger: 25_000 });
     const audit = await auditRowsFor(deps, "payment", created.paymentId);

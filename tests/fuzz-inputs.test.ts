@@ -65,6 +65,7 @@ function endpoints(f: Fixtures): { method: string; path: string }[] {
     { method: "GET", path: "/api/purchase/history" },
     { method: "GET", path: "/api/purchases/{id}" },
     { method: "GET", path: "/api/payment/history" },
+    { method: "GET", path: "/api/balance/history" },
     { method: "GET", path: `/api/payment/${f.payment.id}` },
     { method: "POST", path: "/api/payment/create" },
     { method: "POST", path: "/api/payment/webhook/standin" },

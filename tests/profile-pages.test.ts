@@ -41,7 +41,7 @@ async function pageArgs(url: string, options: { token?: string; method?: string;
 
 describe("profile pages", () => {
   it("send a signed-out visitor to Steam sign-in, coming back to the same address", async () => {
-    for (const path of ["/profile?status=used", "/promocodes", "/purchases", "/history", "/deposits"]) {
+    for (const path of ["/profile?status=used", "/promocodes", "/purchases", "/history", "/deposits", "/statement"]) {
       const response = await thrownResponse(pageArgs(`http://localhost${path}`));
       expect(response.status).toBe(302);
       expect(response.headers.get("Location")).toBe(`/api/auth/steam?return_to=${encodeURIComponent(path)}`);

@@ -175,12 +175,12 @@ describe("POST /api/purchase/items/:id", () => {
       [
         await createItem({ isOneTime: true, startTime: now + HOUR, endTime: now + 10 * HOUR, maxQuantity: 5 }),
         409,
-        "Продажа этого товара еще не началась",
+        "Продажа этого товара ещё не началась",
       ],
       [
         await createItem({ isOneTime: true, startTime: now - 10 * HOUR, endTime: now - HOUR }),
         410,
-        "Срок действия предложения истек",
+        "Срок действия предложения истёк",
       ],
       [await createItem({ isOneTime: true, maxQuantity: 5, soldQuantity: 5 }), 410, "Товар распродан"],
       [await createItem({ isOneTime: true, isAvailable: false }), 410, "Товар недоступен"],

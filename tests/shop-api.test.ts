@@ -205,10 +205,10 @@ describe("GET /api/shop/search", () => {
     },
   );
 
-  it("rejects a query shorter than 3 characters and bad filters", async () => {
-    const short = await fetchApi("/shop/search?query=%20ак%20");
+  it("rejects a query shorter than 2 characters and bad filters", async () => {
+    const short = await fetchApi("/shop/search?query=%20а%20");
     expect(short.status).toBe(400);
-    expect(await json(short)).toEqual({ error: "Поисковый запрос должен содержать не менее 3 символов" });
+    expect(await json(short)).toEqual({ error: "Поисковый запрос должен содержать не менее 2 символов" });
     expect((await fetchApi("/shop/search?query=вип&server_type=NOPE")).status).toBe(400);
     expect((await fetchApi("/shop/search?query=вип&category_id=x")).status).toBe(400);
     expect((await fetchApi(`/shop/search?query=${"я".repeat(101)}`)).status).toBe(400);

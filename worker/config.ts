@@ -1,9 +1,23 @@
 import { z } from "zod";
+import { isValidInn } from "#core/seller.ts";
 import type { Settings } from "./settings.ts";
 
 export const STANDIN_PREFIX = "/__standins/";
 
 const url = z.string().url();
+
+/** SELLER_INN's rule, shared with the Node server's settings so both name the same mistake. */
+export const innSchema = z
+  .string()
+  .regex(/^(\d{10}|\d{12})$/, "SELLER_INN must be 10 digits (an organisation) or 12 (an individual entrepreneur)")
+  .refine(isValidInn, "SELLER_INN has a wrong check digit");
+
+// The seller's details (issue 20): shown in the footer and the terms when set.
+const sellerSchema = z.object({
+  name: z.string().trim().min(1).max(200).nullable(),
+  inn: innSchema.nullable(),
+  email: z.email("SUPPORT_EMAIL must be an e-mail address").max(200).nullable(),
+});
 
 const configSchema = z.object({
   appEnv: z.enum(["development", "test", "production"]),
@@ -23,6 +37,7 @@ const configSchema = z.object({
     trustedIps: z.array(z.string()),
   }),
   adminSteamIds: z.array(z.string().regex(/^\d{17}$/, "ADMIN_STEAM_IDS must list SteamID64s (17 digits)")),
+  seller: sellerSchema,
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -77,6 +92,11 @@ export function loadConfig(env: Settings): Config {
       .split(",")
       .map((value) => value.trim())
       .filter(Boolean),
+    seller: {
+      name: env.SELLER_NAME?.trim() || null,
+      inn: env.SELLER_INN?.trim() || null,
+      email: env.SUPPORT_EMAIL?.trim() || null,
+    },
   });
   if (!parsed.success) {
     throw new ConfigError(`Invalid configuration: ${z.prettifyError(parsed.error)}`);

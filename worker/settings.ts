@@ -17,4 +17,9 @@ export interface Settings {
   YOOKASSA_TRUSTED_IPS?: string;
   // Comma-separated SteamID64s of the operator console's admins, beside the roles stored by `npm run admins`.
   ADMIN_STEAM_IDS?: string;
+  // The seller's details for the footer and the terms (card payments in Russia need them); each optional.
+  SELLER_NAME?: string;
+  /** ИНН: 10 digits (an organisation) or 12 (an individual entrepreneur). */
+  SELLER_INN?: string;
+  SUPPORT_EMAIL?: string;
 }

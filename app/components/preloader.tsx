@@ -1,8 +1,14 @@
 import { useEffect, useState } from "react";
 
-// Visible from first paint until the app is interactive, then 0.8 s more, then a 0.5 s fade.
+// Visible from first paint until the app is interactive, then 0.8 s more, then a 0.5 s fade — on the
+// first full load of a browser session only.
 const EXTRA_DELAY_MS = 800;
 const FADE_MS = 500;
+
+/** The sessionStorage key the inline script in <head> sets on the first full load of the session. */
+export const PRELOADER_SEEN_KEY = "preloader-seen";
+/** The class that script puts on <html> on every later full load: CSS hides the overlay at once. */
+export const PRELOADER_SEEN_CLASS = "preloader-seen";
 
 // One gear outline (12 teeth, outer radius 24), drawn three times.
 const GEAR_PATH =
@@ -11,12 +17,17 @@ const GEAR_PATH =
 /**
  * The loading screen. Without JavaScript it is never shown: CSS displays it only
  * under `html.js` (set by an inline script in <head>), and hides it after a few
- * seconds on its own should hydration never happen.
+ * seconds on its own should hydration never happen. It plays on the first full load of a browser
+ * session; later full loads find `preloader-seen` on <html> and never show it.
  */
 export function Preloader() {
   const [phase, setPhase] = useState<"shown" | "fading" | "gone">("shown");
 
   useEffect(() => {
+    if (document.documentElement.classList.contains(PRELOADER_SEEN_CLASS)) {
+      setPhase("gone");
+      return;
+    }
     // Effects run once React has hydrated the page: the app is interactive now.
     const fade = window.setTimeout(() => setPhase("fading"), EXTRA_DELAY_MS);
     const gone = window.setTimeout(() => setPhase("gone"), EXTRA_DELAY_MS + FADE_MS);

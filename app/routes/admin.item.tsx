@@ -23,7 +23,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
   const id = idSchema.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
   const categories = await listCategories(deps);
-  const done = new URL(request.url).searchParams.get("done") === "saved" ? "Товар сохранен" : null;
+  const done = new URL(request.url).searchParams.get("done") === "saved" ? "Товар сохранён" : null;
   if (id.data === "new") return { id: null, values: EMPTY_ITEM, categories, serverTypes: SERVER_TYPES, done };
   const found = await itemForEdit(deps, id.data);
   if (!found) throw data(null, { status: 404 });

@@ -30,7 +30,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "payments");
   const input = recheckSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!input.success) return data<AdminActionData>({ ok: false, error: "Платеж не найден" }, { status: 400 });
+  if (!input.success) return data<AdminActionData>({ ok: false, error: "Платёж не найден" }, { status: 400 });
   const result = await recheckPayment(context.get(depsContext), operator, input.data.paymentId);
   if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
   // Not a redirect: asking again is harmless (the credit happens once) and the answer is this one's.

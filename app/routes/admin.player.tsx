@@ -54,7 +54,7 @@ export async function loader({ context, params, request }: Route.LoaderArgs) {
 }
 
 const SUCCESS = {
-  adjust: "Баланс изменен",
+  adjust: "Баланс изменён",
   blocked: "Покупки игрока заблокированы",
   unblocked: "Покупки игрока разблокированы",
   refund: "Покупка возвращена: деньги на балансе игрока",

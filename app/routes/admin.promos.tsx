@@ -18,7 +18,7 @@ import type { Route } from "./+types/admin.promos";
 
 // /admin/promos: the codes with uses and limits, who used one, create (admin) and disable (admin).
 
-const DONE = { created: "Промокод создан", disabled: "Промокод отключен" } as const;
+const DONE = { created: "Промокод создан", disabled: "Промокод отключён" } as const;
 const querySchema = z.object({
   used: z.coerce.number().int().positive().nullable().catch(null),
   done: z.enum(["created", "disabled"]).nullable().catch(null),

@@ -1,5 +1,6 @@
 import { useRouteLoaderData } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { GUIDE_COPY_STEP } from "#core/messages/history.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { ServerList } from "../components/server-list.tsx";
 import { SiteLink } from "../components/site-link.tsx";
@@ -99,7 +100,10 @@ export default function Home({ loaderData }: Route.ComponentProps) {
           <li className="step">
             <h3>Скопируйте IP и порт сервера</h3>
             <p>
-              Выберите сервер в <a href="#servers">списке выше</a> и нажмите «Скопировать IP/Port».
+              Выберите сервер в <a href="#servers">списке выше</a>{" "}
+              {/* The copy button needs JavaScript (it is hidden without it): each reader gets the instruction that works. */}
+              <span className="js-only">{GUIDE_COPY_STEP.withScript}</span>
+              <span className="no-js-only">{GUIDE_COPY_STEP.withoutScript}</span>
             </p>
             <img
               className="step__picture"
@@ -110,6 +114,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
               loading="lazy"
               decoding="async"
             />
+            <a className="button" href="#servers">
+              {GUIDE_COPY_STEP.toServers}
+            </a>
           </li>
           <li className="step">
             <h3>Посмотрите обучающее видео</h3>

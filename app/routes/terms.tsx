@@ -1,4 +1,5 @@
 import { useRouteLoaderData } from "react-router";
+import { hasSellerDetails, SELLER_TEXT } from "#core/messages/seller.ts";
 import { SiteLink } from "../components/site-link.tsx";
 import type { loader as rootLoader } from "../root.tsx";
 import type { Route } from "./+types/terms";
@@ -23,7 +24,9 @@ export const meta: Route.MetaFunction = () => [
 ];
 
 export default function Terms() {
-  const discordUrl = useRouteLoaderData<typeof rootLoader>("root")?.discordUrl ?? "https://discord.com";
+  const root = useRouteLoaderData<typeof rootLoader>("root");
+  const discordUrl = root?.discordUrl ?? "https://discord.com";
+  const seller = root?.seller;
   const discord = (
     <a href={discordUrl} target="_blank" rel="noopener noreferrer">
       Discord-сервер проекта
@@ -156,6 +159,28 @@ export default function Terms() {
         <p>
           6.3. Соглашение действует бессрочно, пока Пользователь пользуется сайтом, магазином или серверами проекта.
         </p>
+        {hasSellerDetails(seller) ? (
+          <div className="terms__seller" data-testid="terms-seller">
+            <p>6.4. {SELLER_TEXT.termsHeading}:</p>
+            <ul>
+              {seller.name ? (
+                <li>
+                  {SELLER_TEXT.seller}: {seller.name}
+                </li>
+              ) : null}
+              {seller.inn ? (
+                <li>
+                  {SELLER_TEXT.inn}: {seller.inn}
+                </li>
+              ) : null}
+              {seller.email ? (
+                <li>
+                  {SELLER_TEXT.email}: <a href={`mailto:${seller.email}`}>{seller.email}</a>
+                </li>
+              ) : null}
+            </ul>
+          </div>
+        ) : null}
       </section>
     </main>
   );

@@ -1,8 +1,8 @@
 // What the operator console answers with: its own texts, beside the players' in this folder.
 
 export const PAYMENT_ADMIN_TEXT = {
-  notFound: "Платеж не найден",
-  noProviderId: "Платеж не дошел до провайдера: проверять нечего",
+  notFound: "Платёж не найден",
+  noProviderId: "Платёж не дошёл до провайдера: проверять нечего",
   providerDown: "Провайдер не отвечает, попробуйте позже",
 } as const;
 
@@ -21,9 +21,9 @@ export const PROMO_ADMIN_TEXT = {
 export const REFUND_TEXT = {
   notFound: "Покупка не найдена",
   already: "Эта покупка уже возвращена",
-  notCompleted: "Вернуть можно только завершенную покупку",
+  notCompleted: "Вернуть можно только завершённую покупку",
   overLimit: "Возврат больше 1 000 ₽ может сделать только администратор",
-  conflict: "Не удалось выполнить возврат, попробуйте еще раз",
+  conflict: "Не удалось выполнить возврат, попробуйте ещё раз",
   deliveryCancelled: "Отменено: покупка возвращена",
 } as const;
 

@@ -18,7 +18,7 @@ export const SHOP_ERRORS = {
   badId: BAD_ITEM_ID,
   itemNotFound: ITEM_NOT_FOUND,
   queryRequired: "Поисковый запрос обязателен",
-  queryTooShort: "Поисковый запрос должен содержать не менее 3 символов",
+  queryTooShort: "Поисковый запрос должен содержать не менее 2 символов",
 } as const;
 
 export const PURCHASE_ERRORS = {
@@ -29,14 +29,14 @@ export const PURCHASE_ERRORS = {
   durationRequired: "Выберите срок действия",
   durationNotOffered: "Такой срок действия для этого товара не предусмотрен",
   oneTimeNoDuration: "Для разового товара срок действия не указывается",
-  notStarted: "Продажа этого товара еще не началась",
-  ended: "Срок действия предложения истек",
+  notStarted: "Продажа этого товара ещё не началась",
+  ended: "Срок действия предложения истёк",
   soldOut: "Товар распродан",
   unavailable: ITEM_UNAVAILABLE,
   insufficientFunds: INSUFFICIENT_FUNDS,
   blocked: "Покупки для вашего аккаунта заблокированы. Обратитесь в поддержку в Discord",
   idempotencyReused: "Этот ключ идемпотентности уже использован для другой покупки",
-  conflict: "Не удалось завершить покупку, попробуйте еще раз",
+  conflict: "Не удалось завершить покупку, попробуйте ещё раз",
 } as const;
 
 /** Why a player who owes for a refunded deposit can't buy (decision 097); `rubles` is what is owed. */

@@ -49,3 +49,31 @@ export interface InventoryItem {
   expires_at: string | null;
   last_error: string | null;
 }
+
+/** One movement of the balance statement «Движение средств» (a ledger row). Money in rubles. */
+export interface StatementEntry {
+  id: number;
+  created_at: string | null;
+  kind: "deposit" | "purchase" | "promo" | "refund" | "refund_debt" | "adjustment";
+  /** Signed: a credit is positive, a debit negative. */
+  amount: number;
+  /** What it was, in the player's words («Покупка «VIP» (SOLO, 7 дней)», «Промокод WELCOME100»). */
+  description: string;
+  item_name: string | null;
+  promo_code: string | null;
+  /** The operator's reason for an adjustment or a refund of a purchase. */
+  note: string | null;
+  /** The balance right after this movement. */
+  balance_after: number;
+}
+
+/** A page of the statement, newest first, with the balance the whole statement adds up to. */
+export interface StatementPage {
+  entries: StatementEntry[];
+  /** Rubles: the sum of every movement, which is the balance. */
+  balance: number;
+  page: number;
+  per_page: number;
+  total: number;
+  pages: number;
+}

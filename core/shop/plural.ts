@@ -1,6 +1,7 @@
 import { formatDays, PERMANENT, pluralRu } from "../format/plural.ts";
 
-export const MIN_SEARCH_LENGTH = 3;
+/** Two characters find Rust names such as «АК», «C4» or «M2» (issue 20; the spec's 3 was too many). */
+export const MIN_SEARCH_LENGTH = 2;
 export const SEARCH_DELAY_MS = 500;
 
 const SYMBOL_FORMS = { one: "символ", few: "символа", many: "символов" };

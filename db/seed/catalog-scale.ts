@@ -1,7 +1,7 @@
 // A larger catalog for measuring how the shop scales (`npm run bench`, `db:seed:local -- --catalog-size N`):
 // the SOLO catalog topped up to N items with generated resources, weapons, kits (with contents) and
 // timed ranks, written through the same seed rows as the demo catalog.
-import { c, itemSeedSql, type SeedItem } from "./catalog.ts";
+import { c, itemSeedSql, qty, type SeedItem } from "./catalog.ts";
 
 /** The demo catalog's SOLO items (db/seed/catalog.ts); generated ones fill up to the asked size. */
 export const DEMO_ITEMS_PER_TYPE = 15;
@@ -27,8 +27,8 @@ function generated(index: number): SeedItem {
     const [name, shortname, img] = RESOURCES[index % RESOURCES.length] as (typeof RESOURCES)[number];
     return {
       n,
-      name: `${name} ×${amount} (№${index})`,
-      description: `${amount} единиц ресурса «${name}» сразу в инвентарь.`,
+      name: `${name} ×${qty(amount)} (№${index})`,
+      description: `${qty(amount)} единиц ресурса «${name}» сразу в инвентарь.`,
       price: 29 + (index % 70),
       discount: index % 7 === 0 ? 10 : 0,
       img,

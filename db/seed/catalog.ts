@@ -11,6 +11,9 @@ import { type SqlValue, sqlLiteral } from "./sql.ts";
 const HOUR = 60 * 60 * 1000;
 const DAY = 24 * HOUR;
 const rub = (rubles: number) => rubles * 100;
+const amountFormat = new Intl.NumberFormat("ru-RU");
+/** «10 000» with ru-RU's no-break space, so «Дерево ×10 000» never wraps inside the number. */
+export const qty = (amount: number) => amountFormat.format(amount);
 
 /** INSERT … ON CONFLICT DO UPDATE: unlike INSERT OR REPLACE it never deletes a row that purchases point to. */
 function upsertOn(table: string, conflict: string[], row: Record<string, SqlValue>): string {
@@ -158,8 +161,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     },
     {
       n: 6,
-      name: "Дерево ×10 000",
-      description: "10 000 дерева сразу в инвентарь. Выдаётся один раз.",
+      name: `Дерево ×${qty(10000)}`,
+      description: `${qty(10000)} дерева сразу в инвентарь. Выдаётся один раз.`,
       price: 49,
       img: "/images/shop/wood.svg",
       category: 3,
@@ -168,8 +171,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     },
     {
       n: 7,
-      name: "Металлические фрагменты ×5 000",
-      description: "5 000 металлических фрагментов для стен и крафта. Выдаётся один раз.",
+      name: `Металлические фрагменты ×${qty(5000)}`,
+      description: `${qty(5000)} металлических фрагментов для стен и крафта. Выдаётся один раз.`,
       price: 79,
       img: "/images/shop/metal.svg",
       category: 3,
@@ -178,8 +181,8 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
     },
     {
       n: 8,
-      name: "Сера ×5 000",
-      description: "5 000 серы для пороха и взрывчатки. Выдаётся один раз.",
+      name: `Сера ×${qty(5000)}`,
+      description: `${qty(5000)} серы для пороха и взрывчатки. Выдаётся один раз.`,
       price: 99,
       discount: typeIndex === 0 ? 10 : 0,
       img: "/images/shop/sulfur.svg",
@@ -339,7 +342,7 @@ export function itemSeedSql(serverType: ServerType, id: number, item: SeedItem):
       upsertOn("item_contents", ["id"], {
         id: id * 10 + index,
         item_id: id,
-        item: content.amount > 1 ? `${content.name} ×${content.amount}` : content.name,
+        item: content.amount > 1 ? `${content.name} ×${qty(content.amount)}` : content.name,
         img: `/images/shop/items/${content.shortname}.svg`,
         sort_order: index,
       }),

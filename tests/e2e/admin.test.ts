@@ -71,7 +71,7 @@ for (const javaScriptEnabled of [true, false]) {
     await adjust.getByLabel("Сумма, ₽ (минус — списать)").fill("100");
     await adjust.getByLabel("Причина").fill("Компенсация за вайп");
     await adjust.getByRole("button", { name: "Изменить баланс" }).click();
-    await admin.getByRole("status").filter({ hasText: "Баланс изменен" }).waitFor();
+    await admin.getByRole("status").filter({ hasText: "Баланс изменён" }).waitFor();
     await admin.getByTestId("admin-balance").filter({ hasText: "100" }).waitFor();
 
     // The player buys «Дерево ×10 000» for 49 ₽.
@@ -129,7 +129,7 @@ for (const javaScriptEnabled of [true, false]) {
       .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
       .fill("inventory.giveto {steamid} wood 100");
     await form.getByRole("button", { name: "Добавить товар" }).click();
-    await page.getByRole("status").filter({ hasText: "Товар сохранен" }).waitFor();
+    await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
 
     await page.goto("/shop?server_type=SOLO");
     if (javaScriptEnabled) await waitForHydration(page);

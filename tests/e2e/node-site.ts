@@ -37,6 +37,10 @@ export function localSiteEnv(port: number, databaseUrl: string): NodeJS.ProcessE
     STEAM_WEBAPI_BASE: `${origin}/__standins/steam-webapi`,
     STEAM_OPENID_ENDPOINT: `${origin}/__standins/steam-openid/login`,
     PAYMENT_PROVIDER: "standin",
+    // The seller's details, as the Worker build's e2e vars set them (wrangler.jsonc env.e2e).
+    SELLER_NAME: "ИП Иванов Иван Иванович",
+    SELLER_INN: "500100732259",
+    SUPPORT_EMAIL: "support@rust.example",
   };
 }
 

@@ -1,9 +1,14 @@
 import { Hono } from "hono";
 import { z } from "zod";
+import { kopecksToRubles } from "#core/format/money.ts";
 import { NOT_FOUND } from "#core/messages/common.ts";
+import type { StatementPage } from "#core/profile/types.ts";
+import { parsePageRequest } from "#core/schemas/pagination.ts";
+import { paginate } from "#core/shop/pagination.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getDeposit, listDeposits } from "../services/profile/deposits.ts";
 import { getPurchase, listPurchases } from "../services/profile/purchases.ts";
+import { listStatement, STATEMENT_PAGE_SIZE } from "../services/profile/statement.ts";
 import { requireUser } from "./require-user.ts";
 
 export const historyApi = new Hono<AppEnv>();
@@ -45,3 +50,23 @@ historyApi.get(
     return c.json({ payment });
   },
 );
+
+// The balance statement «Движение средств»: the player's own ledger, newest first, a page at a time
+// (`page`, `per_page` as /api/shop/items takes them), each row with the balance after it.
+historyApi.get("/balance/history", requireUser, async (c) => {
+  const request = parsePageRequest(
+    { page: c.req.query("page"), per_page: c.req.query("per_page") },
+    STATEMENT_PAGE_SIZE,
+  );
+  if (!request.ok) return c.json({ error: request.error }, 400);
+  const statement = await listStatement(c.var.deps, c.var.user.id, request.page);
+  const page = paginate(request.page, statement.total);
+  if (!page.ok) return c.json({ error: page.error }, 400);
+  c.header("Cache-Control", "private, no-store");
+  const body: StatementPage = {
+    entries: statement.entries,
+    balance: kopecksToRubles(statement.balance),
+    ...page.pagination,
+  };
+  return c.json(body);
+});

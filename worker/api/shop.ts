@@ -3,6 +3,7 @@ import { z } from "zod";
 import { SHOP_ERRORS } from "#core/messages/shop.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { parsePageRequest } from "#core/schemas/pagination.ts";
+import { searchQuerySchema } from "#core/schemas/search.ts";
 import { API_PAGE_SIZE, paginate } from "#core/shop/pagination.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { AppEnv } from "../hono-env.ts";
@@ -45,15 +46,12 @@ shopApi.get("/shop/items/:id", async (c) => {
   return c.json({ item, items: [item] });
 });
 
-const searchSchema = filterSchema.extend({ query: z.string().max(100).optional() });
-
 shopApi.get("/shop/search", async (c) => {
-  const query = searchSchema.safeParse(queryOf(c));
-  if (!query.success) return c.json({ error: SHOP_ERRORS.badQuery }, 400);
-  const text = query.data.query?.trim() ?? "";
-  if (text === "") return c.json({ error: SHOP_ERRORS.queryRequired }, 400);
-  if (text.length < 3) return c.json({ error: SHOP_ERRORS.queryTooShort }, 400);
-  return c.json({ items: await searchItems(c.var.deps, text, filterOf(query.data)) });
+  const filters = filterSchema.safeParse(queryOf(c));
+  if (!filters.success) return c.json({ error: SHOP_ERRORS.badQuery }, 400);
+  const text = searchQuerySchema.safeParse(c.req.query("query") ?? "");
+  if (!text.success) return c.json({ error: text.error.issues[0]?.message ?? SHOP_ERRORS.badQuery }, 400);
+  return c.json({ items: await searchItems(c.var.deps, text.data, filterOf(filters.data)) });
 });
 
 const limitedSchema = filterSchema.extend({ include_upcoming: z.enum(["true", "false", "1", "0"]).optional() });

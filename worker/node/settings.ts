@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError, loadConfig, standInsEnabled } from "../config.ts";
+import { ConfigError, innSchema, loadConfig, standInsEnabled } from "../config.ts";
 import type { Settings } from "../settings.ts";
 
 // The owner's own server reads the Worker's settings under the same names from the environment
@@ -34,6 +34,9 @@ const schema = z.object({
   YOOKASSA_SECRET_KEY: optional,
   YOOKASSA_TRUSTED_IPS: optional,
   ADMIN_STEAM_IDS: optional,
+  SELLER_NAME: z.string().trim().max(200).optional(),
+  SELLER_INN: innSchema.optional(),
+  SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address").optional(),
 });
 
 /** `.env.example`'s SESSION_SECRET: long enough for the 32-character rule, and published. */
@@ -91,6 +94,9 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     YOOKASSA_SECRET_KEY: value.YOOKASSA_SECRET_KEY,
     YOOKASSA_TRUSTED_IPS: value.YOOKASSA_TRUSTED_IPS,
     ADMIN_STEAM_IDS: value.ADMIN_STEAM_IDS,
+    SELLER_NAME: value.SELLER_NAME,
+    SELLER_INN: value.SELLER_INN,
+    SUPPORT_EMAIL: value.SUPPORT_EMAIL,
   };
   // The Worker's fail-closed rules (secrets, no stand-ins off this machine), checked before listening.
   let config: ReturnType<typeof loadConfig>;
@@ -156,6 +162,9 @@ const VARIABLE_OF: Record<string, string> = {
   gameKeySecret: "GAME_KEY_SECRET",
   paymentProvider: "PAYMENT_PROVIDER",
   "yookassa.apiBase": "YOOKASSA_API_BASE",
+  "seller.name": "SELLER_NAME",
+  "seller.inn": "SELLER_INN",
+  "seller.email": "SUPPORT_EMAIL",
 };
 
 const oneLine = (text: string) =>

@@ -1,7 +1,14 @@
 import { formatDate } from "#core/format/dates.ts";
 import { formatRubles } from "#core/format/money.ts";
+import { DEPOSIT_CREDITED_TEXT } from "#core/messages/history.ts";
 import type { DepositView } from "#core/profile/types.ts";
 import { depositStatusLabel, statusTone } from "./labels.ts";
+
+/** When the money arrived; a top-up still waiting or never paid says so instead of «Нет данных». */
+function creditedText(deposit: DepositView): string {
+  if (deposit.completed_at) return formatDate(deposit.completed_at);
+  return deposit.status === "pending" ? DEPOSIT_CREDITED_TEXT.pending : DEPOSIT_CREDITED_TEXT.notCredited;
+}
 
 export function DepositTable({ deposits }: { deposits: DepositView[] }) {
   if (deposits.length === 0) return <p className="profile-empty">История пополнений пуста</p>;
@@ -28,7 +35,7 @@ export function DepositTable({ deposits }: { deposits: DepositView[] }) {
                 {depositStatusLabel(deposit.status)}
               </span>
             </td>
-            <td data-label="Зачислено">{formatDate(deposit.completed_at)}</td>
+            <td data-label="Зачислено">{creditedText(deposit)}</td>
             <td data-label="Платёж" className="history-table__id">
               {deposit.payment_id ?? deposit.ID}
             </td>

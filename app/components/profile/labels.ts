@@ -38,4 +38,5 @@ export const PROFILE_TABS = [
   { to: "/promocodes", label: "Промокод", paths: ["/promocodes"] },
   { to: "/purchases", label: "История покупок", paths: ["/purchases", "/history"] },
   { to: "/deposits", label: "Пополнения", paths: ["/deposits"] },
+  { to: "/statement", label: "Движение средств", paths: ["/statement"] },
 ] as const;

@@ -14,7 +14,7 @@ interface SearchBoxProps {
 
 /**
  * A GET form (works without JavaScript). With JavaScript the search runs 500 ms
- * after typing stops or at once on Enter, needs 3 characters after trimming, and
+ * after typing stops or at once on Enter, needs 2 characters after trimming (MIN_SEARCH_LENGTH), and
  * an emptied field clears the results.
  */
 export function SearchBox({ serverType, categoryId, query, perPage }: SearchBoxProps) {

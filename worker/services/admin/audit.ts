@@ -11,17 +11,17 @@ export const AUDIT_ACTIONS = {
   "player.unblock": "Покупки разблокированы",
   "purchase.refund": "Возврат покупки",
   "item.create": "Товар добавлен",
-  "item.update": "Товар изменен",
+  "item.update": "Товар изменён",
   "item.hide": "Товар скрыт",
   "item.show": "Товар показан",
   "delivery.retry": "Доставка повторена",
   "delivery.cancel": "Доставка отменена",
   "promo.create": "Промокод создан",
-  "promo.disable": "Промокод отключен",
+  "promo.disable": "Промокод отключён",
   "server.add": "Сервер добавлен",
   "server.rotate_key": "Ключ сервера заменен",
   "server.remove": "Сервер удалён",
-  "payment.recheck": "Платеж проверен у провайдера",
+  "payment.recheck": "Платёж проверен у провайдера",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;

@@ -10,12 +10,12 @@ import { auditStatement } from "./audit.ts";
 import type { Operator } from "./roles.ts";
 
 export const RECHECK_TEXT: Record<NotificationOutcome, string> = {
-  credited: "Провайдер подтвердил оплату: платеж зачислен",
-  already_settled: "Платеж уже был зачислен раньше, повторно не зачисляется",
-  cancelled: "Провайдер отменил платеж",
-  pending: "Провайдер еще не получил оплату",
+  credited: "Провайдер подтвердил оплату: платёж зачислен",
+  already_settled: "Платёж уже был зачислен раньше, повторно не зачисляется",
+  cancelled: "Провайдер отменил платёж",
+  pending: "Провайдер ещё не получил оплату",
   refused: "Данные провайдера не совпадают с платежом: не зачислено, подробности в логах",
-  unknown: "Провайдер не знает этот платеж",
+  unknown: "Провайдер не знает этот платёж",
 };
 
 export const recheckSchema = z.object({ paymentId: z.string().uuid(PAYMENT_ADMIN_TEXT.notFound) });

@@ -1,4 +1,5 @@
 import { asc, sql } from "drizzle-orm";
+import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
 import { catalogRevision, categories, itemContents, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
@@ -32,7 +33,7 @@ export interface CatalogSnapshot {
   durations: Map<number, DurationRow[]>;
   /** Each kit's contents, in their order. */
   contents: Map<number, ContentRow[]>;
-  /** What a search looks in, case-folded: name, description, category and kit contents, one per line. */
+  /** What a search looks in: the folded words of name, description, category and kit contents (core/shop/search.ts). */
   searchText: Map<number, string>;
   /** Every limited offer's start and end, ascending: the moments the catalog changes by itself. */
   saleBoundaries: number[];
@@ -92,18 +93,16 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
     .filter((row) => row.isAvailable && rank.has(row.categoryId))
     .toSorted((a, b) => (rank.get(a.categoryId) ?? 0) - (rank.get(b.categoryId) ?? 0));
   const byServerType = groupBy(listed, (row) => row.serverType);
+  // Folded once per catalog read, so a search is a scan of short strings whatever the catalog's size.
   const searchText = new Map(
     listed.map((row) => [
       row.id,
-      // toLowerCase folds Cyrillic as the Russian locale does (Russian has no special casing rules).
-      [
+      searchIndexText([
         row.name,
         row.description,
         categoryNames.get(row.categoryId) ?? "",
         ...(contents.get(row.id) ?? []).map((c) => c.item),
-      ]
-        .join("\n")
-        .toLowerCase(),
+      ]),
     ]),
   );
   const saleBoundaries = [

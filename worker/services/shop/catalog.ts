@@ -3,6 +3,7 @@ import { kopecksToRubles } from "#core/format/money.ts";
 import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
 import type { PageRequest } from "#core/shop/pagination.ts";
 import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
+import { matchesSearch, searchWords } from "#core/shop/search.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
 import { itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
@@ -94,9 +95,10 @@ function listedOf(catalog: CatalogSnapshot, filter: CatalogFilter): ItemRow[] {
 }
 
 /** The rows whose texts contain `query`, case folded (SQLite's LIKE folds no Cyrillic, so it is done here). */
+/** The rows every word of `query` finds (each must begin a word of the item's texts; decision 108). */
 function searched(catalog: CatalogSnapshot, rows: ItemRow[], query: string): ItemRow[] {
-  const folded = query.trim().toLowerCase();
-  return rows.filter((row) => catalog.searchText.get(row.id)?.includes(folded));
+  const words = searchWords(query);
+  return rows.filter((row) => matchesSearch(catalog.searchText.get(row.id) ?? "", words));
 }
 
 function pageOf<T>(rows: T[], page: PageRequest): T[] {

@@ -1,0 +1,79 @@
+import assert from "node:assert/strict";
+import { createRequire } from "node:module";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { E2E_ORIGIN, launchBrowser, randomSteamId, waitForHydration } from "./browser.ts";
+
+// axe-core (installed with lighthouse, a dev dependency) on every page a player sees, signed out and in,
+// at 1280 and 375 px: no serious or critical violation (issue 20, "How it is checked").
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+async function seriousViolations(page: Page): Promise<string[]> {
+  // The site's CSP admits only its own scripts; the context bypasses it to add axe.
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run({ resultTypes: ["violations"] })).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+          .slice(0, 3)
+          .map((node) => JSON.stringify(node.target))
+          .join(", ")}`,
+    );
+}
+
+const SIGNED_OUT = ["/", "/shop?server_type=SOLO", "/shop/items/101", "/terms", "/balance", "/no-such-page"];
+const SIGNED_IN = ["/profile", "/promocodes", "/purchases", "/deposits", "/statement", "/balance", "/shop/items/101"];
+
+for (const width of [1280, 375]) {
+  test(`${width} px: no serious or critical axe violation on any page, signed out and signed in`, async () => {
+    const context = await browser.newContext({
+      baseURL: E2E_ORIGIN,
+      bypassCSP: true,
+      locale: "ru-RU",
+      viewport: { width, height: 800 },
+    });
+    const page = await context.newPage();
+    const found: string[] = [];
+    // The preloader plays on the session's first load only; each page waits until it is gone.
+    for (const path of SIGNED_OUT) {
+      await page.goto(path);
+      await waitForHydration(page);
+      await page.locator(".preloader").waitFor({ state: "detached", timeout: 10_000 });
+      for (const violation of await seriousViolations(page)) found.push(`${path}: ${violation}`);
+    }
+    await page.goto("/profile");
+    await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+    await page.locator('input[name="steamid"]:not([type=hidden])').fill(randomSteamId());
+    await page.getByRole("button", { name: "Войти", exact: true }).click();
+    await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
+    for (const path of SIGNED_IN) {
+      await page.goto(path);
+      await waitForHydration(page);
+      await page.locator(".preloader").waitFor({ state: "detached", timeout: 10_000 });
+      for (const violation of await seriousViolations(page)) found.push(`${path} (signed in): ${violation}`);
+    }
+    assert.deepEqual(found, []);
+    await context.close();
+  });
+}

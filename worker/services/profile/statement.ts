@@ -1,0 +1,77 @@
+import { count, desc, eq, sql } from "drizzle-orm";
+import { kopecksToRubles } from "#core/format/money.ts";
+import { type LedgerKind, statementDescription } from "#core/messages/statement.ts";
+import type { StatementEntry } from "#core/profile/types.ts";
+import type { PageRequest } from "#core/shop/pagination.ts";
+import { items, ledger, promoCodes, promoRedemptions, purchases, users } from "#db/schema.ts";
+import type { Deps } from "../../deps.ts";
+import { isoOrNull } from "./time.ts";
+
+// The balance statement «Движение средств» (decision 108): every ledger row of the player, newest
+// first, with what it was and the balance right after it. The ledger is the balance's only source
+// (balance = sum(ledger), every money movement writes its row in the same batch), so the running sum
+// in ledger order is the balance after each movement, and the rows of all pages add up to the balance.
+
+/** Rows on one page of /statement and of /api/balance/history when the client names no size. */
+export const STATEMENT_PAGE_SIZE = 20;
+
+export interface StatementRows {
+  entries: StatementEntry[];
+  /** Every movement of the player. */
+  total: number;
+  /** Kopecks: the balance column, which the sum of all rows equals. */
+  balance: number;
+}
+
+/** One page of the player's own movements, newest first; another player's rows are never read. */
+export async function listStatement(deps: Pick<Deps, "db">, userId: number, page: PageRequest): Promise<StatementRows> {
+  // Ledger ids grow in commit order (AUTOINCREMENT), so they order movements as the balance saw them,
+  // even when two batches took their timestamps in the other order. The window runs over the player's
+  // rows before LIMIT, so a page's running balance counts the rows of the pages after it.
+  const [rows, totals] = await deps.db.orm.batch([
+    deps.db.orm
+      .select({
+        id: ledger.id,
+        amount: ledger.amount,
+        kind: ledger.kind,
+        note: ledger.note,
+        purchaseId: ledger.purchaseId,
+        createdAt: ledger.createdAt,
+        itemName: items.name,
+        serverType: purchases.serverType,
+        durationDays: purchases.durationDays,
+        promoCode: promoCodes.code,
+        balanceAfter: sql<number>`SUM(${ledger.amount}) OVER (ORDER BY ${ledger.id} ROWS UNBOUNDED PRECEDING)`,
+      })
+      .from(ledger)
+      .leftJoin(purchases, eq(purchases.id, ledger.purchaseId))
+      .leftJoin(items, eq(items.id, purchases.itemId))
+      .leftJoin(promoRedemptions, eq(promoRedemptions.id, ledger.promoRedemptionId))
+      .leftJoin(promoCodes, eq(promoCodes.id, promoRedemptions.promoId))
+      .where(eq(ledger.userId, userId))
+      .orderBy(desc(ledger.id))
+      .limit(page.perPage)
+      .offset((page.page - 1) * page.perPage),
+    deps.db.orm
+      .select({
+        total: count(),
+        balance: sql<number>`(SELECT ${users.balance} FROM ${users} WHERE ${users.id} = ${userId})`,
+      })
+      .from(ledger)
+      .where(eq(ledger.userId, userId)),
+  ]);
+  const entries = rows.map(
+    (row): StatementEntry => ({
+      id: row.id,
+      created_at: isoOrNull(row.createdAt),
+      kind: row.kind,
+      amount: kopecksToRubles(row.amount),
+      description: statementDescription({ ...row, kind: row.kind as LedgerKind }),
+      item_name: row.itemName,
+      promo_code: row.promoCode,
+      note: row.note,
+      balance_after: kopecksToRubles(Number(row.balanceAfter)),
+    }),
+  );
+  return { entries, total: totals[0]?.total ?? 0, balance: Number(totals[0]?.balance ?? 0) };
+}
