@@ -68,6 +68,8 @@ describe("delivery queue and acknowledgements", () => {
         kind: "grant",
         steam_id: player.steamId,
         requires_online: true,
+        title: "VIP",
+        duration_days: null,
         commands: [`oxide.usergroup add ${player.steamId} vip`, "say Игрок получил VIP на Свобода #9 | MAX 2"],
       },
     ]);
