@@ -60,8 +60,8 @@ for (const javaScriptEnabled of [true, false]) {
     const panel = page.locator(".profile-info");
     assert.match(await content(panel), new RegExp(`Steam ID: ${steamId}`));
     assert.match(flat(await content(panel)), /Баланс: 0 ₽/);
-    // No discount line: the site gives none (issue 20).
-    assert.doesNotMatch(await content(panel), /Скидка/);
+    // The product spec: "discount fixed at 0%".
+    assert.match(await content(panel), /Скидка: 0%/);
     assert.equal(await text(page, ".profile-info__nickname"), steamId);
     assert.match(flat(await text(page, ".breadcrumbs")), /Главная \/ Профиль \/ Корзина/);
     assert.equal(await text(page, ".profile-empty"), "Нет предметов");

@@ -2,7 +2,7 @@ import { formatRubles } from "#core/format/money.ts";
 import type { PagePlayer } from "#core/profile/player.ts";
 import { SiteLink } from "../site-link.tsx";
 
-/** Avatar, nickname, Steam ID and balance (no discount line: the site gives none, issue 20). */
+/** Avatar, nickname, Steam ID, balance and the discount, which the product spec fixes at 0 %. */
 export function InfoPanel({ user }: { user: PagePlayer }) {
   return (
     <aside className="profile-info" aria-label="Информация об игроке">
@@ -24,6 +24,7 @@ export function InfoPanel({ user }: { user: PagePlayer }) {
             {formatRubles(user.balance)}
           </strong>
         </li>
+        <li>Скидка: 0%</li>
       </ul>
       <SiteLink to="/balance" className="button profile-info__top-up">
         Пополнить баланс
