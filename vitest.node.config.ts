@@ -41,6 +41,7 @@ export const BOTH_RUNTIMES = [
   "tests/visitor-page-cache-nonce.test.ts",
   // the operator console's exports and notifications
   "tests/admin-exports.test.ts",
+  "tests/admin-discord.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

@@ -5,8 +5,8 @@ import { createPlayer } from "#tests/support/players.ts";
 import { createItem } from "#tests/support/shop-fixtures.ts";
 import { raw, runBatch } from "#tests/support/sql.ts";
 import { EXPORT_PAGE_SIZE } from "#worker/services/admin/exports.ts";
-import { action } from "../app/routes/admin.exports-csv.tsx";
 import { loader as pageLoader } from "../app/routes/admin.exports.tsx";
+import { action } from "../app/routes/admin.exports-csv.tsx";
 
 const deps = testDeps();
 const DAY = 24 * 60 * 60 * 1000;
@@ -57,7 +57,7 @@ describe("CSV exports", () => {
     const admin = await createOperator(deps, "admin");
     const { day, start } = uniqueDay();
     const player = await createPlayer({ deps, nickname: 'Вася; "Гроза" рейдов' });
-    const itemId = await createItem({ name: "=HYPERLINK(\"http://evil\")", price: 25_050 });
+    const itemId = await createItem({ name: '=HYPERLINK("http://evil")', price: 25_050 });
     const insert = (id: string, at: number, price: number) =>
       raw(
         `INSERT INTO purchases (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
@@ -103,7 +103,7 @@ describe("CSV exports", () => {
     const first = rows[1] ?? [];
     expect(first[0]).toBe(`${day}T00:00:00+03:00`);
     expect(first[4]).toBe('Вася; "Гроза" рейдов');
-    expect(first[6]).toBe("'=HYPERLINK(\"http://evil\")");
+    expect(first[6]).toBe('\'=HYPERLINK("http://evil")');
     expect(first[9]).toBe("250,50");
     expect(first[10]).toBe("Завершено");
     expect(rows[2]?.[9]).toBe("0,09");
@@ -111,9 +111,9 @@ describe("CSV exports", () => {
     expect(text).toContain(`;"Вася; ""Гроза"" рейдов";`);
 
     const journal = await auditRowsFor(deps, "export", "purchases");
-    expect(journal.filter((row) => row.operator_steam_id === admin.steamId).map((row) => JSON.parse(row.after ?? "{}"))).toEqual([
-      { kind: "purchases", from: day, to: day },
-    ]);
+    expect(
+      journal.filter((row) => row.operator_steam_id === admin.steamId).map((row) => JSON.parse(row.after ?? "{}")),
+    ).toEqual([{ kind: "purchases", from: day, to: day }]);
   });
 
   it("exports the ledger with signed amounts, notes with line breaks, and every row across pages", async () => {
@@ -141,7 +141,15 @@ describe("CSV exports", () => {
     const { text } = await download(admin.token, { kind: "ledger", from: day, to: day });
     const rows = parseCsv(text.slice(1));
     expect(rows[0]?.[4]).toBe("Сумма, руб. (десятичная запятая)");
-    expect(rows[1]?.slice(2)).toEqual([player.steamId, "Игрок", "-250,00", "Корректировка", "", "", "'-штраф\nза «читы»; см. тикет"]);
+    expect(rows[1]?.slice(2)).toEqual([
+      player.steamId,
+      "Игрок",
+      "-250,00",
+      "Корректировка",
+      "",
+      "",
+      "'-штраф\nза «читы»; см. тикет",
+    ]);
     const batch = rows.slice(2);
     expect(batch).toHaveLength(count);
     expect(new Set(batch.map((row) => row[1])).size).toBe(count);
@@ -188,7 +196,9 @@ describe("CSV exports", () => {
     expect(purchases.response.status).toBe(200);
     for (const kind of ["payments", "ledger"]) {
       expect(
-        await thrownStatus(action(consoleArgs(deps, "/admin/exports/csv", { token: support.token, form: { kind, from: day, to: day } }))),
+        await thrownStatus(
+          action(consoleArgs(deps, "/admin/exports/csv", { token: support.token, form: { kind, from: day, to: day } })),
+        ),
       ).toEqual({ status: 403, data: "Поддержке доступна только выгрузка покупок" });
     }
     const page = await pageLoader(consoleArgs(deps, "/admin/exports", { token: support.token }));
@@ -198,23 +208,39 @@ describe("CSV exports", () => {
 
     const stranger = await createPlayer({ deps });
     expect(
-      (await thrownStatus(action(consoleArgs(deps, "/admin/exports/csv", { token: stranger.token, form: { kind: "purchases", from: day, to: day } }))))
-        .status,
+      (
+        await thrownStatus(
+          action(
+            consoleArgs(deps, "/admin/exports/csv", {
+              token: stranger.token,
+              form: { kind: "purchases", from: day, to: day },
+            }),
+          ),
+        )
+      ).status,
     ).toBe(404);
   });
 
   it("sends a bad period back to the form with the reason", async () => {
     const admin = await createOperator(deps, "admin");
     const response = (await action(
-      consoleArgs(deps, "/admin/exports/csv", { token: admin.token, form: { kind: "ledger", from: "2026-11-30", to: "2026-11-01" } }),
+      consoleArgs(deps, "/admin/exports/csv", {
+        token: admin.token,
+        form: { kind: "ledger", from: "2026-11-30", to: "2026-11-01" },
+      }),
     )) as Response;
     expect(response.status).toBe(303);
     const location = response.headers.get("Location") ?? "";
     const page = await pageLoader(consoleArgs(deps, location, { token: admin.token }));
     expect(page.error).toBe("Укажите период: даты «с» и «по» в формате ГГГГ-ММ-ДД, «с» не позже «по»");
     expect(page).toMatchObject({ kind: "ledger", from: "2026-11-30", to: "2026-11-01" });
-    for (const bad of [{ from: "2026-02-30", to: "2026-03-01" }, { from: "вчера", to: "2026-03-01" }]) {
-      const answer = (await action(consoleArgs(deps, "/admin/exports/csv", { token: admin.token, form: { kind: "ledger", ...bad } }))) as Response;
+    for (const bad of [
+      { from: "2026-02-30", to: "2026-03-01" },
+      { from: "вчера", to: "2026-03-01" },
+    ]) {
+      const answer = (await action(
+        consoleArgs(deps, "/admin/exports/csv", { token: admin.token, form: { kind: "ledger", ...bad } }),
+      )) as Response;
       expect(answer.status).toBe(303);
     }
   });

@@ -196,7 +196,11 @@ const PAGES: Record<ExportKind, typeof paymentsPage> = {
  * The export as a byte stream: the BOM and the header row first, then one page of rows per pull, so
  * a slow reader holds the database reads back and memory stays one page deep whatever the period.
  */
-export function exportStream(deps: Pick<Deps, "db">, kind: ExportKind, period: ExportPeriod): ReadableStream<Uint8Array> {
+export function exportStream(
+  deps: Pick<Deps, "db">,
+  kind: ExportKind,
+  period: ExportPeriod,
+): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
   let cursor: Cursor = null;
   let started = false;
@@ -223,7 +227,11 @@ export type ExportResult =
   | { ok: false; status: 403; error: string };
 
 /** Checks the role, writes the journal row (before the first byte goes out), and hands back the stream. */
-export async function startExport(deps: Pick<Deps, "db" | "now">, operator: Operator, request: ExportRequest): Promise<ExportResult> {
+export async function startExport(
+  deps: Pick<Deps, "db" | "now">,
+  operator: Operator,
+  request: ExportRequest,
+): Promise<ExportResult> {
   if (!mayExport(operator, request.kind)) return { ok: false, status: 403, error: EXPORT_TEXT.onlyPurchases };
   await deps.db.batch([
     auditStatement({
@@ -236,5 +244,9 @@ export async function startExport(deps: Pick<Deps, "db" | "now">, operator: Oper
       now: deps.now().getTime(),
     }),
   ]);
-  return { ok: true, fileName: exportFileName(request.kind, request.period), body: exportStream(deps, request.kind, request.period) };
+  return {
+    ok: true,
+    fileName: exportFileName(request.kind, request.period),
+    body: exportStream(deps, request.kind, request.period),
+  };
 }
