@@ -8,9 +8,11 @@ import {
   thrownStatus,
 } from "#tests/support/admin-fixtures.ts";
 import { depsFor, testClock } from "#tests/support/deps.ts";
+import { createEntry, uniqueServerType } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { createItem } from "#tests/support/shop-fixtures.ts";
 import { raw, rows, runBatch } from "#tests/support/sql.ts";
+import { strandRevokes } from "#worker/services/game/deliveries.ts";
 import { DISCORD_GIVE_UP_MS, sendDiscordNotifications } from "#worker/services/notifications/discord.ts";
 import { debitRefund } from "#worker/services/payments/refunds.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
@@ -71,6 +73,15 @@ function outboxFor(nickname: string) {
   );
 }
 
+/**
+ * The minutely job, over this test's rows only: D1 is shared by the run's files, and another file's
+ * purchase made while this test's webhook is set would queue a row for it too.
+ */
+async function send(tag: string) {
+  await runBatch([raw("DELETE FROM discord_outbox WHERE payload NOT LIKE ?", `%${tag}%`)]);
+  return sendDiscordNotifications(deps);
+}
+
 afterEach(async () => {
   // Leave no webhook behind for the other files' purchases.
   await runBatch([raw("UPDATE discord_settings SET webhook_url = NULL WHERE id = 1")]);
@@ -97,25 +108,25 @@ describe("Discord notifications", () => {
     await buy(nickname, "VIP «Золото»");
     expect(await outboxFor(nickname)).toHaveLength(1);
 
-    await sendDiscordNotifications(deps); // 500
+    await send(nickname); // 500
     expect(await outboxFor(nickname)).toEqual([
       { attempts: 1, next_attempt_at: start + MINUTE, last_error: "HTTP 500" },
     ]);
     clock.advance(MINUTE - 1);
-    await sendDiscordNotifications(deps); // not due yet
+    await send(nickname); // not due yet
     expect((await outboxFor(nickname))[0]?.attempts).toBe(1);
     clock.advance(1);
-    await sendDiscordNotifications(deps); // 429, retry_after 90.5 s
+    await send(nickname); // 429, retry_after 90.5 s
     expect(await outboxFor(nickname)).toEqual([
       { attempts: 2, next_attempt_at: start + MINUTE + 90_500, last_error: "HTTP 429" },
     ]);
     clock.advance(90_499);
-    await sendDiscordNotifications(deps);
+    await send(nickname);
     expect(await received(webhook)).toEqual([]);
     clock.advance(1);
-    await sendDiscordNotifications(deps); // sent
+    await send(nickname); // sent
     clock.advance(10 * MINUTE);
-    await sendDiscordNotifications(deps);
+    await send(nickname);
     expect(await received(webhook)).toEqual([`🛒 Покупка: ${nickname} — «VIP «Золото»» (Classic) за 250 ₽`]);
     expect(await outboxFor(nickname)).toEqual([]);
   });
@@ -137,13 +148,13 @@ describe("Discord notifications", () => {
     expect(row).toBeDefined();
     // Every hour for a day: each attempt fails, the backoff grows to an hour.
     for (let hour = 0; hour < 24; hour += 1) {
-      await sendDiscordNotifications(deps);
+      await send(nickname);
       clock.advance(60 * MINUTE - 1);
     }
     expect(await outboxFor(nickname)).toHaveLength(1);
     const [created] = await rows<{ created_at: number }>("SELECT created_at FROM discord_outbox WHERE id = ?", row?.id);
     clock.set((created?.created_at ?? 0) + DISCORD_GIVE_UP_MS);
-    await sendDiscordNotifications(deps);
+    await send(nickname);
     expect(await outboxFor(nickname)).toEqual([]);
     expect(await received(webhook)).toEqual([]);
     const journal = await auditRowsFor(deps, "discord", row?.id ?? 0);
@@ -181,10 +192,41 @@ describe("Discord notifications", () => {
     ]);
     expect(await debitRefund(deps, { paymentId, providerRefundId: `rf-${paymentId}`, amount: 50_000 })).toBe("debited");
     await buy(`${player.nickname}-покупка`, "Не о нём"); // purchases are not chosen: no row
-    await sendDiscordNotifications(deps);
+    await send(player.nickname);
     expect(await received(webhook)).toEqual([
       `↩️ Возврат платежа провайдером: ${player.nickname}, 500 ₽; списано с баланса 200 ₽`,
       `❗ Игрок в долгу: ${player.nickname} должен 300 ₽ после возврата платежа; покупки закрыты до погашения`,
+    ]);
+  });
+
+  it("tells of a revoke stranded by the minutely maintenance", async () => {
+    const admin = await createOperator(deps, "admin");
+    const webhook = newWebhook();
+    await configure(admin.token, [
+      ["webhookUrl", webhook.url],
+      ["events", "revoke_stranded"],
+    ]);
+    const player = await createPlayer({ deps, nickname: `Випчик-${crypto.randomUUID().slice(0, 8)}` });
+    const serverType = uniqueServerType();
+    const itemId = await createItem({ name: "VIP на месяц", serverType });
+    const entry = await createEntry(deps, { userId: player.id, itemId, serverType, durationDays: 30 });
+    // A revoke due now whose granting server is unknown: it can run nowhere.
+    await runBatch([
+      raw(
+        `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+         VALUES (?, ?, 'revoke', ?, ?, 0, 'pending', 0, ?, ?)`,
+        crypto.randomUUID(),
+        entry.id,
+        serverType,
+        player.steamId,
+        clock.now().getTime() - MINUTE,
+        clock.now().getTime() - MINUTE,
+      ),
+    ]);
+    await strandRevokes(deps);
+    await send(player.nickname);
+    expect(await received(webhook)).toEqual([
+      `⚠️ Снятие привилегии застряло: «VIP на месяц» у ${player.nickname}: Неизвестно, какой сервер выдал привилегию; снимите её вручную`,
     ]);
   });
 
