@@ -8,8 +8,15 @@ import {
   thrownStatus,
 } from "#tests/support/admin-fixtures.ts";
 import { depsFor, testClock } from "#tests/support/deps.ts";
-import { createEntry, uniqueServerType } from "#tests/support/game-fixtures.ts";
+import {
+  clockedTransport,
+  createDeliverableItem,
+  createEntry,
+  createGameServer,
+  uniqueServerType,
+} from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
+import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import { createItem } from "#tests/support/shop-fixtures.ts";
 import { raw, rows, runBatch } from "#tests/support/sql.ts";
 import { strandRevokes } from "#worker/services/game/deliveries.ts";
@@ -227,6 +234,34 @@ describe("Discord notifications", () => {
     await send(player.nickname);
     expect(await received(webhook)).toEqual([
       `⚠️ Снятие привилегии застряло: «VIP на месяц» у ${player.nickname}: Неизвестно, какой сервер выдал привилегию; снимите её вручную`,
+    ]);
+  });
+
+  it("tells of a delivery failed for good, written by the game server's acknowledgement", async () => {
+    const admin = await createOperator(deps, "admin");
+    const webhook = newWebhook();
+    await configure(admin.token, [
+      ["webhookUrl", webhook.url],
+      ["events", "delivery_failed"],
+    ]);
+    const serverType = uniqueServerType();
+    const server = await createGameServer(deps, { serverType });
+    const player = await createPlayer({ deps, nickname: `Игрок-${crypto.randomUUID().slice(0, 8)}` });
+    const item = await createDeliverableItem(deps, { serverType, name: "Набор «Старт»" });
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const sim = new PluginSimulator({
+      transport: clockedTransport(clock.now),
+      serverId: server.id,
+      serverKey: server.key,
+      now: clock.now,
+    });
+    // Interrupted mid-delivery: failed at once, for an operator to check by hand.
+    await sim.tick([player.steamId], { crashMidDelivery: true });
+    clock.advance(1000);
+    expect(await sim.restart().flushAcks()).toBe(200);
+    await send(player.nickname);
+    expect(await received(webhook)).toEqual([
+      `⚠️ Выдача не удалась: «Набор «Старт»» для ${player.nickname} (${serverType}): Доставка прервана, проверьте вручную`,
     ]);
   });
 
