@@ -21,6 +21,7 @@ import { createItem } from "#tests/support/shop-fixtures.ts";
 import { raw, rows, runBatch } from "#tests/support/sql.ts";
 import { strandRevokes } from "#worker/services/game/deliveries.ts";
 import { DISCORD_GIVE_UP_MS, sendDiscordNotifications } from "#worker/services/notifications/discord.ts";
+import { creditPayment } from "#worker/services/payments/payments.ts";
 import { debitRefund } from "#worker/services/payments/refunds.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { action, loader } from "../app/routes/admin.discord.tsx";
@@ -204,6 +205,31 @@ describe("Discord notifications", () => {
       `↩️ Возврат платежа провайдером: ${player.nickname}, 500 ₽; списано с баланса 200 ₽`,
       `❗ Игрок в долгу: ${player.nickname} должен 300 ₽ после возврата платежа; покупки закрыты до погашения`,
     ]);
+  });
+
+  it("tells of a top-up once, however many times its notification comes", async () => {
+    const admin = await createOperator(deps, "admin");
+    const webhook = newWebhook();
+    await configure(admin.token, [
+      ["webhookUrl", webhook.url],
+      ["events", "topup"],
+    ]);
+    const player = await createPlayer({ deps, nickname: `Вкладчик-${crypto.randomUUID().slice(0, 8)}` });
+    const paymentId = crypto.randomUUID();
+    await runBatch([
+      raw(
+        `INSERT INTO payments (id, user_id, provider, provider_payment_id, amount, email, status)
+         VALUES (?, ?, 'yookassa', ?, 49990, 'p@example.com', 'pending')`,
+        paymentId,
+        player.id,
+        `yk-${paymentId}`,
+      ),
+    ]);
+    const payment = { paymentId, provider: "yookassa", providerPaymentId: `yk-${paymentId}`, amount: 49_990 };
+    expect(await creditPayment(deps, payment)).toBe("credited");
+    expect(await creditPayment(deps, payment)).toBe("already_settled");
+    await send(player.nickname);
+    expect(await received(webhook)).toEqual([`💳 Пополнение: ${player.nickname} пополнил баланс на 499,90 ₽`]);
   });
 
   it("tells of a revoke stranded by the minutely maintenance", async () => {
