@@ -44,6 +44,9 @@ export const BOTH_RUNTIMES = [
   // pages
   "tests/visitor-page-cache.test.ts",
   "tests/visitor-page-cache-nonce.test.ts",
+  // the operator console's exports and notifications
+  "tests/admin-exports.test.ts",
+  "tests/admin-discord.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

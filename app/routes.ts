@@ -29,6 +29,10 @@ export default [
     route("admin/promos", "routes/admin.promos.tsx"),
     route("admin/servers", "routes/admin.servers.tsx"),
     route("admin/payments", "routes/admin.payments.tsx"),
+    route("admin/exports", "routes/admin.exports.tsx"),
+    route("admin/discord", "routes/admin.discord.tsx"),
   ]),
+  // The CSV download itself: a resource route (no layout, no page), posted to by a plain form.
+  route("admin/exports/csv", "routes/admin.exports-csv.tsx"),
   route("*", "routes/not-found.tsx"),
 ] satisfies RouteConfig;

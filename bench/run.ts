@@ -20,6 +20,7 @@ import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from ".
 import { buildSite, E2E_ORIGIN, fireCron, freshState, servePreview, serveSite, stopSite } from "../tests/e2e/site.ts";
 import { loadAdminVolume } from "./admin-volume.ts";
 import { workerdCpuMs } from "./cpu.ts";
+import { type ExportRun, exportReport, loadAdminVolumeLibsql, measureExport } from "./export.ts";
 import { type LoadResult, runLoad } from "./load.ts";
 import { machineDescription } from "./machine.ts";
 import { measureScale, type ScaleRow, scaleReport } from "./scale.ts";
@@ -50,6 +51,11 @@ const BASELINE_PORT = Number(process.env.BENCH_BASELINE_PORT ?? 8789);
 const BASELINE_ORIGIN = `http://localhost:${BASELINE_PORT}`;
 const NODE_PORT = Number(process.env.BENCH_NODE_PORT ?? 8792);
 const NODE_ORIGIN = `http://localhost:${NODE_PORT}`;
+
+// The console's CSV export of the 100 000 purchases (decision 110), measured once per runtime after the
+// targets; `--only export` measures it alone.
+const measureExports = !args.only || args.only.split(",").includes("export");
+const exportRuns: [string, ExportRun][] = [];
 
 const kb = (bytes: number) => `${(bytes / 1000).toFixed(1)} KB`;
 const kib = (bytes: number) => `${(bytes / 1024).toFixed(1)} KiB`;
@@ -181,6 +187,10 @@ if (!args["skip-worker"]) {
       }
       rows.push(row);
     }
+    if (measureExports) {
+      console.log("Exporting 100 000 purchases as CSV from the Worker build…");
+      exportRuns.push(["Worker build (workerd, local D1)", await measureExport(E2E_ORIGIN, site.pid, "workerd")]);
+    }
     if (baselineServer) baselineSizes = await measurePage(`${BASELINE_ORIGIN}/`);
   } finally {
     stopSite(site);
@@ -210,8 +220,17 @@ if (!args["skip-node"]) {
   console.log("Building the Node server…");
   buildNodeSite();
   const databaseUrl = freshNodeDatabase(".bench-state/node");
+  if (measureExports) {
+    console.log("Loading 100 000 purchases and 20 000 top-ups into the Node server's database…");
+    await loadAdminVolumeLibsql(databaseUrl);
+  }
   const server = await serveNodeSite(localSiteEnv(NODE_PORT, databaseUrl));
   try {
+    if (measureExports) {
+      console.log("Exporting 100 000 purchases as CSV from the Node server…");
+      const pid = server.process.pid;
+      exportRuns.push(["Node server (libSQL file)", await measureExport(NODE_ORIGIN, pid, "node", pid)]);
+    }
     for (const target of targets.filter((candidate) => !only || only.includes(candidate.name))) {
       console.log(`Measuring ${target.path} on the Node server (${connections} connections, ${durationMs / 1000} s)…`);
       nodeRows.push(await measureTarget(NODE_ORIGIN, target, server.process.pid, "node"));
@@ -262,6 +281,12 @@ if (baselineRuns.length > 0) {
 }
 
 // ---- Report ---------------------------------------------------------------
+if (exportRuns.length > 0) {
+  console.log("\n## CSV export of 100 000 purchases (POST /admin/exports/csv, one download)");
+  console.log("| runtime | rows | size | time | server CPU | server memory (RSS before → peak) |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const [runtime, run] of exportRuns) console.log(exportReport(runtime, run));
+}
 const failures: string[] = [];
 const warnings: string[] = [];
 console.log(`\n## Results ${new Date().toISOString()}`);

@@ -119,7 +119,7 @@ export const SHOP_CPU_TARGET_MS: Record<number, number> = { 200: 5, 1000: 8 };
 const BENCH_PLAYER = "76561198000000009";
 
 /** Signs in through the local Steam stand-in as a player clicking through it would; returns the session cookie. */
-async function signIn(site: Site, steamId: string): Promise<string> {
+export async function signIn(site: Site, steamId: string): Promise<string> {
   const location = (response: Response) => {
     const value = response.headers.get("location");
     if (!value) throw new Error(`sign-in: expected a redirect, got ${response.status}`);

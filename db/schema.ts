@@ -207,6 +207,8 @@ export const purchases = sqliteTable(
     index("purchases_user").on(t.userId),
     // The console's summary: every sum over a period reads this index alone (decision 096).
     index("purchases_status_paid").on(t.status, t.paidAt, t.itemId, t.price, t.userId),
+    // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
+    index("purchases_created").on(t.createdAt, t.id),
   ],
 );
 
@@ -232,6 +234,8 @@ export const payments = sqliteTable(
     index("payments_user").on(t.userId),
     // The console's summary reads top-ups by period from this index alone (decision 096).
     index("payments_status_completed").on(t.status, t.completedAt, t.amount, t.userId),
+    // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
+    index("payments_created").on(t.createdAt, t.id),
   ],
 );
 
@@ -416,7 +420,11 @@ export const ledger = sqliteTable(
     note: text("note"),
     createdAt: createdAt(),
   },
-  (t) => [index("ledger_user").on(t.userId)],
+  (t) => [
+    index("ledger_user").on(t.userId),
+    // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
+    index("ledger_created").on(t.createdAt, t.id),
+  ],
 );
 
 // The catalog's revision: one row, bumped by triggers (migration 0007) on every write to items, their
@@ -498,4 +506,36 @@ export const auditLog = sqliteTable(
     createdAt: integer("created_at").notNull(),
   },
   (t) => [index("audit_log_created").on(t.createdAt), index("audit_log_target").on(t.targetType, t.targetId)],
+);
+
+// The console's Discord notifications (decision 110): one row, set by an admin. The operator who set it
+// signs the journal line written when a message is dropped.
+export const discordSettings = sqliteTable("discord_settings", {
+  id: integer("id").primaryKey(),
+  webhookUrl: text("webhook_url"),
+  // Comma-separated event names (DISCORD_EVENTS in core/admin/discord.ts).
+  events: text("events").notNull().default(""),
+  updatedByUserId: integer("updated_by_user_id")
+    .notNull()
+    .references(() => users.id),
+  updatedBySteamId: text("updated_by_steam_id").notNull(),
+  updatedByRole: text("updated_by_role").notNull(),
+  updatedAt: integer("updated_at").notNull(),
+});
+
+// Messages waiting for Discord, written in the batch of the event they tell about and sent by the
+// minutely job; a sent message's row is deleted, one still failing after a day is dropped with a journal line.
+export const discordOutbox = sqliteTable(
+  "discord_outbox",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    event: text("event").notNull(),
+    // JSON: the facts the message text is made of.
+    payload: text("payload").notNull(),
+    createdAt: createdAt(),
+    attempts: integer("attempts").notNull().default(0),
+    nextAttemptAt: integer("next_attempt_at").notNull(),
+    lastError: text("last_error"),
+  },
+  (t) => [index("discord_outbox_due").on(t.nextAttemptAt)],
 );

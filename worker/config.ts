@@ -36,6 +36,7 @@ const configSchema = z.object({
     secretKey: z.string().optional(),
     trustedIps: z.array(z.string()),
   }),
+  discordWebhookBase: url.transform((value) => value.replace(/\/+$/, "")),
   adminSteamIds: z.array(z.string().regex(/^\d{17}$/, "ADMIN_STEAM_IDS must list SteamID64s (17 digits)")),
   seller: sellerSchema,
 });
@@ -49,6 +50,9 @@ const LOCAL_SESSION_SECRET = "local-development-session-secret-not-for-productio
  * scripts and the tests derive the same dev keys. Refused wherever production's rules apply.
  */
 export const LOCAL_GAME_KEY_SECRET = "local-development-game-key-secret-not-for-production";
+
+/** Discord's webhook endpoint; DISCORD_WEBHOOK_BASE replaces it (the local stand-in, in tests). */
+export const DISCORD_WEBHOOK_BASE = "https://discord.com/api/webhooks";
 
 export class ConfigError extends Error {}
 
@@ -88,6 +92,7 @@ export function loadConfig(env: Settings): Config {
         .map((value) => value.trim())
         .filter(Boolean),
     },
+    discordWebhookBase: env.DISCORD_WEBHOOK_BASE || DISCORD_WEBHOOK_BASE,
     adminSteamIds: (env.ADMIN_STEAM_IDS ?? "")
       .split(",")
       .map((value) => value.trim())
@@ -110,11 +115,13 @@ export function loadConfig(env: Settings): Config {
     }
     const usesStandIn =
       config.paymentProvider === "standin" ||
-      [config.steamWebApiBase, config.steamOpenIdEndpoint].some((value) => value.includes(STANDIN_PREFIX));
+      [config.steamWebApiBase, config.steamOpenIdEndpoint, config.discordWebhookBase].some((value) =>
+        value.includes(STANDIN_PREFIX),
+      );
     if (usesStandIn) {
       throw new ConfigError(
         `Stand-ins are refused in production configuration (APP_ENV=${config.appEnv}, PUBLIC_URL=${config.publicUrl}): ` +
-          "set STEAM_WEBAPI_BASE, STEAM_OPENID_ENDPOINT and PAYMENT_PROVIDER=yookassa",
+          "set STEAM_WEBAPI_BASE, STEAM_OPENID_ENDPOINT and PAYMENT_PROVIDER=yookassa, and leave DISCORD_WEBHOOK_BASE unset",
       );
     }
   }

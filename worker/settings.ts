@@ -12,6 +12,8 @@ export interface Settings {
   GAME_KEY_SECRET?: string;
   PAYMENT_PROVIDER: string;
   YOOKASSA_API_BASE: string;
+  // Where Discord webhook messages go (decision 110): a webhook URL's id and token are appended to it.
+  DISCORD_WEBHOOK_BASE?: string;
   YOOKASSA_SHOP_ID?: string;
   YOOKASSA_SECRET_KEY?: string;
   YOOKASSA_TRUSTED_IPS?: string;

@@ -23,6 +23,8 @@ const TARGET_LABEL: Record<string, string> = {
   purchase: "Покупка",
   item: "Товар",
   delivery: "Доставка",
+  export: "Выгрузка",
+  discord: "Discord",
 };
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {

@@ -71,3 +71,95 @@ export const CATALOG_TEXT = {
   belowSold: "Количество не может быть меньше уже проданного",
   notFound: "Товар не найден",
 } as const;
+
+export const EXPORT_TEXT = {
+  kinds: { payments: "Платежи", purchases: "Покупки", ledger: "Движения баланса" },
+  period: "Укажите период: даты «с» и «по» в формате ГГГГ-ММ-ДД, «с» не позже «по»",
+  kind: "Выберите, что выгрузить",
+  onlyPurchases: "Поддержке доступна только выгрузка покупок",
+  headers: {
+    payments: [
+      "Создан (МСК, ISO 8601)",
+      "ID платежа",
+      "SteamID",
+      "Игрок",
+      "Сумма, руб. (десятичная запятая)",
+      "Статус",
+      "Провайдер",
+      "ID у провайдера",
+      "E-mail для чека",
+      "Зачислен (МСК, ISO 8601)",
+    ],
+    purchases: [
+      "Создана (МСК, ISO 8601)",
+      "ID покупки",
+      "Транзакция",
+      "SteamID",
+      "Игрок",
+      "ID товара",
+      "Товар",
+      "Тип сервера",
+      "Срок, дней",
+      "Цена, руб. (десятичная запятая)",
+      "Статус",
+      "Оплачена (МСК, ISO 8601)",
+    ],
+    ledger: [
+      "Время (МСК, ISO 8601)",
+      "ID записи",
+      "SteamID",
+      "Игрок",
+      "Сумма, руб. (десятичная запятая)",
+      "Вид",
+      "ID покупки",
+      "ID платежа",
+      "Примечание",
+    ],
+  },
+  paymentStatus: { pending: "В обработке", completed: "Успешно", failed: "Ошибка", cancelled: "Отменено" },
+  purchaseStatus: { pending: "В обработке", completed: "Завершено", failed: "Ошибка", refunded: "Возврат" },
+  ledgerKind: {
+    deposit: "Пополнение",
+    purchase: "Покупка",
+    promo: "Промокод",
+    refund: "Возврат",
+    refund_debt: "Погашение долга",
+    adjustment: "Корректировка",
+  },
+} as const;
+
+const rubles = (kopecks: number) => {
+  const whole = Math.floor(Math.abs(kopecks) / 100).toLocaleString("ru-RU");
+  const cents = Math.abs(kopecks) % 100;
+  return `${kopecks < 0 ? "−" : ""}${whole}${cents ? `,${String(cents).padStart(2, "0")}` : ""} ₽`;
+};
+
+export const DISCORD_TEXT = {
+  invalidUrl:
+    "Это не адрес вебхука Discord: нужен адрес вида https://discord.com/api/webhooks/<id>/<токен> из настроек канала",
+  saved: "Настройки уведомлений сохранены",
+  dropReason: "Уведомление не удалось доставить в Discord за сутки",
+  events: {
+    purchase: "Покупка",
+    topup: "Пополнение баланса",
+    provider_refund: "Возврат платежа провайдером",
+    delivery_failed: "Выдача на сервере не удалась",
+    revoke_stranded: "Снятие привилегии застряло",
+    debt: "Игрок в долгу",
+  },
+  /** The messages themselves, from what the event's row recorded. */
+  messages: {
+    purchase: (p: { nickname: string; item: string; price: number; days: number | null; serverType: string }) =>
+      `🛒 Покупка: ${p.nickname} — «${p.item}»${p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}`,
+    topup: (p: { nickname: string; amount: number }) =>
+      `💳 Пополнение: ${p.nickname} пополнил баланс на ${rubles(p.amount)}`,
+    provider_refund: (p: { nickname: string; amount: number; debited: number }) =>
+      `↩️ Возврат платежа провайдером: ${p.nickname}, ${rubles(p.amount)}; списано с баланса ${rubles(p.debited)}`,
+    delivery_failed: (p: { nickname: string; item: string; serverType: string; error: string | null }) =>
+      `⚠️ Выдача не удалась: «${p.item}» для ${p.nickname} (${p.serverType}): ${p.error ?? "без описания"}`,
+    revoke_stranded: (p: { nickname: string; item: string; error: string | null }) =>
+      `⚠️ Снятие привилегии застряло: «${p.item}» у ${p.nickname}: ${p.error ?? "без описания"}`,
+    debt: (p: { nickname: string; debt: number }) =>
+      `❗ Игрок в долгу: ${p.nickname} должен ${rubles(p.debt)} после возврата платежа; покупки закрыты до погашения`,
+  },
+} as const;

@@ -16,12 +16,21 @@ export async function createOperator(deps: Deps, role: OperatorRole, nickname = 
 export function consoleArgs(
   deps: Deps,
   url: string,
-  options: { token?: string; form?: Record<string, string | number>; params?: Record<string, string> } = {},
+  options: {
+    token?: string;
+    /** Fields; pairs when a name repeats (checkboxes). */
+    form?: Record<string, string | number> | [string, string][];
+    params?: Record<string, string>;
+  } = {},
 ) {
   const headers = new Headers();
   if (options.token) headers.set("Cookie", `__session=${options.token}`);
   const body = options.form
-    ? new URLSearchParams(Object.entries(options.form).map(([key, value]) => [key, String(value)]))
+    ? new URLSearchParams(
+        Array.isArray(options.form)
+          ? options.form
+          : Object.entries(options.form).map(([key, value]) => [key, String(value)]),
+      )
     : undefined;
   const full = new URL(url, "http://localhost");
   const request = new Request(full, { method: body ? "POST" : "GET", headers, body });

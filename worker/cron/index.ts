@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
+import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
 import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
 
@@ -31,6 +32,10 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // Ask the payment provider about top-ups still pending here: a lost notification is credited (decision 105).
     pendingPayments: async () => {
       console.log(JSON.stringify({ event: "pending_payments_rechecked", ...(await recheckPendingPayments(deps)) }));
+    },
+    // Send the console's Discord notifications that are due; drop, journaled, those a day old (decision 110).
+    discordNotifications: async () => {
+      console.log(JSON.stringify({ event: "discord_notifications_sent", ...(await sendDiscordNotifications(deps)) }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));

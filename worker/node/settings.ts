@@ -30,6 +30,7 @@ const schema = z.object({
   GAME_KEY_SECRET: optional,
   PAYMENT_PROVIDER: z.enum(["standin", "yookassa"]).optional(),
   YOOKASSA_API_BASE: z.url().optional(),
+  DISCORD_WEBHOOK_BASE: z.url().optional(),
   YOOKASSA_SHOP_ID: optional,
   YOOKASSA_SECRET_KEY: optional,
   YOOKASSA_TRUSTED_IPS: optional,
@@ -90,6 +91,7 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     GAME_KEY_SECRET: value.GAME_KEY_SECRET,
     PAYMENT_PROVIDER: value.PAYMENT_PROVIDER ?? "",
     YOOKASSA_API_BASE: value.YOOKASSA_API_BASE ?? "",
+    DISCORD_WEBHOOK_BASE: value.DISCORD_WEBHOOK_BASE,
     YOOKASSA_SHOP_ID: value.YOOKASSA_SHOP_ID,
     YOOKASSA_SECRET_KEY: value.YOOKASSA_SECRET_KEY,
     YOOKASSA_TRUSTED_IPS: value.YOOKASSA_TRUSTED_IPS,
@@ -165,6 +167,7 @@ const VARIABLE_OF: Record<string, string> = {
   "seller.name": "SELLER_NAME",
   "seller.inn": "SELLER_INN",
   "seller.email": "SUPPORT_EMAIL",
+  discordWebhookBase: "DISCORD_WEBHOOK_BASE",
 };
 
 const oneLine = (text: string) =>

@@ -8,6 +8,8 @@ const SECTIONS = [
   { to: "/admin/promos", label: "Промокоды", end: false, adminOnly: false },
   { to: "/admin/servers", label: "Серверы", end: false, adminOnly: true },
   { to: "/admin/payments", label: "Платежи", end: false, adminOnly: false },
+  { to: "/admin/exports", label: "Выгрузки", end: false, adminOnly: false },
+  { to: "/admin/discord", label: "Discord", end: false, adminOnly: true },
   { to: "/admin/audit", label: "Журнал", end: false, adminOnly: false },
 ] as const;
 

@@ -1,4 +1,5 @@
 import { Hono } from "hono";
+import { discordStandIn } from "./discord.ts";
 import type { StandInEnv } from "./env.ts";
 import { paymentsStandIn } from "./payments.ts";
 import { steamOpenIdStandIn } from "./steam-openid.ts";
@@ -11,6 +12,7 @@ export function createStandInsApp() {
   app.route("/steam-webapi", steamWebApiStandIn);
   app.route("/payments", paymentsStandIn);
   app.route("/steam-openid", steamOpenIdStandIn);
+  app.route("/discord", discordStandIn);
   app.notFound((c) => c.json({ error: "stand-in: not found" }, 404));
   return app;
 }

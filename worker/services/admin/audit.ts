@@ -22,6 +22,9 @@ export const AUDIT_ACTIONS = {
   "server.rotate_key": "Ключ сервера заменен",
   "server.remove": "Сервер удалён",
   "payment.recheck": "Платёж проверен у провайдера",
+  "export.download": "Выгрузка CSV",
+  "discord.settings": "Уведомления Discord изменены",
+  "discord.drop": "Уведомление Discord не доставлено за сутки",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -32,7 +35,7 @@ export type AuditValue = Record<string, unknown> | SQL | null;
 export interface AuditEntry {
   operator: Operator;
   action: AuditAction;
-  targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment";
+  targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment" | "export" | "discord";
   /** SQL for a row the same batch creates. */
   targetId: string | number | SQL;
   before: AuditValue;

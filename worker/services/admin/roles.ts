@@ -27,6 +27,9 @@ export const PERMISSIONS = {
   catalog: ["admin"],
   promos: ["admin"],
   servers: ["admin"],
+  exportPurchases: ["admin", "support"],
+  exportAll: ["admin"],
+  discord: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -3,6 +3,7 @@ import { DELIVERY_INTERRUPTED } from "#core/messages/game.ts";
 import type { deliveries } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { rawSql, type Statement, statement } from "../../ports/database.ts";
+import { discordEventStatement } from "../notifications/discord.ts";
 import { renderCommand } from "./commands.ts";
 import type { GameServer } from "./signature.ts";
 
@@ -234,6 +235,19 @@ export async function supersedeRevokes(deps: Deps): Promise<number> {
  * run anywhere else: the rank is in that server's Oxide. They become `stranded` with the reason,
  * for an operator to take the rank away by hand, instead of waiting silently or being marked done.
  */
+/** The operators' Discord row for a delivery this batch marked `failed` (decision 110). */
+function failedForGood(deliveryId: string, now: number): Statement {
+  return discordEventStatement(
+    "delivery_failed",
+    sql`SELECT json_object('nickname', COALESCE(u.nickname, d.steam_id), 'item', i.name, 'serverType', d.server_type,
+          'error', d.last_error) AS payload
+        FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id JOIN items i ON i.id = e.item_id
+        LEFT JOIN users u ON u.steam_id = d.steam_id
+        WHERE d.id = ${deliveryId} AND d.status = 'failed'`,
+    now,
+  );
+}
+
 export async function strandRevokes(deps: Deps): Promise<number> {
   const now = deps.now().getTime();
   const stranded = await deps.db.run<{ id: string; inventory_entry_id: number; steam_id: string; last_error: string }>(
@@ -249,6 +263,21 @@ export async function strandRevokes(deps: Deps): Promise<number> {
            WHERE e.id = deliveries.inventory_entry_id AND s.server_type = deliveries.server_type)
        RETURNING id, inventory_entry_id, steam_id, last_error`),
   );
+  if (stranded.rows.length > 0) {
+    // The operators' Discord (decision 110): after the update, since the cron's update is its own statement.
+    await deps.db.batch(
+      stranded.rows.map((row) =>
+        discordEventStatement(
+          "revoke_stranded",
+          sql`SELECT json_object('nickname', COALESCE(u.nickname, d.steam_id), 'item', i.name, 'error', d.last_error) AS payload
+              FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id JOIN items i ON i.id = e.item_id
+              LEFT JOIN users u ON u.steam_id = d.steam_id
+              WHERE d.id = ${row.id} AND d.status = 'stranded'`,
+          now,
+        ),
+      ),
+    );
+  }
   for (const row of stranded.rows) {
     console.warn(
       JSON.stringify({
@@ -378,6 +407,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
                  AND EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'failed')`),
         );
       }
+      statements.push(failedForGood(row.id, now));
       console.error(
         JSON.stringify({ event: "delivery_interrupted", delivery: row.id, kind: row.kind, server: server.id }),
       );
@@ -403,6 +433,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
       );
     }
     if (finalFailure) {
+      statements.push(failedForGood(row.id, now));
       console.warn(
         JSON.stringify({ event: "delivery_failed", delivery: row.id, kind: row.kind, server: server.id, message }),
       );

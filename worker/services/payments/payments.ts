@@ -6,6 +6,7 @@ import type { Deps } from "../../deps.ts";
 import { kopecksToYooKassaValue } from "../../integrations/yookassa/client.ts";
 import { constraintViolation, type Statement, statement } from "../../ports/database.ts";
 import { safeReturnPath } from "../auth/return-path.ts";
+import { discordEventStatement } from "../notifications/discord.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
@@ -244,7 +245,16 @@ export async function creditPayment(
           .where(eq(users.id, creditedRow)),
       ]
         .map(statement)
-        .concat(payOffRefundDebt(payment.paymentId, creditedRow, now), alongside),
+        .concat(payOffRefundDebt(payment.paymentId, creditedRow, now), alongside, [
+          // The operators' Discord, when they asked for top-ups (decision 110).
+          discordEventStatement(
+            "topup",
+            sql`SELECT json_object('nickname', u.nickname, 'amount', p.amount) AS payload
+                FROM payments p JOIN users u ON u.id = p.user_id
+                WHERE p.id = ${payment.paymentId} AND p.status = 'completed' AND p.completed_at = ${now}`,
+            now,
+          ),
+        ]),
     );
   } catch (error) {
     if (!isGuardFailure(error)) throw error;

@@ -2,6 +2,7 @@ import { and, eq, sql } from "drizzle-orm";
 import { payments, refundDebts } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
+import { discordEventStatement } from "../notifications/discord.ts";
 import { type PaymentProvider, type ProviderRefund, paymentProvider } from "./provider.ts";
 
 // A provider refund of a deposit takes the money back from the player's balance, once per
@@ -81,6 +82,20 @@ export async function debitRefund(
       statement(sql`INSERT INTO ${refundDebts} (user_id, amount, updated_at)
         SELECT user_id, amount - debited, ${now} ${refundRow} AND amount > debited
         ON CONFLICT (user_id) DO UPDATE SET amount = amount + excluded.amount, updated_at = excluded.updated_at`),
+      // The operators' Discord (decision 110): the refund, and the debt when the balance didn't cover it.
+      discordEventStatement(
+        "provider_refund",
+        sql`SELECT json_object('nickname', u.nickname, 'amount', r.amount, 'debited', r.debited) AS payload
+            FROM payment_refunds r JOIN users u ON u.id = r.user_id WHERE r.provider_refund_id = ${refund.providerRefundId}`,
+        now,
+      ),
+      discordEventStatement(
+        "debt",
+        sql`SELECT json_object('nickname', u.nickname, 'debt', d.amount) AS payload
+            FROM payment_refunds r JOIN users u ON u.id = r.user_id JOIN refund_debts d ON d.user_id = r.user_id
+            WHERE r.provider_refund_id = ${refund.providerRefundId} AND r.amount > r.debited`,
+        now,
+      ),
     ]);
     if (inserted?.changes !== 1) {
       log("refund.refused", { ...refund, reason: "not a completed deposit, or refunds exceed it" });

@@ -8,6 +8,7 @@ import { durationText } from "#core/shop/plural.ts";
 import { purchases, sessions, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
 
@@ -215,6 +216,15 @@ export async function purchaseItem(
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
           VALUES (${buyerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${now})`),
+      // The operators' Discord, when they asked for purchases (decision 110): a row to send later.
+      discordEventStatement(
+        "purchase",
+        sql`SELECT json_object('nickname', u.nickname, 'item', i.name, 'price', p.price, 'days', p.duration_days,
+              'serverType', p.server_type) AS payload
+            FROM purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id
+            WHERE p.transaction_id = ${transactionId}`,
+        now,
+      ),
     ]);
     const [purchase] = (results[0]?.rows ?? []) as PurchaseViewRow[];
     const [balance] = (results[2]?.rows ?? []) as { balance: number }[];

@@ -1,0 +1,87 @@
+import assert from "node:assert/strict";
+import { readFile } from "node:fs/promises";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+
+// The console's CSV exports and Discord settings (decision 110), with and without JavaScript. The seed
+// makes the demo player (76561198000000001) an admin, with a balance credited through the ledger.
+const ADMIN_STEAM_ID = "76561198000000001";
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+async function signIn(page: Page, steamId: string) {
+  await page.goto("/profile");
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin downloads the ledger as CSV for Excel and stays on the page`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signIn(page, ADMIN_STEAM_ID);
+    await page.goto("/admin");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByRole("link", { name: "Выгрузки" }).click();
+    await page.getByRole("heading", { name: "Выгрузки CSV" }).waitFor();
+    await page.getByLabel("Что выгрузить").selectOption({ label: "Движения баланса" });
+    await page.getByLabel("С (МСК)").fill("2020-01-01");
+    const [download] = await Promise.all([
+      page.waitForEvent("download"),
+      page.getByRole("button", { name: "Скачать CSV" }).click(),
+    ]);
+    assert.match(download.suggestedFilename(), /^ledger_2020-01-01_\d{4}-\d{2}-\d{2}\.csv$/);
+    const bytes = await readFile(await download.path());
+    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+    const lines = new TextDecoder().decode(bytes).split("\r\n");
+    assert.equal(
+      lines[0],
+      "Время (МСК, ISO 8601);ID записи;SteamID;Игрок;Сумма, руб. (десятичная запятая);Вид;ID покупки;ID платежа;Примечание",
+    );
+    assert.ok(lines.some((line) => line.includes(`;${ADMIN_STEAM_ID};`)));
+    assert.equal(new URL(page.url()).pathname, "/admin/exports");
+    await page.getByRole("heading", { name: "Выгрузки CSV" }).waitFor();
+    await context.close();
+  });
+
+  test(`${mode}: an admin sets a Discord webhook, sees it masked, and removes it`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signIn(page, ADMIN_STEAM_ID);
+    await page.goto("/admin/discord");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const field = page.getByLabel("Новый адрес вебхука (пусто — оставить прежний)");
+    await field.fill("https://example.com/hook");
+    await page.getByRole("button", { name: "Сохранить" }).click();
+    await page.getByRole("alert").filter({ hasText: "Это не адрес вебхука Discord" }).waitFor();
+
+    const token = `e2eToken_${"x".repeat(40)}wxyz`;
+    await page
+      .getByLabel("Новый адрес вебхука (пусто — оставить прежний)")
+      .fill(`https://discord.com/api/webhooks/123456789012345678/${token}`);
+    await page.getByLabel("Покупка").check();
+    await page.getByRole("button", { name: "Сохранить" }).click();
+    await page.getByRole("status").filter({ hasText: "Настройки уведомлений сохранены" }).waitFor();
+    await page
+      .getByTestId("discord-webhook")
+      .filter({ hasText: "https://discord.com/api/webhooks/…/****wxyz" })
+      .waitFor();
+    assert.equal((await page.content()).includes(token), false);
+
+    await page.getByLabel("Удалить вебхук").check();
+    await page.getByRole("button", { name: "Сохранить" }).click();
+    await page.getByTestId("discord-webhook").filter({ hasText: "не задан" }).waitFor();
+    await context.close();
+  });
+}
