@@ -151,6 +151,7 @@ describe("the built server refuses to start", () => {
       APP_ENV: "production",
       PUBLIC_URL: "https://rust.example",
       SESSION_SECRET: "a-real-secret-of-more-than-32-characters-0123",
+      GAME_KEY_SECRET: "a-real-game-key-secret-of-more-than-32-characters",
       PAYMENT_PROVIDER: "yookassa",
       YOOKASSA_SHOP_ID: "123456",
       YOOKASSA_SECRET_KEY: "live_secret",
