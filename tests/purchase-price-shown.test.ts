@@ -120,7 +120,13 @@ describe("price as shown: POST /api/purchase/items/:id", () => {
 describe("price as shown: the item page's form", () => {
   it("the chosen duration's shown price is checked; the 409 names the new price and the next post buys at it", async () => {
     const player = await createPlayer({ balance: 100_000 });
-    const id = await createItem({ price: 30_000, durations: [[7, null], [30, null]] });
+    const id = await createItem({
+      price: 30_000,
+      durations: [
+        [7, null],
+        [30, null],
+      ],
+    });
     await setPrice(id, 60_000);
     const key = crypto.randomUUID();
     // The page showed 70 ₽ for 7 days and 300 ₽ for 30; now 30 days cost 600 ₽.
