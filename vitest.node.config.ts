@@ -8,6 +8,7 @@ export const BOTH_RUNTIMES = [
   // money
   "tests/purchase-api.test.ts",
   "tests/purchase-form.test.ts",
+  "tests/purchase-price-shown.test.ts",
   "tests/payment-standin.test.ts",
   "tests/payment-yookassa.test.ts",
   "tests/payment-refunds.test.ts",

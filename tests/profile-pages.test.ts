@@ -1,8 +1,8 @@
 import { eq } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import { describe, expect, it } from "vitest";
-import { createRouterContext } from "#app/lib/deps-context.server.ts";
-import { users } from "#db/schema.ts";
+import { createRouterContext, depsContext } from "#app/lib/deps-context.server.ts";
+import { sessions, users } from "#db/schema.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import {
@@ -86,6 +86,57 @@ describe("profile pages", () => {
 
     const junk = await inventoryLoader(await pageArgs("http://localhost/profile?status=zzz", { token: player.token }));
     expect(junk.filter).toBe("all");
+  });
+
+  it("read the Корзина and its servers with the session, in one round trip, only the player's own (decision 112)", async () => {
+    const player = await createPlayer({ deps });
+    const other = await createPlayer({ deps });
+    const item = await createItem(deps, { name: "Кит" });
+    const mine = await createInventoryEntry(deps, player.id, item.id);
+    await createInventoryEntry(deps, other.id, item.id);
+
+    let batches = 0;
+    const orm = new Proxy(deps.db.orm, {
+      get(target, key, receiver) {
+        if (key === "batch") batches++;
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const args = await pageArgs("http://localhost/profile", { token: player.token });
+    // The layout's middleware made its one batch; the page's loader needs no database at all now.
+    const offline = {
+      ...deps,
+      db: new Proxy(deps.db, {
+        get() {
+          throw new Error("the Корзина should have come with the session");
+        },
+      }),
+    };
+    args.context.set(depsContext, offline);
+    const data = await inventoryLoader(args);
+    expect(data.items.map((entry: { id: number }) => entry.id)).toEqual([mine.id]);
+    expect(data.items[0]).toMatchObject({ item_name: "Кит", status: "not_used" });
+
+    // Counted on a fresh request: exactly one batch for the session and the Корзина.
+    const counted = { ...deps, db: { ...deps.db, orm } };
+    const request = new Request("http://localhost/profile", {
+      headers: { Cookie: sessionCookie(player.token).cookie },
+    });
+    const context: RouterContextProvider = createRouterContext(counted as typeof deps);
+    const [run] = middleware;
+    await run?.(
+      { request, context, params: {}, url: new URL(request.url), pattern: "/profile" } as never,
+      async () => new Response(null),
+    );
+    expect(batches).toBe(1);
+
+    // A revoked session reads nothing and goes to sign-in, as before.
+    await deps.db.orm
+      .update(sessions)
+      .set({ revokedAt: Date.now() - 1000 })
+      .where(eq(sessions.userId, player.id));
+    const response = await thrownResponse(pageArgs("http://localhost/profile", { token: player.token }));
+    expect(response.status).toBe(302);
   });
 
   it("show the same purchase history at /purchases and /history, and deposits at /deposits", async () => {

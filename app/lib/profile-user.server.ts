@@ -1,8 +1,12 @@
 import { createContext, redirectDocument } from "react-router";
+import { z } from "zod";
 import { signInHref } from "#core/auth/sign-in.ts";
+import { INVENTORY_FILTERS, type InventoryFilter, type InventoryItem } from "#core/profile/types.ts";
 import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
-import { getSessionUser, type SessionUser } from "#worker/services/auth/sessions.ts";
+import { getSessionUser, getSessionUserWith, type SessionUser } from "#worker/services/auth/sessions.ts";
+import { inventoryQuery, toInventoryItems } from "#worker/services/profile/inventory.ts";
+import { allServersQuery } from "#worker/services/shop/servers-of-type.ts";
 
 /** The signed-in player for the profile pages, looked up once per request by their layout's middleware. */
 export const profileUserContext = createContext<SessionUser | null>(null);
@@ -13,7 +17,10 @@ export const profileUserContext = createContext<SessionUser | null>(null);
  * action, which answers «Необходима авторизация».
  */
 export async function loadProfileUser(deps: Pick<Deps, "db" | "config" | "now">, request: Request) {
-  const user = await getSessionUser(deps, request);
+  return signedInOrSignIn(await getSessionUser(deps, request), request);
+}
+
+function signedInOrSignIn(user: SessionUser | null, request: Request): SessionUser | null {
   if (!user && isSafeMethod(request.method)) {
     const url = new URL(request.url);
     // Client navigations fetch "<path>.data"; the player should come back to the page itself.
@@ -22,4 +29,42 @@ export async function loadProfileUser(deps: Pick<Deps, "db" | "config" | "now">,
     throw redirectDocument(signInHref(`${path}${url.search}`), 302);
   }
   return user;
+}
+
+const filterSchema = z.enum(INVENTORY_FILTERS).catch("all");
+
+/** The Корзина's filter a /profile request asks for (?status=not_used|used), else all. */
+export function inventoryFilterOf(request: Request): InventoryFilter {
+  return filterSchema.parse(new URL(request.url).searchParams.get("status") ?? "all");
+}
+
+/** The Корзина read with the session, for the /profile page's loader; null when it wasn't. */
+export interface PrefetchedInventory {
+  filter: InventoryFilter;
+  items: InventoryItem[];
+  servers: Awaited<ReturnType<typeof allServersQuery>>;
+}
+
+export const profileInventoryContext = createContext<PrefetchedInventory | null>(null);
+
+/** /profile itself (the Корзина), as a document or as a client navigation's data. */
+export function isInventoryPage(request: Request): boolean {
+  return isSafeMethod(request.method) && /^\/profile(\.data)?$/.test(new URL(request.url).pathname);
+}
+
+/**
+ * `loadProfileUser` for /profile: the session, the Корзина and the servers it links to in one
+ * database round trip (decision 112), not one for the session and then one or two for the page.
+ */
+export async function loadProfileUserAndInventory(deps: Pick<Deps, "db" | "config" | "now">, request: Request) {
+  const filter = inventoryFilterOf(request);
+  const { user, reads } = await getSessionUserWith(
+    deps,
+    request,
+    (player) => [inventoryQuery(deps, player, filter), allServersQuery(deps)] as const,
+  );
+  signedInOrSignIn(user, request);
+  const inventory: PrefetchedInventory | null =
+    user && reads ? { filter, items: toInventoryItems(reads[0]), servers: reads[1] } : null;
+  return { user, inventory };
 }

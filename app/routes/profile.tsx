@@ -1,7 +1,13 @@
 import { useEffect } from "react";
 import { Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { loadProfileUser, profileUserContext } from "#app/lib/profile-user.server.ts";
+import {
+  isInventoryPage,
+  loadProfileUser,
+  loadProfileUserAndInventory,
+  profileInventoryContext,
+  profileUserContext,
+} from "#app/lib/profile-user.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { PAYMENT_RETURN_TEXT } from "#core/messages/payments.ts";
 import { pagePlayer } from "#core/profile/player.ts";
@@ -21,7 +27,15 @@ export const meta: Route.MetaFunction = () => [{ title: "Профиль — Св
 
 export const middleware: Route.MiddlewareFunction[] = [
   async ({ context, request }, next) => {
-    context.set(profileUserContext, await loadProfileUser(context.get(depsContext), request));
+    const deps = context.get(depsContext);
+    if (isInventoryPage(request)) {
+      // /profile: the Корзина rides in the session's round trip (decision 112).
+      const { user, inventory } = await loadProfileUserAndInventory(deps, request);
+      context.set(profileUserContext, user);
+      context.set(profileInventoryContext, inventory);
+    } else {
+      context.set(profileUserContext, await loadProfileUser(deps, request));
+    }
     return next();
   },
 ];

@@ -1,4 +1,4 @@
-import { data, Form, redirect, useNavigation } from "react-router";
+import { data, Form, redirect, type ShouldRevalidateFunction, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
@@ -19,7 +19,7 @@ import {
 import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
-import { purchaseFormFields, purchaseFormSchema } from "#core/schemas/purchase.ts";
+import { expectedPriceField, purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { ServerAddress } from "#core/shop/types.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
@@ -84,7 +84,7 @@ const itemQuerySchema = z.object({
 
 export type PurchaseActionData =
   | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
-  | { ok: false; status: number; error: string; missing?: number; duration?: number | null };
+  | { ok: false; status: number; error: string; missing?: number; duration?: number | null; price?: number };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = positiveIdText.safeParse(params.id);
@@ -92,8 +92,11 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
-  const fail = (status: number, error: string, short?: { missing?: number; duration?: number | null }) =>
-    data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...short }, { status });
+  const fail = (
+    status: number,
+    error: string,
+    short?: { missing?: number; duration?: number | null; price?: number },
+  ) => data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...short }, { status });
   if (!user) return fail(401, AUTH_REQUIRED);
   const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
   if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
@@ -102,8 +105,13 @@ export async function action({ params, request, context }: Route.ActionArgs) {
     serverType: parsed.data.server_type,
     durationDays: parsed.data.duration,
     idempotencyKey: parsed.data.idempotency_key,
+    expectedPrice: parsed.data.expected_price == null ? null : rublesToKopecks(parsed.data.expected_price),
   });
   if (!result.ok) {
+    // The price changed since the page: the new one, for the terms chosen, to confirm (decision 112).
+    if (result.price != null) {
+      return fail(result.status, result.error, { price: result.price, duration: parsed.data.duration });
+    }
     if (!isInsufficientFunds(result.status)) return fail(result.status, result.error);
     // How much is missing, so the page can offer a top-up of exactly that.
     const item = await getItem(deps, id.data);
@@ -123,6 +131,12 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   throw redirect(`/shop/items/${id.data}?purchased=${result.purchase.id}`);
 }
 
+/** A changed price (409) reloads the item, so the page shows what it costs now (decision 112). */
+export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
+  (actionResult as PurchaseActionData | undefined)?.ok === false && actionResult?.price != null
+    ? true
+    : defaultShouldRevalidate;
+
 export default function ShopItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { item, balance, now: serverNow, idempotencyKey, receipt, duration, payment, returnTo } = loaderData;
   const { now, state } = useLimitedState(item, serverNow);
@@ -133,6 +147,9 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
   const error = actionData && !actionData.ok ? actionData : null;
   const back = shopUrl({ server_type: item.server_type });
   const missing = error && isInsufficientFunds(error.status) ? (error.missing ?? null) : null;
+  // The price each choice was shown at, sent back with the purchase; a 409's new price for the terms it names.
+  const shownPrice = (days: number | null, listed: number) =>
+    error?.price != null && (error.duration ?? null) === days ? error.price : listed;
 
   return (
     <main className="container page shop-item">
@@ -192,6 +209,18 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             <Form method="post" className="shop-item__form">
               <input type="hidden" name="server_type" value={item.server_type} />
               <input type="hidden" name="idempotency_key" value={idempotencyKey} />
+              {needsDuration ? (
+                item.durations.map((option) => (
+                  <input
+                    key={option.days}
+                    type="hidden"
+                    name={expectedPriceField(option.days)}
+                    value={shownPrice(option.days, option.discount_price)}
+                  />
+                ))
+              ) : (
+                <input type="hidden" name={expectedPriceField(null)} value={shownPrice(null, item.discount_price)} />
+              )}
               {needsDuration ? (
                 <DurationPicker
                   durations={item.durations}

@@ -39,6 +39,11 @@ export const PURCHASE_ERRORS = {
   conflict: "Не удалось завершить покупку, попробуйте ещё раз",
 } as const;
 
+/** «Цена изменилась: теперь 150 ₽»: the price changed after the player saw it (409, decision 112). */
+export function priceChangedText(rubles: number): string {
+  return `Цена изменилась: теперь ${formatRubles(rubles)}`;
+}
+
 /** Why a player who owes for a refunded deposit can't buy (decision 097); `rubles` is what is owed. */
 export function refundDebtText(rubles: number): string {
   return `Покупки недоступны: после возврата платежа за вами долг ${formatRubles(rubles)}. Пополните баланс — пополнение сначала погасит долг.`;

@@ -11,11 +11,25 @@ export const MAX_DURATION_DAYS = 3650;
 /** Whole days; absent for one-time and permanent items. */
 export const durationDays = z.number().int().positive().max(MAX_DURATION_DAYS);
 
+/** The price the player was shown, in rubles as the item API answers it (`discount_price`); at most two decimals. */
+export const expectedPrice = z
+  .number()
+  .min(0)
+  .max(100_000_000)
+  .refine((rubles) => Math.abs(rubles * 100 - Math.round(rubles * 100)) < 1e-6);
+
+/** Rubles as the API speaks them to the kopecks the database keeps. */
+export function rublesToKopecks(rubles: number): number {
+  return Math.round(rubles * 100);
+}
+
 /** The JSON body. The key may come from the Idempotency-Key header instead. */
 export const purchaseBodySchema = z.object({
   server_type: z.enum(SERVER_TYPES),
   duration: durationDays.nullish(),
   idempotency_key: idempotencyKey.optional(),
+  /** Optional so old clients keep working; when given, a different price now is a 409 (decision 112). */
+  expected_price: expectedPrice.nullish(),
 });
 
 /** The form: every field is text, an empty duration means none. */
@@ -30,13 +44,33 @@ export const purchaseFormSchema = z.object({
       .pipe(durationDays),
   ]),
   idempotency_key: idempotencyKey,
+  /** The price shown for the chosen terms; empty (a page from before decision 112) means unchecked. */
+  expected_price: z.union([
+    z.literal("").transform(() => null),
+    z
+      .string()
+      .regex(/^\d{1,9}(\.\d{1,2})?$/)
+      .transform(Number)
+      .pipe(expectedPrice),
+  ]),
 });
 
-/** The form's fields as `purchaseFormSchema` reads them (a missing duration is an empty one). */
+/** The hidden field that carries the price shown for one duration (the form without JavaScript has one per radio). */
+export function expectedPriceField(days: number | null): string {
+  return days == null ? "expected_price" : `expected_price_${days}`;
+}
+
+/**
+ * The form's fields as `purchaseFormSchema` reads them (a missing duration is an empty one). The
+ * price shown is the chosen duration's field, or the one `expected_price` field.
+ */
 export function purchaseFormFields(form: FormData) {
+  const duration = form.get("duration") ?? "";
+  const days = typeof duration === "string" && /^\d{1,10}$/.test(duration) ? Number(duration) : null;
   return {
     server_type: form.get("server_type"),
-    duration: form.get("duration") ?? "",
+    duration,
     idempotency_key: form.get("idempotency_key"),
+    expected_price: (days != null ? form.get(expectedPriceField(days)) : null) ?? form.get("expected_price") ?? "",
   };
 }

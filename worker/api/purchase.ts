@@ -2,7 +2,7 @@ import { Hono } from "hono";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import { idempotencyKey, positiveIdText } from "#core/schemas/common.ts";
-import { purchaseBodySchema } from "#core/schemas/purchase.ts";
+import { purchaseBodySchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { readSessionToken, verifySessionToken } from "../services/auth/sessions.ts";
 import { purchaseItem } from "../services/shop/purchase.ts";
@@ -37,9 +37,16 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
       durationDays: body.data.duration ?? null,
       // Without a key every request is a new purchase.
       idempotencyKey: key ?? crypto.randomUUID(),
+      expectedPrice: body.data.expected_price == null ? null : rublesToKopecks(body.data.expected_price),
     },
   );
-  if (!result.ok) return c.json({ error: result.error }, result.status);
+  if (!result.ok) {
+    // A changed price says what it is now, so the client can show it and ask again (decision 112).
+    return c.json(
+      result.price == null ? { error: result.error } : { error: result.error, price: result.price },
+      result.status,
+    );
+  }
   c.header("Cache-Control", "no-store");
   return c.json({ purchase: result.purchase, balance: result.balance }, result.replayed ? 200 : 201);
 });

@@ -66,11 +66,16 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
   const [idempotencyKey] = useState(() => crypto.randomUUID());
   const needsDuration = !item.is_one_time && item.durations.length > 0;
   const chosen = needsDuration ? item.durations.find((duration) => duration.days === days) : null;
-  const price = needsDuration ? (chosen?.discount_price ?? null) : item.discount_price;
-  const missing = balance != null && price != null ? missingRubles(price, balance) : 0;
   const busy = fetcher.state !== "idle";
   const result = fetcher.data;
   const done = fetcher.state === "idle" && result?.ok ? result : null;
+  // A 409 for a changed price carries the new one for these terms: shown, and confirmed by the next click.
+  const repriced =
+    result && !result.ok && result.price != null && (result.duration ?? null) === (needsDuration ? days : null)
+      ? result.price
+      : null;
+  const price = repriced ?? (needsDuration ? (chosen?.discount_price ?? null) : item.discount_price);
+  const missing = balance != null && price != null ? missingRubles(price, balance) : 0;
 
   useEffect(() => {
     const element = dialog.current;
@@ -134,11 +139,12 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           <input type="hidden" name="server_type" value={item.server_type} />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />
           <input type="hidden" name="_js" value="1" />
+          {price != null ? <input type="hidden" name="expected_price" value={price} /> : null}
           {needsDuration ? (
             <DurationPicker durations={item.durations} discount={item.discount} value={days} onChange={setDays} />
           ) : (
             <p>
-              Купить «{item.name}» за <strong>{formatRubles(item.discount_price)}</strong>?
+              Купить «{item.name}» за <strong>{formatRubles(price ?? item.discount_price)}</strong>?
             </p>
           )}
           <p className="muted">Ваш баланс: {formatRubles(balance)}</p>

@@ -1,5 +1,6 @@
 import { parseCookie } from "cookie";
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import type { BatchItem } from "drizzle-orm/batch";
 import { jwtVerify, SignJWT } from "jose";
 import type { SessionUser } from "#core/auth/session-user.ts";
 import { sessions, users } from "#db/schema.ts";
@@ -98,15 +99,8 @@ export function getSessionUser(
   return lookup;
 }
 
-async function lookUpSessionUser(
-  deps: Pick<Deps, "db" | "config" | "now">,
-  request: Request,
-): Promise<SessionUser | null> {
-  const token = readSessionToken(request, deps.config);
-  if (!token) return null;
-  const sessionId = await verifySessionToken(deps, token);
-  if (!sessionId) return null;
-  const [row] = await deps.db.orm
+function sessionUserQuery(deps: Pick<Deps, "db" | "now">, sessionId: string) {
+  return deps.db.orm
     .select({
       id: users.id,
       steamId: users.steamId,
@@ -118,7 +112,51 @@ async function lookUpSessionUser(
     .innerJoin(users, eq(users.id, sessions.userId))
     .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
     .limit(1);
+}
+
+async function lookUpSessionUser(
+  deps: Pick<Deps, "db" | "config" | "now">,
+  request: Request,
+): Promise<SessionUser | null> {
+  const token = readSessionToken(request, deps.config);
+  if (!token) return null;
+  const sessionId = await verifySessionToken(deps, token);
+  if (!sessionId) return null;
+  const [row] = await sessionUserQuery(deps, sessionId);
   return row ? { ...row, sessionId } : null;
+}
+
+/**
+ * A page's own reads, sent in the same round trip as the session's (decision 112). `playerId` is
+ * the session's player as SQL: NULL unless the session is live, so a read keyed by it returns
+ * nothing for a revoked or expired session, and never another player's rows.
+ */
+export type SessionReads<T extends readonly BatchItem<"sqlite">[]> = (playerId: SQL) => T;
+
+/**
+ * `getSessionUser` with the page's reads in the same batch: one database round trip for both. The
+ * player is shared with the request's other loaders as `getSessionUser` shares it. `reads` is null
+ * when the request is signed out (nothing was read).
+ */
+export async function getSessionUserWith<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
+  deps: Pick<Deps, "db" | "config" | "now">,
+  request: Request,
+  pageReads: SessionReads<T>,
+): Promise<{ user: SessionUser | null; reads: { [K in keyof T]: Awaited<T[K]> } | null }> {
+  const token = readSessionToken(request, deps.config);
+  const sessionId = token ? await verifySessionToken(deps, token) : null;
+  if (!sessionId) return { user: null, reads: null };
+  const now = deps.now().getTime();
+  const playerId = sql`(SELECT user_id FROM sessions WHERE id = ${sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
+  const batch = deps.db.orm.batch([sessionUserQuery(deps, sessionId), ...pageReads(playerId)] as const);
+  const lookup = batch.then(([rows]) => {
+    const [row] = rows as Awaited<ReturnType<typeof sessionUserQuery>>;
+    return row ? { ...row, sessionId } : null;
+  });
+  if (isSafeMethod(request.method)) lookups.set(request, lookup);
+  const [results, user] = await Promise.all([batch, lookup]);
+  if (!user) return { user: null, reads: null };
+  return { user, reads: results.slice(1) as unknown as { [K in keyof T]: Awaited<T[K]> } };
 }
 
 /** The session the request's cookie (never a bearer token) names, with its token, while it is live. */

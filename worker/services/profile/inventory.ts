@@ -1,16 +1,12 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, type SQL } from "drizzle-orm";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { inventoryEntries, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
 
-/** The player's own Корзина, newest first, optionally only unused or only used entries. */
-export async function listInventory(
-  deps: Pick<Deps, "db">,
-  userId: number,
-  filter: InventoryFilter = "all",
-): Promise<InventoryItem[]> {
-  const rows = await deps.db.orm
+/** The query of a player's Корзина: `userId` is an id, or SQL naming the session's player (decision 112). */
+export function inventoryQuery(deps: Pick<Deps, "db">, userId: number | SQL, filter: InventoryFilter = "all") {
+  return deps.db.orm
     .select({
       id: inventoryEntries.id,
       itemName: items.name,
@@ -32,6 +28,10 @@ export async function listInventory(
         : and(eq(inventoryEntries.userId, userId), eq(inventoryEntries.status, filter)),
     )
     .orderBy(desc(inventoryEntries.createdAt), desc(inventoryEntries.id));
+}
+
+/** The rows of `inventoryQuery` as the API and the page show them. */
+export function toInventoryItems(rows: Awaited<ReturnType<typeof inventoryQuery>>): InventoryItem[] {
   return rows.map((row) => ({
     id: row.id,
     item_name: row.itemName,
@@ -45,4 +45,13 @@ export async function listInventory(
     expires_at: isoOrNull(row.expiresAt),
     last_error: row.lastError,
   }));
+}
+
+/** The player's own Корзина, newest first, optionally only unused or only used entries. */
+export async function listInventory(
+  deps: Pick<Deps, "db">,
+  userId: number,
+  filter: InventoryFilter = "all",
+): Promise<InventoryItem[]> {
+  return toInventoryItems(await inventoryQuery(deps, userId, filter));
 }

@@ -1,7 +1,7 @@
 import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
-import { PURCHASE_ERRORS, refundDebtText } from "#core/messages/shop.ts";
+import { PURCHASE_ERRORS, priceChangedText, refundDebtText } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
@@ -17,11 +17,19 @@ export interface PurchaseInput {
   serverType: string;
   durationDays: number | null;
   idempotencyKey: string;
+  /** The price the player was shown, in kopecks (decision 112); absent from old clients: no check. */
+  expectedPrice?: number | null;
 }
 
 export type PurchaseResult =
   | { ok: true; replayed: boolean; purchase: PurchaseReceipt; balance: number }
-  | { ok: false; status: 400 | 401 | 402 | 403 | 404 | 409 | 410; error: string };
+  | {
+      ok: false;
+      status: 400 | 401 | 402 | 403 | 404 | 409 | 410;
+      error: string;
+      /** A 409 for a price that changed: the price now, in rubles, for the player to confirm. */
+      price?: number;
+    };
 
 /** Who buys: a player already looked up, or the session a verified token names, checked inside the batch. */
 export type Buyer = number | { sessionId: string };
@@ -138,6 +146,10 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
   const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime());
   if (!check.ok) return check;
+  if (input.expectedPrice != null && input.expectedPrice !== check.price) {
+    const price = kopecksToRubles(check.price);
+    return { ok: false as const, status: 409 as const, error: priceChangedText(price), price };
+  }
   if ((await balanceOf(deps, userId)) < check.price) return fail(402, PURCHASE_ERRORS.insufficientFunds);
   return null;
 }
@@ -154,6 +166,8 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
  *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
  *  5. the Корзина entry, not used yet.
+ * When the player's client says what price it showed (`expectedPrice`), step 1 also requires the
+ * price it computes to be that one, so a price changed since the page never charges (decision 112).
  * Steps 1 and 3 return the purchase and the new balance (RETURNING), so a purchase is one round trip
  * of five statements and nothing is read back.
  * A buyer named by a session is checked in the same SQL: a revoked or expired session leaves the
@@ -173,18 +187,19 @@ export async function purchaseItem(
   const purchaseOf = sql`(SELECT id FROM purchases WHERE transaction_id = ${transactionId})`;
   const priceOf = sql`(SELECT price FROM purchases WHERE transaction_id = ${transactionId})`;
   const itemOf = sql`(SELECT item_id FROM purchases WHERE transaction_id = ${transactionId})`;
+  const expected = input.expectedPrice ?? null;
   const basePrice = sql`CASE WHEN ${days} IS NULL THEN i.price
     ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
 
   try {
+    const finalPrice = sql`CASE WHEN i.discount <= 0 THEN (${basePrice})
+              ELSE CAST(ROUND((${basePrice}) * (100 - i.discount) / 10000.0) AS INTEGER) * 100 END`;
     const results = await deps.db.batch([
       statement(sql`
           INSERT INTO purchases
             (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
           SELECT ${buyerSql}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
-            CASE WHEN i.discount <= 0 THEN (${basePrice})
-              ELSE CAST(ROUND((${basePrice}) * (100 - i.discount) / 10000.0) AS INTEGER) * 100 END,
-            'completed', ${now}, ${now}
+            ${finalPrice}, 'completed', ${now}, ${now}
           FROM items i
           LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
           WHERE i.id = ${input.itemId}
@@ -199,6 +214,7 @@ export async function purchaseItem(
               OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)
             )
             AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${buyerSql} AND amount > 0)
+            AND (${expected} IS NULL OR (${finalPrice}) = ${expected})
           RETURNING id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
             duration_days AS durationDays, price, status`),
       statement(sql`

@@ -16,21 +16,33 @@ export async function serversOfType(deps: Pick<Deps, "db">, serverType: string):
   return rows.map((row) => ({ name: row.name, ip_port: row.ipPort }));
 }
 
-/** The servers of several types at once (one query), by type. */
-export async function serversByType(
-  deps: Pick<Deps, "db">,
-  serverTypes: readonly string[],
-): Promise<Record<string, ServerAddress[]>> {
-  const byType: Record<string, ServerAddress[]> = {};
-  if (serverTypes.length === 0) return byType;
-  const rows = await deps.db.orm
+/** Every server, in the list's order: what `serversByType` groups. */
+export function allServersQuery(deps: Pick<Deps, "db">) {
+  return deps.db.orm
     .select({ name: servers.name, ipPort: servers.ipPort, serverType: servers.serverType })
     .from(servers)
     .orderBy(asc(servers.sortOrder), asc(servers.id));
+}
+
+/** The rows of `allServersQuery` of the given types, by type. */
+export function groupServersByType(
+  rows: Awaited<ReturnType<typeof allServersQuery>>,
+  serverTypes: readonly string[],
+): Record<string, ServerAddress[]> {
+  const byType: Record<string, ServerAddress[]> = {};
   for (const row of rows) {
     if (!serverTypes.includes(row.serverType)) continue;
     byType[row.serverType] ??= [];
     byType[row.serverType]?.push({ name: row.name, ip_port: row.ipPort });
   }
   return byType;
+}
+
+/** The servers of several types at once (one query), by type. */
+export async function serversByType(
+  deps: Pick<Deps, "db">,
+  serverTypes: readonly string[],
+): Promise<Record<string, ServerAddress[]>> {
+  if (serverTypes.length === 0) return {};
+  return groupServersByType(await allServersQuery(deps), serverTypes);
 }
