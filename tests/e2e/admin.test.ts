@@ -88,10 +88,10 @@ for (const javaScriptEnabled of [true, false]) {
     assert.equal(await row.getByRole("button", { name: "Возврат" }).count(), 0);
     assert.match(flat(await admin.getByTestId("admin-balance").textContent()), /^100 ₽$/);
 
-    // The player's Корзина says «Возвращено» and the header shows the balance back at 100 ₽.
+    // The player's Корзина says «Возвращён» and the header shows the balance back at 100 ₽.
     await player.goto("/profile");
     const entry = player.getByTestId("inventory-entry").filter({ hasText: "Дерево ×10 000" });
-    assert.match(flat(await entry.textContent()), /Возвращено/);
+    assert.match(flat(await entry.textContent()), /Возвращён/);
     assert.match(flat(await player.locator("header .account__balance").textContent()), /^100 ₽$/);
 
     // The journal has both actions with their reasons.
@@ -138,10 +138,11 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) {
       const dialog = page.locator("dialog.buy-dialog");
       await dialog.getByRole("button", { name: "Купить за 10 ₽" }).click();
-      await dialog.waitFor({ state: "detached" });
+      // The receipt stays in the dialog until the player moves on.
+      assert.match(await dialog.getByTestId("receipt").innerText(), /Покупка совершена/);
     } else {
       await page.getByRole("button", { name: "Купить" }).click();
-      assert.match(await page.locator(".form-success").innerText(), /Покупка совершена!/);
+      assert.match(await page.getByTestId("receipt").innerText(), /Покупка совершена/);
     }
     await page.goto("/profile");
     await page.getByTestId("inventory-entry").filter({ hasText: name }).waitFor();
