@@ -19,7 +19,8 @@ import {
 import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
-import { expectedPriceField, purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
+import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
+import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { ServerAddress } from "#core/shop/types.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";

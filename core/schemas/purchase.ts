@@ -2,6 +2,7 @@
 // item page's form. Both end up as the same values; the texts for a refusal are the callers'.
 
 import { z } from "zod";
+import { expectedPriceField } from "../shop/expected-price.ts";
 import { SERVER_TYPES } from "../shop/server-types.ts";
 import { idempotencyKey } from "./common.ts";
 
@@ -56,9 +57,6 @@ export const purchaseFormSchema = z.object({
 });
 
 /** The hidden field that carries the price shown for one duration (the form without JavaScript has one per radio). */
-export function expectedPriceField(days: number | null): string {
-  return days == null ? "expected_price" : `expected_price_${days}`;
-}
 
 /**
  * The form's fields as `purchaseFormSchema` reads them (a missing duration is an empty one). The
@@ -74,3 +72,5 @@ export function purchaseFormFields(form: FormData) {
     expected_price: (days != null ? form.get(expectedPriceField(days)) : null) ?? form.get("expected_price") ?? "",
   };
 }
+
+export { expectedPriceField };
