@@ -55,7 +55,7 @@ for (const javaScriptEnabled of [true, false]) {
       .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
       .fill("inventory.giveto {steamid} wood 100");
     await form.getByRole("button", { name: "Добавить товар" }).click();
-    await admin.getByRole("status").filter({ hasText: "Товар сохранен" }).waitFor();
+    await admin.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
     const itemUrl = admin.url().replace(/\?.*$/, "");
     const before = await balance(admin);
 
@@ -78,7 +78,7 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) await waitForHydration(admin);
     await admin.getByRole("form", { name: "Товар" }).getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("15");
     await admin.getByRole("button", { name: "Сохранить" }).click();
-    await admin.getByRole("status").filter({ hasText: "Товар сохранен" }).waitFor();
+    await admin.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
 
     // «Купить» at 10 ₽: refused, the new price shown, nothing charged.
     if (javaScriptEnabled) {
