@@ -4,7 +4,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GameServerProcess } from "./harness.ts";
-import { chats, given, scenario } from "./scenario.ts";
+import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
 import { createGameServer, createItem, db, delivery, giveEntry, one } from "./site.ts";
 
 const HANDOFF_MS = 30 * 60 * 1000;
@@ -154,20 +154,7 @@ test("a lapsed delivery stays with its server while that server heartbeats; hand
     });
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
-    s.proxy.hold.add("/api/game/ack");
-    let ackSent: () => void = () => {};
-    const acked = new Promise<void>((done) => {
-      ackSent = done;
-    });
-    s.proxy.onRequest = (path) => {
-      if (path === "/api/game/ack") ackSent();
-    };
-    const advancing = s.game.advance(15).catch(() => []);
-    await acked;
-    await s.game.kill();
-    await advancing;
-    s.proxy.hold.clear();
-    s.proxy.onRequest = null;
+    await crashBeforeAck(s);
 
     // Long past the hand-off time, but the first server heartbeated a moment ago: it stays there.
     await db().execute({

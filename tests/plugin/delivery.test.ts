@@ -5,7 +5,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import { GameServerProcess } from "./harness.ts";
-import { chats, given, scenario } from "./scenario.ts";
+import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
 import {
   buy,
   createGameServer,
@@ -30,9 +30,9 @@ test("bought on the site: given once in the game, the player told in their langu
       name: "Набор «Дерево»",
       grant: ["inventory.giveto {steamid} wood 3000", "inventory.giveto {steamid} stones 1000"],
     });
-    const token = await signIn(s.player);
+    const session = await signIn(s.player);
     await credit(s.player, 100);
-    const bought = await buy(token, itemId, "MAX3");
+    const bought = await buy(session, itemId, "MAX3");
     assert.equal(bought.status, 201);
     const { id: entryId } = await one<{ id: number }>(
       "SELECT e.id FROM inventory_entries e JOIN users u ON u.id = e.user_id WHERE u.steam_id = ?",
@@ -109,23 +109,10 @@ test("killed after running and before the acknowledgement: restarted, it acknowl
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
     // The acknowledgement never gets an answer; the server dies while waiting for it.
-    s.proxy.hold.add("/api/game/ack");
-    let ackSent: () => void = () => {};
-    const acked = new Promise<void>((done) => {
-      ackSent = done;
-    });
-    s.proxy.onRequest = (path) => {
-      if (path === "/api/game/ack") ackSent();
-    };
-    const advancing = s.game.advance(15).catch(() => []);
-    await acked;
-    await s.game.kill();
-    await advancing;
+    await crashBeforeAck(s);
     assert.deepEqual(given(s.game, s.player), { sulfur: 500 });
     assert.equal((await delivery(entryId))?.status, "pending");
 
-    s.proxy.hold.clear();
-    s.proxy.onRequest = null;
     const from = s.game.events.length;
     await s.game.start();
     await s.game.join(s.player);

@@ -59,3 +59,24 @@ export function chats(game: GameServerProcess, steamId: string, from = 0): strin
     .filter((event) => event.steam_id === steamId)
     .map((event) => String(event.text));
 }
+
+/**
+ * Lets the game server run one poll round and kills it once it has sent its acknowledgement, which
+ * the proxy never answers: a crash between running a delivery and hearing back from the site.
+ */
+export async function crashBeforeAck(s: Scenario): Promise<void> {
+  s.proxy.hold.add("/api/game/ack");
+  let ackSent: () => void = () => {};
+  const acked = new Promise<void>((done) => {
+    ackSent = done;
+  });
+  s.proxy.onRequest = (path) => {
+    if (path === "/api/game/ack") ackSent();
+  };
+  const advancing = s.game.advance(15).catch(() => []);
+  await acked;
+  await s.game.kill();
+  await advancing;
+  s.proxy.hold.clear();
+  s.proxy.onRequest = null;
+}

@@ -7,6 +7,7 @@ import type { AddressInfo } from "node:net";
 import { type Client, createClient } from "@libsql/client";
 import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
 import { deriveServerKey, generateKeySalt } from "../../worker/services/game/keys.ts";
+import { signInThroughStandIn } from "../server/sign-in.ts";
 
 export const SITE_ORIGIN = process.env.PLUGIN_SITE_ORIGIN ?? "http://localhost:8788";
 export const RUNTIME = process.env.PLUGIN_RUNTIME ?? "worker";
@@ -191,41 +192,12 @@ export async function timeRunsOut(entryId: number): Promise<void> {
   });
 }
 
-// Signing in and buying over HTTP, as a browser and the shop's script do.
+// Buying over HTTP, as the shop's script does, with the session a browser gets from the Steam
+// stand-in (tests/server/sign-in.ts).
 
-function cookieFrom(response: Response, name: string): string {
-  for (const header of response.headers.getSetCookie()) {
-    const [pair = ""] = header.split(";");
-    const [key, ...value] = pair.trim().split("=");
-    if (key === name) return decodeURIComponent(value.join("="));
-  }
-  return "";
-}
-
-/** Signs in through the local Steam stand-in; answers the bearer token the site's script would keep. */
-export async function signIn(steamId: string): Promise<string> {
-  const start = await fetch(`${SITE_ORIGIN}/api/auth/steam`, { redirect: "manual" });
-  const state = cookieFrom(start, "__steam_signin");
-  const providerPage = new URL(start.headers.get("location") ?? "", SITE_ORIGIN);
-  const form = new URLSearchParams({
-    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-    realm: providerPage.searchParams.get("openid.realm") ?? "",
-    steamid: steamId,
-  });
-  const approved = await fetch(new URL("approve", providerPage), { method: "POST", body: form, redirect: "manual" });
-  const callback = await fetch(new URL(approved.headers.get("location") ?? "", SITE_ORIGIN), {
-    headers: { cookie: `__steam_signin=${state}` },
-    redirect: "manual",
-  });
-  const code = new URL(callback.headers.get("location") ?? "", SITE_ORIGIN).searchParams.get("code");
-  const session = cookieFrom(callback, "__session");
-  const exchanged = await fetch(`${SITE_ORIGIN}/api/auth/exchange`, {
-    method: "POST",
-    headers: { "content-type": "application/json", cookie: `__session=${session}` },
-    body: JSON.stringify({ code }),
-  });
-  if (exchanged.status !== 200) throw new Error(`sign-in: the code exchange answered ${exchanged.status}`);
-  return ((await exchanged.json()) as { token: string }).token;
+/** Signs in through the local Steam stand-in; answers the session cookie (`__session=…`). */
+export function signIn(steamId: string): Promise<string> {
+  return signInThroughStandIn(SITE_ORIGIN, steamId);
 }
 
 /** Credits the player as an operator's adjustment does: the ledger row and the balance together. */
@@ -243,10 +215,10 @@ export async function credit(steamId: string, rubles: number): Promise<void> {
   );
 }
 
-export async function buy(token: string, itemId: number, serverType: string, duration: number | null = null) {
+export async function buy(session: string, itemId: number, serverType: string, duration: number | null = null) {
   const response = await fetch(`${SITE_ORIGIN}/api/purchase/items/${itemId}`, {
     method: "POST",
-    headers: { authorization: `Bearer ${token}`, "content-type": "application/json" },
+    headers: { cookie: session, origin: SITE_ORIGIN, "content-type": "application/json" },
     body: JSON.stringify({ server_type: serverType, duration, idempotency_key: randomUUID() }),
   });
   return { status: response.status, body: (await response.json()) as Record<string, unknown> };
