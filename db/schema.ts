@@ -183,6 +183,30 @@ export const itemCommands = sqliteTable("item_commands", {
   sortOrder: integer("sort_order").notNull().default(0),
 });
 
+// Sales (issue 23): a percent off for a period, for the whole store or some categories and server
+// types. An item's price is the lower of its own discount and the highest running sale (decision 113).
+export const sales = sqliteTable(
+  "sales",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    percent: integer("percent").notNull(),
+    startsAt: integer("starts_at").notNull(),
+    endsAt: integer("ends_at").notNull(),
+    // JSON arrays; NULL: every category / every server type.
+    categoryIds: text("category_ids", { mode: "json" }).$type<number[]>(),
+    serverTypes: text("server_types", { mode: "json" }).$type<string[]>(),
+    // An operator ended it early; NULL while it runs as planned.
+    cancelledAt: integer("cancelled_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
+    check("sales_period", sql`${t.endsAt} > ${t.startsAt}`),
+    index("sales_period").on(t.endsAt, t.startsAt),
+  ],
+);
+
 export const purchases = sqliteTable(
   "purchases",
   {
@@ -198,13 +222,19 @@ export const purchases = sqliteTable(
     serverType: text("server_type").notNull(),
     durationDays: integer("duration_days"),
     price: integer("price").notNull(),
-    status: text("status", { enum: ["pending", "completed", "failed", "refunded"] }).notNull(),
+    // returned: its owner took it back before delivery (issue 24), the price went back to the balance.
+    status: text("status", { enum: ["pending", "completed", "failed", "refunded", "returned"] }).notNull(),
     paidAt: integer("paid_at"),
+    // A gift: the friend whose Корзина received it; user_id is the buyer who paid (issue 24).
+    giftToUserId: integer("gift_to_user_id").references(() => users.id),
+    // The sale that set the price, when one did (issue 23).
+    saleId: integer("sale_id").references(() => sales.id),
     createdAt: createdAt(),
   },
   (t) => [
     uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
     index("purchases_user").on(t.userId),
+    index("purchases_gift_to").on(t.giftToUserId),
     // The console's summary: every sum over a period reads this index alone (decision 096).
     index("purchases_status_paid").on(t.status, t.paidAt, t.itemId, t.price, t.userId),
     // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
@@ -308,9 +338,13 @@ export const inventoryEntries = sqliteTable(
     serverType: text("server_type").notNull(),
     durationDays: integer("duration_days"),
     isPermanent: integer("is_permanent", { mode: "boolean" }).notNull(),
-    status: text("status", { enum: ["not_used", "used", "refunded"] })
+    // returned: taken back by its buyer before delivery (issue 24).
+    status: text("status", { enum: ["not_used", "used", "refunded", "returned"] })
       .notNull()
       .default("not_used"),
+    // Until when the buyer may return it while undelivered; NULL: never (set from shop_settings at purchase).
+    returnUntil: integer("return_until"),
+    returnedAt: integer("returned_at"),
     usedAt: integer("used_at"),
     usedServerId: integer("used_server_id").references(() => servers.id),
     expiresAt: integer("expires_at"),
@@ -408,7 +442,10 @@ export const ledger = sqliteTable(
     amount: integer("amount").notNull(),
     // refund: a provider refund of a deposit (minus what the balance covered); refund_debt: a later
     // deposit paying off what a refund could not take (refund_debts).
-    kind: text("kind", { enum: ["deposit", "purchase", "promo", "refund", "refund_debt", "adjustment"] }).notNull(),
+    // return: a purchase taken back by its buyer before delivery (issue 24).
+    kind: text("kind", {
+      enum: ["deposit", "purchase", "promo", "refund", "refund_debt", "adjustment", "return"],
+    }).notNull(),
     purchaseId: integer("purchase_id").references(() => purchases.id),
     paymentId: text("payment_id").references(() => payments.id),
     // A provider payment is credited once.
@@ -538,4 +575,16 @@ export const discordOutbox = sqliteTable(
     lastError: text("last_error"),
   },
   (t) => [index("discord_outbox_due").on(t.nextAttemptAt)],
+);
+
+// The shop's own settings an admin changes in the console: one row (id = 1).
+export const shopSettings = sqliteTable(
+  "shop_settings",
+  {
+    id: integer("id").primaryKey(),
+    // How long after a purchase its buyer may return it while undelivered; 0 turns returns off (issue 24).
+    returnWindowHours: integer("return_window_hours").notNull().default(24),
+    updatedAt: integer("updated_at"),
+  },
+  (t) => [check("shop_settings_return_window", sql`${t.returnWindowHours} >= 0 AND ${t.returnWindowHours} <= 720`)],
 );

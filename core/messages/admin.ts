@@ -117,13 +117,20 @@ export const EXPORT_TEXT = {
     ],
   },
   paymentStatus: { pending: "В обработке", completed: "Успешно", failed: "Ошибка", cancelled: "Отменено" },
-  purchaseStatus: { pending: "В обработке", completed: "Завершено", failed: "Ошибка", refunded: "Возврат" },
+  purchaseStatus: {
+    pending: "В обработке",
+    completed: "Завершено",
+    failed: "Ошибка",
+    refunded: "Возврат",
+    returned: "Возвращена игроком",
+  },
   ledgerKind: {
     deposit: "Пополнение",
     purchase: "Покупка",
     promo: "Промокод",
     refund: "Возврат",
     refund_debt: "Погашение долга",
+    return: "Возврат игроком до выдачи",
     adjustment: "Корректировка",
   },
 } as const;

@@ -12,7 +12,7 @@ export const STATEMENT_TEXT = {
 } as const;
 
 /** The ledger's kinds (db/schema.ts `ledger.kind`). */
-export type LedgerKind = "deposit" | "purchase" | "promo" | "refund" | "refund_debt" | "adjustment";
+export type LedgerKind = "deposit" | "purchase" | "promo" | "refund" | "refund_debt" | "adjustment" | "return";
 
 /** What a ledger row knows beyond its amount: the joined item, promo code and the operator's note. */
 export interface LedgerFacts {
@@ -49,6 +49,8 @@ export function statementDescription(facts: LedgerFacts): string {
       return facts.purchaseId !== null
         ? `Возврат покупки ${purchaseLabel(facts)}${reason}`
         : "Возврат пополнения банком";
+    case "return":
+      return `Возврат покупки ${purchaseLabel(facts)} до выдачи`;
     case "refund_debt":
       return "Погашение долга после возврата пополнения";
     case "adjustment":

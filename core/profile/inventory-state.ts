@@ -13,7 +13,7 @@ export function inventoryState(
   entry: Pick<InventoryItem, "status" | "last_error" | "expires_at">,
   now: string,
 ): InventoryState {
-  if (entry.status === "refunded") return "refunded";
+  if (entry.status === "refunded" || entry.status === "returned") return "refunded";
   if (entry.status === "not_used") return entry.last_error ? "failed" : "waiting";
   if (!entry.expires_at) return "received";
   return Date.parse(entry.expires_at) > Date.parse(now) ? "active" : "expired";

@@ -11,7 +11,7 @@ export interface PurchaseView {
   duration_text: string;
   /** Rubles. */
   price: number;
-  status: "pending" | "completed" | "failed" | "refunded";
+  status: "pending" | "completed" | "failed" | "refunded" | "returned";
 }
 
 /** What a purchase answers about the purchase it just made: the same view without the history-only fields. */
@@ -43,7 +43,7 @@ export interface InventoryItem {
   /** Days; null when permanent. */
   duration: number | null;
   is_permanent: boolean;
-  status: "not_used" | "used" | "refunded";
+  status: "not_used" | "used" | "refunded" | "returned";
   created_at: string | null;
   used_at: string | null;
   expires_at: string | null;
@@ -54,7 +54,7 @@ export interface InventoryItem {
 export interface StatementEntry {
   id: number;
   created_at: string | null;
-  kind: "deposit" | "purchase" | "promo" | "refund" | "refund_debt" | "adjustment";
+  kind: "deposit" | "purchase" | "promo" | "refund" | "refund_debt" | "adjustment" | "return";
   /** Signed: a credit is positive, a debit negative. */
   amount: number;
   /** What it was, in the player's words («Покупка «VIP» (SOLO, 7 дней)», «Промокод WELCOME100»). */

@@ -4,6 +4,7 @@ export const INVENTORY_STATUS_LABEL: Record<string, string> = {
   not_used: "Не использован",
   used: "Использован",
   refunded: "Возвращено",
+  returned: "Возвращено",
 };
 
 export const PURCHASE_STATUS_LABEL: Record<string, string> = {
@@ -11,6 +12,7 @@ export const PURCHASE_STATUS_LABEL: Record<string, string> = {
   completed: "Завершено",
   failed: "Ошибка",
   refunded: "Возврат",
+  returned: "Возвращена",
 };
 
 const DEPOSIT_STATUS_LABEL: Record<string, string> = {
