@@ -3,7 +3,7 @@ import { users } from "#db/schema.ts";
 import { consoleArgs, createOperator, thrownStatus } from "#tests/support/admin-fixtures.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
-import { createSession } from "#worker/services/auth/sessions.ts";
+import { createSession, revokeSession } from "#worker/services/auth/sessions.ts";
 import { loader as auditLoader } from "../app/routes/admin.audit.tsx";
 import { loader as summaryLoader } from "../app/routes/admin.index.tsx";
 import { action as playerAction, loader as playerLoader } from "../app/routes/admin.player.tsx";
@@ -50,6 +50,15 @@ describe("who may use the operator console", () => {
     });
     const admin = await createOperator(deps, "admin", "Админ");
     expect(await layoutLoader(consoleArgs(deps, "/admin", { token: admin.token }))).toMatchObject({ role: "admin" });
+  });
+
+  it("answers an operator whose session was revoked with the 404, on the summary page too (its reads share the session's batch)", async () => {
+    const admin = await createOperator(deps, "admin", "Бывший вход");
+    expect(await summaryLoader(consoleArgs(deps, "/admin", { token: admin.token }))).toHaveProperty("days");
+    await revokeSession(deps, admin.sessionId);
+    for (const [path, loader] of readers) {
+      expect((await thrownStatus(loader(consoleArgs(deps, path, { token: admin.token })))).status).toBe(404);
+    }
   });
 
   it("makes a player listed in ADMIN_STEAM_IDS an admin without a stored role", async () => {

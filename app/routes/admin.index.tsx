@@ -1,4 +1,4 @@
-import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { requireOperatorForSummary } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { loadSummary } from "#worker/services/admin/summary.ts";
 import { DailyChart } from "../components/admin/daily-chart.tsx";
@@ -8,8 +8,8 @@ import type { Route } from "./+types/admin.index";
 // /admin: the summary (revenue, paying players, top items, the last 30 days).
 
 export async function loader({ context, request }: Route.LoaderArgs) {
-  await requireOperator(context, request, "console");
-  return loadSummary(context.get(depsContext));
+  const { summaryState } = await requireOperatorForSummary(context, request);
+  return loadSummary(context.get(depsContext), summaryState ?? undefined);
 }
 
 const PERIODS = [

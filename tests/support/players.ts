@@ -39,5 +39,5 @@ export async function createPlayer({
     ]);
   }
   const session = await createSession(deps, user.id);
-  return { ...user, balance, token: session.token };
+  return { ...user, balance, token: session.token, sessionId: session.id };
 }

@@ -1,18 +1,59 @@
 import { data, type RouterContextProvider } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { allows, type Operator, operatorOf, type Permission } from "#worker/services/admin/roles.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
+import type { Deps } from "#worker/deps.ts";
+import { isSafeMethod } from "#worker/http-methods.ts";
+import {
+  allows,
+  type Operator,
+  operatorOf,
+  type Permission,
+  storedRoleQuery,
+  toOperator,
+} from "#worker/services/admin/roles.ts";
+import { type SummaryStateRow, summaryStateQuery } from "#worker/services/admin/summary.ts";
+import { getSessionUser, getSessionUserWith } from "#worker/services/auth/sessions.ts";
 
 export const ADMIN_FORBIDDEN = "Доступ запрещен";
 
-// The layout's loader and the page's loader run side by side; they share one role lookup per request.
-const lookups = new WeakMap<Request, Promise<Operator | null>>();
+interface ConsoleLookup {
+  operator: Operator | null;
+  /** The summary's state, read in the same batch when the request is the summary page (/admin). */
+  summaryState: SummaryStateRow[] | null;
+}
 
-function lookUpOperator(context: Readonly<RouterContextProvider>, request: Request): Promise<Operator | null> {
+// The layout's loader and the page's loader run side by side; they share one lookup per request.
+const lookups = new WeakMap<Request, Promise<ConsoleLookup>>();
+
+/** /admin itself (the summary), as a document or as a client navigation's data. */
+function isSummaryPage(request: Request): boolean {
+  return isSafeMethod(request.method) && /^\/admin(\.data)?$/.test(new URL(request.url).pathname);
+}
+
+/**
+ * The session, the operator's stored role and, on the summary page, the summary's state: one
+ * database round trip (decision 115). The layout's loader starts it, so the page's own reads ride
+ * along by the request's path, as /profile's Корзина does (decision 112).
+ */
+async function readConsole(deps: Pick<Deps, "db" | "config" | "now">, request: Request): Promise<ConsoleLookup> {
+  if (!isSafeMethod(request.method)) {
+    const user = await getSessionUser(deps, request);
+    return { operator: user ? await operatorOf(deps, user) : null, summaryState: null };
+  }
+  const summary = isSummaryPage(request);
+  const { user, reads } = await getSessionUserWith(deps, request, (player) =>
+    summary
+      ? ([storedRoleQuery(deps, player), summaryStateQuery(deps)] as const)
+      : ([storedRoleQuery(deps, player)] as const),
+  );
+  if (!user || !reads) return { operator: null, summaryState: null };
+  const operator = toOperator(deps, user, reads[0]);
+  return { operator, summaryState: operator && reads.length > 1 ? (reads[1] as SummaryStateRow[]) : null };
+}
+
+function lookUpConsole(context: Readonly<RouterContextProvider>, request: Request): Promise<ConsoleLookup> {
   let lookup = lookups.get(request);
   if (!lookup) {
-    const deps = context.get(depsContext);
-    lookup = getSessionUser(deps, request).then((user) => (user ? operatorOf(deps, user) : null));
+    lookup = readConsole(context.get(depsContext), request);
     lookups.set(request, lookup);
   }
   return lookup;
@@ -28,8 +69,15 @@ export async function requireOperator(
   request: Request,
   permission: Permission,
 ): Promise<Operator> {
-  const operator = await lookUpOperator(context, request);
+  const { operator } = await lookUpConsole(context, request);
   if (!operator) throw data(null, { status: 404 });
   if (!allows(operator, permission)) throw data(ADMIN_FORBIDDEN, { status: 403 });
   return operator;
+}
+
+/** `requireOperator` for the summary page, with the summary's state when it came in the operator's batch. */
+export async function requireOperatorForSummary(context: Readonly<RouterContextProvider>, request: Request) {
+  const operator = await requireOperator(context, request, "console");
+  const { summaryState } = await lookUpConsole(context, request);
+  return { operator, summaryState };
 }

@@ -1,5 +1,5 @@
-import { eq } from "drizzle-orm";
-import { type OperatorRole, operators } from "#db/schema.ts";
+import { eq, type SQL, sql } from "drizzle-orm";
+import { type OperatorRole, operators, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import type { SessionUser } from "../auth/sessions.ts";
 
@@ -49,12 +49,35 @@ export async function operatorOf(
   deps: Pick<Deps, "db" | "config">,
   user: Pick<SessionUser, "id" | "steamId" | "nickname">,
 ): Promise<Operator | null> {
-  const base = { userId: user.id, steamId: user.steamId, nickname: user.nickname };
-  if (deps.config.adminSteamIds.includes(user.steamId)) return { ...base, role: "admin" };
-  const [row] = await deps.db.orm
+  if (deps.config.adminSteamIds.includes(user.steamId)) return toOperator(deps, user, []);
+  const rows = await deps.db.orm
     .select({ role: operators.role })
     .from(operators)
     .where(eq(operators.steamId, user.steamId))
     .limit(1);
+  return toOperator(deps, user, rows);
+}
+
+/**
+ * The stored role of the player `playerId` names (SQL, as a session batch gives it), so the role is
+ * read in the session's own round trip (decision 115).
+ */
+export function storedRoleQuery(deps: Pick<Deps, "db">, playerId: SQL) {
+  return deps.db.orm
+    .select({ role: operators.role })
+    .from(operators)
+    .where(eq(operators.steamId, sql`(SELECT ${users.steamId} FROM ${users} WHERE ${users.id} = ${playerId})`))
+    .limit(1);
+}
+
+/** The operator `user` is, from the settings' admins and the stored role rows read for them. */
+export function toOperator(
+  deps: Pick<Deps, "config">,
+  user: Pick<SessionUser, "id" | "steamId" | "nickname">,
+  storedRole: readonly { role: OperatorRole }[],
+): Operator | null {
+  const base = { userId: user.id, steamId: user.steamId, nickname: user.nickname };
+  if (deps.config.adminSteamIds.includes(user.steamId)) return { ...base, role: "admin" };
+  const [row] = storedRole;
   return row ? { ...base, role: row.role } : null;
 }

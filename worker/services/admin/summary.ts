@@ -69,6 +69,18 @@ export interface Summary {
 
 type Row = Record<string, number>;
 
+export interface SummaryStateRow {
+  state: string;
+}
+
+/** The newest ids of the ledger, purchases and payments: three primary-key lookups naming the summed data's state. */
+export function summaryStateQuery(deps: Pick<Deps, "db">) {
+  return deps.db.orm.all<SummaryStateRow>(
+    sql`SELECT COALESCE((SELECT MAX(id) FROM ledger), 0) || ':' || COALESCE((SELECT MAX(id) FROM purchases), 0)
+      || ':' || COALESCE((SELECT MAX(rowid) FROM payments), 0) AS state`,
+  );
+}
+
 /** A computed summary is kept this long at most; a new ledger row or purchase replaces it at once. */
 const SUMMARY_CACHE_SECONDS = 60;
 
@@ -78,12 +90,13 @@ const SUMMARY_CACHE_SECONDS = 60;
  * lookups) name the data's state: reloading /admin costs three lookups and a key-value read instead
  * of a month of sums, and any change is seen on the next load.
  */
-export async function loadSummary(deps: Pick<Deps, "db" | "kv" | "now">): Promise<Summary> {
+export async function loadSummary(
+  deps: Pick<Deps, "db" | "kv" | "now">,
+  /** The state's rows when the caller read them in its own batch (summaryStateQuery). */
+  stateRows?: readonly SummaryStateRow[],
+): Promise<Summary> {
   const periods = summaryPeriods(deps.now().getTime());
-  const { rows } = await deps.db.run<{ state: string }>(
-    statement(sql`SELECT COALESCE((SELECT MAX(id) FROM ledger), 0) || ':' || COALESCE((SELECT MAX(id) FROM purchases), 0)
-      || ':' || COALESCE((SELECT MAX(rowid) FROM payments), 0) AS state`),
-  );
+  const rows = stateRows ?? (await summaryStateQuery(deps));
   const key = `admin-summary:v1:${periods.today}:${rows[0]?.state ?? ""}`;
   const cached = await deps.kv.get(key);
   if (cached !== null) return JSON.parse(cached) as Summary;
