@@ -1,4 +1,5 @@
 import { sql } from "drizzle-orm";
+import { LRUCache } from "lru-cache";
 import type { Deps } from "../../deps.ts";
 import { rawSql, type Statement, statement } from "../../ports/database.ts";
 
@@ -84,6 +85,10 @@ export function summaryStateQuery(deps: Pick<Deps, "db">) {
 /** A computed summary is kept this long at most; a new ledger row or purchase replaces it at once. */
 const SUMMARY_CACHE_SECONDS = 60;
 
+// The key names the data's state and the day, so the isolate keeps the last few summaries in memory
+// too, for as long as the key-value store would, and answers a reload without its read (decision 115).
+const recentSummaries = new LRUCache<string, Summary>({ max: 4, ttl: SUMMARY_CACHE_SECONDS * 1000 });
+
 /**
  * The summary, computed once per change of the data it sums. Every money movement writes a ledger
  * row, every purchase and top-up a row of its own, so the newest ids of the three (primary-key
@@ -98,10 +103,17 @@ export async function loadSummary(
   const periods = summaryPeriods(deps.now().getTime());
   const rows = stateRows ?? (await summaryStateQuery(deps));
   const key = `admin-summary:v1:${periods.today}:${rows[0]?.state ?? ""}`;
+  const recent = recentSummaries.get(key);
+  if (recent) return recent;
   const cached = await deps.kv.get(key);
-  if (cached !== null) return JSON.parse(cached) as Summary;
+  if (cached !== null) {
+    const summary = JSON.parse(cached) as Summary;
+    recentSummaries.set(key, summary);
+    return summary;
+  }
   const summary = await computeSummary(deps, periods);
   await deps.kv.put(key, JSON.stringify(summary), { expirationTtlSeconds: SUMMARY_CACHE_SECONDS });
+  recentSummaries.set(key, summary);
   return summary;
 }
 
