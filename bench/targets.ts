@@ -1,5 +1,6 @@
 // What `npm run bench` measures. Add a page or an endpoint here; bench/run.ts does the rest.
 import { seedItemId } from "../db/seed/catalog.ts";
+import { signInThroughStandIn } from "../tests/server/sign-in.ts";
 import type { RequestSpec } from "./load.ts";
 
 /** The locally served build a target is measured against. */
@@ -122,33 +123,8 @@ export const SHOP_CPU_TARGET_MS: Record<number, number> = { 200: 5, 1000: 8 };
 const BENCH_PLAYER = "76561198000000009";
 
 /** Signs in through the local Steam stand-in as a player clicking through it would; returns the session cookie. */
-export async function signIn(site: Site, steamId: string): Promise<string> {
-  const location = (response: Response) => {
-    const value = response.headers.get("location");
-    if (!value) throw new Error(`sign-in: expected a redirect, got ${response.status}`);
-    return new URL(value, site.origin);
-  };
-  const start = await fetch(`${site.origin}/api/auth/steam?return_to=%2F`, { redirect: "manual" });
-  // The sign-in state cookie must come back with the callback, as a browser would send it.
-  const stateCookie = start.headers
-    .getSetCookie()
-    .map((value) => value.split(";")[0])
-    .join("; ");
-  const login = location(start);
-  const approve = await fetch(new URL("approve", login), {
-    method: "POST",
-    body: new URLSearchParams({
-      return_to: login.searchParams.get("openid.return_to") ?? "",
-      realm: login.searchParams.get("openid.realm") ?? "",
-      steamid: steamId,
-    }),
-    redirect: "manual",
-  });
-  const callback = await fetch(location(approve), { redirect: "manual", headers: { cookie: stateCookie } });
-  const cookie = callback.headers.getSetCookie().find((value) => value.startsWith("__session="));
-  if (!cookie) throw new Error(`sign-in: no session cookie (status ${callback.status})`);
-  return cookie.split(";")[0] ?? cookie;
-}
+export const signIn = (site: Pick<Site, "origin">, steamId: string): Promise<string> =>
+  signInThroughStandIn(site.origin, steamId);
 
 /** The Worker bundle (build/server/**\/*.js), gzipped. */
 export const WORKER_BUNDLE_BUDGET = 1024 * 1024;

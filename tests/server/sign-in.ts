@@ -1,5 +1,5 @@
 // Signing in to a built server through its local Steam stand-in, as a player clicking through it
-// would (the same steps as bench/targets.ts); answers the session cookie.
+// would; answers the session cookie. The bench signs in with it too.
 
 export async function signInThroughStandIn(origin: string, steamId: string): Promise<string> {
   const location = (response: Response) => {
