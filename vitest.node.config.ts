@@ -47,6 +47,7 @@ export const BOTH_RUNTIMES = [
   "tests/visitor-page-cache-nonce.test.ts",
   // the operator console's exports and notifications
   "tests/admin-exports.test.ts",
+  "tests/csv-cells.test.ts",
   "tests/admin-discord.test.ts",
 ];
 

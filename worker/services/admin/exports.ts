@@ -1,11 +1,11 @@
-import { and, asc, eq, gte, lt, sql } from "drizzle-orm";
-import type { AnySQLiteColumn } from "drizzle-orm/sqlite-core";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { CSV_BOM, csvInteger, csvLine, csvMoment, csvRubles, csvText, moscowDayStart } from "#core/admin/csv.ts";
+import { CSV_BOM, csvLine, csvText, moscowDayStart } from "#core/admin/csv.ts";
 import { EXPORT_TEXT } from "#core/messages/admin.ts";
-import { items, ledger, payments, purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { statement } from "../../ports/database.ts";
 import { auditStatement } from "./audit.ts";
+import { sqlInteger, sqlLabel, sqlLine, sqlMoment, sqlRubles, sqlText } from "./csv-cells.ts";
 import { allows, type Operator } from "./roles.ts";
 
 // The console's CSV exports (decision 110): payments, purchases and the ledger over a period of Moscow
@@ -60,137 +60,102 @@ interface Page {
   count: number;
 }
 
-/** Rows at or after the cursor's successor, in the period, in (created_at, id) order. */
-function keyset(createdAt: AnySQLiteColumn, id: AnySQLiteColumn, period: ExportPeriod, cursor: Cursor) {
-  return and(
-    gte(createdAt, period.fromMs),
-    lt(createdAt, period.toMs),
-    cursor ? sql`(${createdAt}, ${id}) > (${cursor.createdAt}, ${cursor.id})` : undefined,
-  );
+/** What one kind of export reads: its table's (created_at, id) keyset, the joins, and its line's cells. */
+interface ExportSource {
+  createdAt: SQL;
+  id: SQL;
+  from: SQL;
+  line: SQL;
 }
 
-async function paymentsPage(deps: Pick<Deps, "db">, period: ExportPeriod, cursor: Cursor): Promise<Page> {
-  const rows = await deps.db.orm
-    .select({
-      id: payments.id,
-      createdAt: payments.createdAt,
-      steamId: users.steamId,
-      nickname: users.nickname,
-      amount: payments.amount,
-      status: payments.status,
-      provider: payments.provider,
-      providerPaymentId: payments.providerPaymentId,
-      email: payments.email,
-      completedAt: payments.completedAt,
-    })
-    .from(payments)
-    .innerJoin(users, eq(users.id, payments.userId))
-    .where(keyset(payments.createdAt, payments.id, period, cursor))
-    .orderBy(asc(payments.createdAt), asc(payments.id))
-    .limit(EXPORT_PAGE_SIZE);
-  let lines = "";
-  for (const row of rows) {
-    lines += csvLine([
-      csvMoment(row.createdAt),
-      csvText(row.id),
-      csvText(row.steamId),
-      csvText(row.nickname),
-      csvRubles(row.amount),
-      csvText(EXPORT_TEXT.paymentStatus[row.status] ?? row.status),
-      csvText(row.provider),
-      csvText(row.providerPaymentId),
-      csvText(row.email),
-      csvMoment(row.completedAt),
-    ]);
-  }
-  const last = rows.at(-1);
-  return { lines, count: rows.length, last: last ? { createdAt: last.createdAt, id: last.id } : null };
-}
+const at = (column: string) => sql.raw(column);
 
-async function purchasesPage(deps: Pick<Deps, "db">, period: ExportPeriod, cursor: Cursor): Promise<Page> {
-  const rows = await deps.db.orm
-    .select({
-      id: purchases.id,
-      createdAt: purchases.createdAt,
-      transactionId: purchases.transactionId,
-      steamId: users.steamId,
-      nickname: users.nickname,
-      itemId: purchases.itemId,
-      itemName: items.name,
-      serverType: purchases.serverType,
-      durationDays: purchases.durationDays,
-      price: purchases.price,
-      status: purchases.status,
-      paidAt: purchases.paidAt,
-    })
-    .from(purchases)
-    .innerJoin(users, eq(users.id, purchases.userId))
-    .innerJoin(items, eq(items.id, purchases.itemId))
-    .where(keyset(purchases.createdAt, purchases.id, period, cursor))
-    .orderBy(asc(purchases.createdAt), asc(purchases.id))
-    .limit(EXPORT_PAGE_SIZE);
-  let lines = "";
-  for (const row of rows) {
-    lines += csvLine([
-      csvMoment(row.createdAt),
-      csvInteger(row.id),
-      csvText(row.transactionId),
-      csvText(row.steamId),
-      csvText(row.nickname),
-      csvInteger(row.itemId),
-      csvText(row.itemName),
-      csvText(row.serverType),
-      csvInteger(row.durationDays),
-      csvRubles(row.price),
-      csvText(EXPORT_TEXT.purchaseStatus[row.status] ?? row.status),
-      csvMoment(row.paidAt),
-    ]);
-  }
-  const last = rows.at(-1);
-  return { lines, count: rows.length, last: last ? { createdAt: last.createdAt, id: last.id } : null };
-}
-
-async function ledgerPage(deps: Pick<Deps, "db">, period: ExportPeriod, cursor: Cursor): Promise<Page> {
-  const rows = await deps.db.orm
-    .select({
-      id: ledger.id,
-      createdAt: ledger.createdAt,
-      steamId: users.steamId,
-      nickname: users.nickname,
-      amount: ledger.amount,
-      kind: ledger.kind,
-      purchaseId: ledger.purchaseId,
-      paymentId: ledger.paymentId,
-      note: ledger.note,
-    })
-    .from(ledger)
-    .innerJoin(users, eq(users.id, ledger.userId))
-    .where(keyset(ledger.createdAt, ledger.id, period, cursor))
-    .orderBy(asc(ledger.createdAt), asc(ledger.id))
-    .limit(EXPORT_PAGE_SIZE);
-  let lines = "";
-  for (const row of rows) {
-    lines += csvLine([
-      csvMoment(row.createdAt),
-      csvInteger(row.id),
-      csvText(row.steamId),
-      csvText(row.nickname),
-      csvRubles(row.amount),
-      csvText(EXPORT_TEXT.ledgerKind[row.kind] ?? row.kind),
-      csvInteger(row.purchaseId),
-      csvText(row.paymentId),
-      csvText(row.note),
-    ]);
-  }
-  const last = rows.at(-1);
-  return { lines, count: rows.length, last: last ? { createdAt: last.createdAt, id: last.id } : null };
-}
-
-const PAGES: Record<ExportKind, typeof paymentsPage> = {
-  payments: paymentsPage,
-  purchases: purchasesPage,
-  ledger: ledgerPage,
+const SOURCES: Record<ExportKind, ExportSource> = {
+  payments: {
+    createdAt: at("p.created_at"),
+    id: at("p.id"),
+    from: sql`payments p JOIN users u ON u.id = p.user_id`,
+    line: sqlLine([
+      sqlMoment(at("p.created_at")),
+      sqlText(at("p.id")),
+      sqlText(at("u.steam_id")),
+      sqlText(at("u.nickname")),
+      sqlRubles(at("p.amount")),
+      sqlLabel(at("p.status"), EXPORT_TEXT.paymentStatus),
+      sqlText(at("p.provider")),
+      sqlText(at("p.provider_payment_id")),
+      sqlText(at("p.email")),
+      sqlMoment(at("p.completed_at")),
+    ]),
+  },
+  purchases: {
+    createdAt: at("p.created_at"),
+    id: at("p.id"),
+    from: sql`purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id`,
+    line: sqlLine([
+      sqlMoment(at("p.created_at")),
+      sqlInteger(at("p.id")),
+      sqlText(at("p.transaction_id")),
+      sqlText(at("u.steam_id")),
+      sqlText(at("u.nickname")),
+      sqlInteger(at("p.item_id")),
+      sqlText(at("i.name")),
+      sqlText(at("p.server_type")),
+      sqlInteger(at("p.duration_days")),
+      sqlRubles(at("p.price")),
+      sqlLabel(at("p.status"), EXPORT_TEXT.purchaseStatus),
+      sqlMoment(at("p.paid_at")),
+    ]),
+  },
+  ledger: {
+    createdAt: at("l.created_at"),
+    id: at("l.id"),
+    from: sql`ledger l JOIN users u ON u.id = l.user_id`,
+    line: sqlLine([
+      sqlMoment(at("l.created_at")),
+      sqlInteger(at("l.id")),
+      sqlText(at("u.steam_id")),
+      sqlText(at("u.nickname")),
+      sqlRubles(at("l.amount")),
+      sqlLabel(at("l.kind"), EXPORT_TEXT.ledgerKind),
+      sqlInteger(at("l.purchase_id")),
+      sqlText(at("l.payment_id")),
+      sqlText(at("l.note")),
+    ]),
+  },
 };
+
+/**
+ * One page of an export as ONE string made by the database: the rows after the cursor in the period,
+ * in (created_at, id) order, each formatted in SQL (csv-cells.ts) and joined in that order, with the
+ * page's last key for the next. The Worker parses one value a page instead of a thousand rows.
+ */
+async function exportPage(deps: Pick<Deps, "db">, kind: ExportKind, period: ExportPeriod, cursor: Cursor) {
+  const { createdAt, id, from, line } = SOURCES[kind];
+  const after = cursor ? sql`AND (${createdAt}, ${id}) > (${cursor.createdAt}, ${cursor.id})` : sql``;
+  const { rows } = await deps.db.run<{
+    lines: string | null;
+    count: number;
+    lastCreatedAt: number;
+    lastId: number | string;
+  }>(
+    statement(sql`WITH page AS MATERIALIZED (
+        SELECT ${line} AS line, ${createdAt} AS created_at, ${id} AS id FROM ${from}
+        WHERE ${createdAt} >= ${period.fromMs} AND ${createdAt} < ${period.toMs} ${after}
+        ORDER BY ${createdAt}, ${id} LIMIT ${EXPORT_PAGE_SIZE})
+      SELECT group_concat(line, '') AS lines, COUNT(*) AS count,
+        (SELECT created_at FROM page ORDER BY created_at DESC, id DESC LIMIT 1) AS lastCreatedAt,
+        (SELECT id FROM page ORDER BY created_at DESC, id DESC LIMIT 1) AS lastId
+      FROM page`),
+  );
+  const row = rows[0];
+  const count = row?.count ?? 0;
+  return {
+    lines: row?.lines ?? "",
+    count,
+    last: row && count > 0 ? { createdAt: row.lastCreatedAt, id: row.lastId } : null,
+  } satisfies Page;
+}
 
 /**
  * The export as a byte stream: the BOM and the header row first, then one page of rows per pull, so
@@ -212,7 +177,7 @@ export function exportStream(
           controller.enqueue(encoder.encode(CSV_BOM + csvLine(EXPORT_TEXT.headers[kind].map(csvText))));
           return;
         }
-        const page = await PAGES[kind](deps, period, cursor);
+        const page = await exportPage(deps, kind, period, cursor);
         if (page.lines) controller.enqueue(encoder.encode(page.lines));
         if (page.count < EXPORT_PAGE_SIZE || !page.last) controller.close();
         else cursor = page.last;
