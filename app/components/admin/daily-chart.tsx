@@ -68,11 +68,11 @@ export function DailyChart({ days }: { days: SummaryDay[] }) {
       </svg>
       <figcaption className="admin-legend">
         <span>
-          <span className="admin-legend__swatch" style={{ background: "var(--accent)" }} />
+          <span className="admin-legend__swatch admin-legend__swatch--purchases" />
           Покупки, ₽
         </span>
         <span>
-          <span className="admin-legend__swatch" style={{ background: "var(--online)" }} />
+          <span className="admin-legend__swatch admin-legend__swatch--topups" />
           Пополнения, ₽
         </span>
       </figcaption>
