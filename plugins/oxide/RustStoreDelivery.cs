@@ -139,11 +139,6 @@ namespace Oxide.Plugins
             [JsonProperty("interrupted", NullValueHandling = NullValueHandling.Ignore)] public bool? Interrupted;
         }
 
-        private class AckRequest
-        {
-            [JsonProperty("results")] public List<AckResult> Results;
-        }
-
         private class AckStatus
         {
             [JsonProperty("delivery_id")] public string DeliveryId;
@@ -452,15 +447,16 @@ namespace Oxide.Plugins
         private static readonly RandomNumberGenerator Random = RandomNumberGenerator.Create();
 
         /// <summary>
-        /// Signs and sends; the callback gets (status, body, request signature). The body gets a random
-        /// "nonce": the site takes each signature once, and two equal requests in one second would
-        /// otherwise sign alike and the second be refused as a replay.
+        /// Serializes, signs and sends; the callback gets (status, body, request signature). The fields get
+        /// a random "nonce": the site takes each signature once, and two equal requests in one second
+        /// would otherwise sign alike and the second be refused as a replay.
         /// </summary>
-        private void Post(string path, string body, Action<int, string, string> callback)
+        private void Post(string path, Dictionary<string, object> fields, Action<int, string, string> callback)
         {
             var nonce = new byte[8];
             Random.GetBytes(nonce);
-            body = "{\"nonce\":\"" + Hex(nonce) + "\"," + body.Substring(1);
+            fields["nonce"] = Hex(nonce);
+            var body = JsonConvert.SerializeObject(fields);
             var url = config.SiteUrl.TrimEnd('/') + path;
             var timestamp = UnixSeconds().ToString(CultureInfo.InvariantCulture);
             var signature = Hmac(timestamp + "\n" + "POST" + "\n" + new Uri(url).AbsolutePath + "\n" + body);
@@ -516,7 +512,7 @@ namespace Oxide.Plugins
         private void SendHeartbeat()
         {
             var online = SteamIds(false);
-            var body = JsonConvert.SerializeObject(new Dictionary<string, object>
+            var fields = new Dictionary<string, object>
             {
                 ["hostname"] = ConVar.Server.hostname ?? "",
                 ["players"] = online.Count,
@@ -527,8 +523,8 @@ namespace Oxide.Plugins
                 ["map_seed"] = ConVar.Server.seed,
                 ["wiped_at"] = new DateTimeOffset(DateTime.SpecifyKind(SaveRestore.SaveCreatedTime, DateTimeKind.Utc)).ToUnixTimeSeconds(),
                 ["online"] = online,
-            });
-            Post("/api/game/heartbeat", body, (code, response, signature) =>
+            };
+            Post("/api/game/heartbeat", fields, (code, response, signature) =>
             {
                 if (code == 200)
                 {
@@ -562,8 +558,7 @@ namespace Oxide.Plugins
 
         private void Poll(Action done)
         {
-            var body = JsonConvert.SerializeObject(new Dictionary<string, object> { ["online"] = SteamIds(true) });
-            Post("/api/game/queue", body, (code, response, requestSignature) =>
+            Post("/api/game/queue", new Dictionary<string, object> { ["online"] = SteamIds(true) }, (code, response, requestSignature) =>
             {
                 try
                 {
@@ -890,8 +885,7 @@ namespace Oxide.Plugins
 
         private void SendAcks(List<AckResult> batch, Action done)
         {
-            var body = JsonConvert.SerializeObject(new AckRequest { Results = batch });
-            Post("/api/game/ack", body, (code, response, requestSignature) =>
+            Post("/api/game/ack", new Dictionary<string, object> { ["results"] = batch }, (code, response, requestSignature) =>
             {
                 try
                 {
@@ -991,8 +985,7 @@ namespace Oxide.Plugins
                 return;
             }
             lastStore[player.UserIDString] = now;
-            var body = JsonConvert.SerializeObject(new Dictionary<string, object> { ["steam_id"] = player.UserIDString });
-            Post("/api/game/pending", body, (code, response, requestSignature) =>
+            Post("/api/game/pending", new Dictionary<string, object> { ["steam_id"] = player.UserIDString }, (code, response, requestSignature) =>
             {
                 var pending = code == 200 ? JsonConvert.DeserializeObject<PendingResponse>(response) : null;
                 if (pending == null || pending.Items == null || !AnswerVerifies(requestSignature, "pending", PendingLines(pending.Items), pending.ResponseSignature))
