@@ -189,6 +189,59 @@ describe("CSV exports", () => {
     ]);
   });
 
+  it("offers a period longer than one file in parts whose rows, one after another, are the whole export", async () => {
+    // EXPORT_ROWS_PER_FILE, as the Worker sets it (decision 115); these tests' settings leave it unset.
+    const limited = { ...deps, config: { ...deps.config, exportRowsPerFile: EXPORT_PAGE_SIZE } };
+    const admin = await createOperator(deps, "admin");
+    const { day, start } = uniqueDay();
+    const player = await createPlayer({ deps, nickname: "Частями" });
+    const count = EXPORT_PAGE_SIZE * 2 + 5;
+    // One millisecond for all: a part must end and the next begin by id, not lose or repeat a row.
+    await runBatch([
+      raw(
+        `WITH RECURSIVE n(i) AS (SELECT 1 UNION ALL SELECT i + 1 FROM n WHERE i < ?)
+         INSERT INTO ledger (user_id, amount, kind, note, created_at) SELECT ?, i, 'promo', 'часть', ? FROM n`,
+        count,
+        player.id,
+        start + 5000,
+      ),
+    ]);
+    const form = { kind: "ledger", from: day, to: day };
+    const post = (extra: Record<string, string> = {}) =>
+      action(
+        consoleArgs(limited, "/admin/exports/csv", { token: admin.token, form: { ...form, ...extra } }),
+      ) as Promise<Response>;
+
+    const asked = await post();
+    expect(asked.status).toBe(303);
+    const page = await pageLoader(consoleArgs(limited, asked.headers.get("Location") ?? "", { token: admin.token }));
+    expect(page.parts).toEqual({ rows: count, rowsPerFile: EXPORT_PAGE_SIZE, parts: 3 });
+
+    const parts: string[][][] = [];
+    for (const part of ["1", "2", "3"]) {
+      const response = await post({ part });
+      expect(response.status).toBe(200);
+      expect(response.headers.get("Content-Disposition")).toBe(
+        `attachment; filename="ledger_${day}_${day}_part${part}of3.csv"`,
+      );
+      const rows = parseCsv(
+        new TextDecoder("utf-8", { ignoreBOM: true }).decode(await response.arrayBuffer()).slice(1),
+      );
+      expect(rows[0]?.[0]).toBe("Время (МСК, ISO 8601)");
+      parts.push(rows.slice(1));
+    }
+    expect(parts.map((rows) => rows.length)).toEqual([EXPORT_PAGE_SIZE, EXPORT_PAGE_SIZE, 5]);
+    const whole = parseCsv((await download(admin.token, form)).text.slice(1)).slice(1);
+    expect(parts.flat()).toEqual(whole);
+    expect(new Set(whole.map((row) => row[1])).size).toBe(count);
+
+    // A part past the end (the period shrank since) is offered again, not an empty file.
+    expect((await post({ part: "4" })).status).toBe(303);
+    const journal = await auditRowsFor(deps, "export", "ledger");
+    const after = journal.map((row) => JSON.parse(row.after ?? "{}")).filter((row) => row.from === day);
+    expect(after.filter((row) => row.parts === 3).map((row) => row.part)).toEqual([1, 2, 3]);
+  });
+
   it("lets support export purchases only, and nobody else anything", async () => {
     const support = await createOperator(deps, "support");
     const { day } = uniqueDay();

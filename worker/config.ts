@@ -39,6 +39,11 @@ const configSchema = z.object({
   discordWebhookBase: url.transform((value) => value.replace(/\/+$/, "")),
   adminSteamIds: z.array(z.string().regex(/^\d{17}$/, "ADMIN_STEAM_IDS must list SteamID64s (17 digits)")),
   seller: sellerSchema,
+  exportRowsPerFile: z.coerce
+    .number("EXPORT_ROWS_PER_FILE must be a whole number")
+    .int("EXPORT_ROWS_PER_FILE must be a whole number")
+    .min(1, "EXPORT_ROWS_PER_FILE must be at least 1")
+    .nullable(),
 });
 
 export type Config = z.infer<typeof configSchema>;
@@ -102,6 +107,7 @@ export function loadConfig(env: Settings): Config {
       inn: env.SELLER_INN?.trim() || null,
       email: env.SUPPORT_EMAIL?.trim() || null,
     },
+    exportRowsPerFile: env.EXPORT_ROWS_PER_FILE?.trim() || null,
   });
   if (!parsed.success) {
     throw new ConfigError(`Invalid configuration: ${z.prettifyError(parsed.error)}`);

@@ -24,4 +24,7 @@ export interface Settings {
   /** ИНН: 10 digits (an organisation) or 12 (an individual entrepreneur). */
   SELLER_INN?: string;
   SUPPORT_EMAIL?: string;
+  // The most rows one CSV file may hold; a longer period is downloaded in parts (decision 115). Set on
+  // Workers, where the free plan allows 10 ms of CPU a request; unset on the owner's own server: no limit.
+  EXPORT_ROWS_PER_FILE?: string;
 }

@@ -18,6 +18,12 @@ export async function action({ context, request }: Route.ActionArgs) {
     return redirect(`/admin/exports?${back}`, 303);
   }
   const result = await startExport(context.get(depsContext), operator, input.data);
+  if (!result.ok && result.status === "parts") {
+    // Too many rows for one file here: back to the form, which offers the parts (decision 115).
+    const { kind, period } = input.data;
+    const back = new URLSearchParams({ kind, from: period.from, to: period.to, rows: String(result.rows) });
+    return redirect(`/admin/exports?${back}`, 303);
+  }
   if (!result.ok) throw data(result.error, { status: result.status });
   return new Response(result.body, {
     headers: {

@@ -2,6 +2,7 @@ import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { EXPORT_TEXT } from "#core/messages/admin.ts";
 import { EXPORT_KINDS, mayExport } from "#worker/services/admin/exports.ts";
+import { ExportParts } from "../components/admin/export-parts.tsx";
 import type { Route } from "./+types/admin.exports";
 
 // /admin/exports: CSV of payments, purchases and the ledger over a period (decision 110). The form
@@ -14,7 +15,8 @@ function moscowToday(now: Date): string {
 export async function loader({ context, request }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "exportPurchases");
   const params = new URL(request.url).searchParams;
-  const today = moscowToday(context.get(depsContext).now());
+  const deps = context.get(depsContext);
+  const today = moscowToday(deps.now());
   const kinds = EXPORT_KINDS.filter((kind) => mayExport(operator, kind));
   const asked = params.get("kind");
   return {
@@ -23,11 +25,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     from: params.get("from") ?? `${today.slice(0, 8)}01`,
     to: params.get("to") ?? today,
     error: params.get("error") === "period" ? EXPORT_TEXT.period : null,
+    parts: partsOf(params.get("rows"), deps.config.exportRowsPerFile),
   };
 }
 
+/** The parts to offer after the export answered that the period holds `rows` rows, too many for one file. */
+function partsOf(rows: string | null, rowsPerFile: number | null) {
+  const count = Number(rows);
+  if (rowsPerFile === null || !Number.isSafeInteger(count) || count <= rowsPerFile) return null;
+  return { rows: count, rowsPerFile, parts: Math.ceil(count / rowsPerFile) };
+}
+
 export default function AdminExports({ loaderData }: Route.ComponentProps) {
-  const { kinds, kind, from, to, error } = loaderData;
+  const { kinds, kind, from, to, error, parts } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="exports-title">
       <h2 id="exports-title">Выгрузки CSV</h2>
@@ -62,6 +72,7 @@ export default function AdminExports({ loaderData }: Route.ComponentProps) {
           Скачать CSV
         </button>
       </form>
+      {parts && kind && <ExportParts kind={kind} from={from} to={to} {...parts} />}
     </section>
   );
 }

@@ -77,6 +77,12 @@ export const EXPORT_TEXT = {
   period: "Укажите период: даты «с» и «по» в формате ГГГГ-ММ-ДД, «с» не позже «по»",
   kind: "Выберите, что выгрузить",
   onlyPurchases: "Поддержке доступна только выгрузка покупок",
+  /** «За этот период 23 456 строк — в один файл помещается 10 000. Скачайте выгрузку по частям:» */
+  partsIntro: (rows: string, rowsPerFile: string) =>
+    `За этот период ${rows} — в один файл помещается ${rowsPerFile}. Скачайте выгрузку по частям:`,
+  /** «Часть 2 из 3: строки 10 001–20 000» */
+  partLabel: (part: number, parts: number, first: string, last: string) =>
+    `Часть ${part} из ${parts}: строки ${first}–${last}`,
   headers: {
     payments: [
       "Создан (МСК, ISO 8601)",

@@ -31,6 +31,8 @@ export const exportSchema = z
     kind: z.enum(EXPORT_KINDS, EXPORT_TEXT.kind),
     from: z.string().trim(),
     to: z.string().trim(),
+    // Which part of a period too long for one file (decision 115); none: the whole period.
+    part: z.coerce.number().int().min(1).max(100_000).optional().catch(undefined),
   })
   .transform((input, ctx) => {
     const fromMs = moscowDayStart(input.from);
@@ -39,7 +41,11 @@ export const exportSchema = z
       ctx.addIssue({ code: "custom", message: EXPORT_TEXT.period, path: ["from"] });
       return z.NEVER;
     }
-    return { kind: input.kind, period: { from: input.from, to: input.to, fromMs, toMs: toStart + DAY_MS } };
+    return {
+      kind: input.kind,
+      part: input.part ?? null,
+      period: { from: input.from, to: input.to, fromMs, toMs: toStart + DAY_MS },
+    };
   });
 
 export type ExportRequest = z.output<typeof exportSchema>;
@@ -49,8 +55,9 @@ export function mayExport(operator: Pick<Operator, "role">, kind: ExportKind): b
   return kind === "purchases" ? allows(operator, "exportPurchases") : allows(operator, "exportAll");
 }
 
-export function exportFileName(kind: ExportKind, period: ExportPeriod): string {
-  return `${kind}_${period.from}_${period.to}.csv`;
+export function exportFileName(kind: ExportKind, period: ExportPeriod, part?: { part: number; parts: number }): string {
+  const suffix = part ? `_part${part.part}of${part.parts}` : "";
+  return `${kind}_${period.from}_${period.to}${suffix}.csv`;
 }
 
 type Cursor = { createdAt: number; id: number | string } | null;
@@ -130,7 +137,13 @@ const SOURCES: Record<ExportKind, ExportSource> = {
  * in (created_at, id) order, each formatted in SQL (csv-cells.ts) and joined in that order, with the
  * page's last key for the next. The Worker parses one value a page instead of a thousand rows.
  */
-async function exportPage(deps: Pick<Deps, "db">, kind: ExportKind, period: ExportPeriod, cursor: Cursor) {
+async function exportPage(
+  deps: Pick<Deps, "db">,
+  kind: ExportKind,
+  period: ExportPeriod,
+  cursor: Cursor,
+  size: number,
+) {
   const { createdAt, id, from, line } = SOURCES[kind];
   const after = cursor ? sql`AND (${createdAt}, ${id}) > (${cursor.createdAt}, ${cursor.id})` : sql``;
   const { rows } = await deps.db.run<{
@@ -142,7 +155,7 @@ async function exportPage(deps: Pick<Deps, "db">, kind: ExportKind, period: Expo
     statement(sql`WITH page AS MATERIALIZED (
         SELECT ${line} AS line, ${createdAt} AS created_at, ${id} AS id FROM ${from}
         WHERE ${createdAt} >= ${period.fromMs} AND ${createdAt} < ${period.toMs} ${after}
-        ORDER BY ${createdAt}, ${id} LIMIT ${EXPORT_PAGE_SIZE})
+        ORDER BY ${createdAt}, ${id} LIMIT ${size})
       SELECT group_concat(line, '') AS lines, COUNT(*) AS count,
         (SELECT created_at FROM page ORDER BY created_at DESC, id DESC LIMIT 1) AS lastCreatedAt,
         (SELECT id FROM page ORDER BY created_at DESC, id DESC LIMIT 1) AS lastId
@@ -165,9 +178,12 @@ export function exportStream(
   deps: Pick<Deps, "db">,
   kind: ExportKind,
   period: ExportPeriod,
+  /** A part's rows: after this key (null: from the period's start), at most `rows` (null: to its end). */
+  range: { after: Cursor; rows: number | null } = { after: null, rows: null },
 ): ReadableStream<Uint8Array> {
   const encoder = new TextEncoder();
-  let cursor: Cursor = null;
+  let cursor: Cursor = range.after;
+  let left = range.rows ?? Number.POSITIVE_INFINITY;
   let started = false;
   return new ReadableStream<Uint8Array>(
     {
@@ -177,9 +193,11 @@ export function exportStream(
           controller.enqueue(encoder.encode(CSV_BOM + csvLine(EXPORT_TEXT.headers[kind].map(csvText))));
           return;
         }
-        const page = await exportPage(deps, kind, period, cursor);
+        const size = Math.min(EXPORT_PAGE_SIZE, left);
+        const page = await exportPage(deps, kind, period, cursor, size);
         if (page.lines) controller.enqueue(encoder.encode(page.lines));
-        if (page.count < EXPORT_PAGE_SIZE || !page.last) controller.close();
+        left -= page.count;
+        if (page.count < size || !page.last || left <= 0) controller.close();
         else cursor = page.last;
       },
     },
@@ -187,31 +205,78 @@ export function exportStream(
   );
 }
 
+/** How many rows the kind has in the period: D1 counts them on the (created_at, id) index. */
+async function countRows(deps: Pick<Deps, "db">, kind: ExportKind, period: ExportPeriod): Promise<number> {
+  const { createdAt, from } = SOURCES[kind];
+  const { rows } = await deps.db.run<{ count: number }>(
+    statement(
+      sql`SELECT COUNT(*) AS count FROM ${from} WHERE ${createdAt} >= ${period.fromMs} AND ${createdAt} < ${period.toMs}`,
+    ),
+  );
+  return rows[0]?.count ?? 0;
+}
+
+/** The key just before the row that starts the part beginning at `offset` rows into the period. */
+async function keyBefore(
+  deps: Pick<Deps, "db">,
+  kind: ExportKind,
+  period: ExportPeriod,
+  offset: number,
+): Promise<Cursor> {
+  if (offset <= 0) return null;
+  const { createdAt, id, from } = SOURCES[kind];
+  const { rows } = await deps.db.run<{ createdAt: number; id: number | string }>(
+    statement(sql`SELECT ${createdAt} AS createdAt, ${id} AS id FROM ${from}
+      WHERE ${createdAt} >= ${period.fromMs} AND ${createdAt} < ${period.toMs}
+      ORDER BY ${createdAt}, ${id} LIMIT 1 OFFSET ${offset - 1}`),
+  );
+  const row = rows[0];
+  return row ? { createdAt: row.createdAt, id: row.id } : null;
+}
+
 export type ExportResult =
   | { ok: true; fileName: string; body: ReadableStream<Uint8Array> }
-  | { ok: false; status: 403; error: string };
+  | { ok: false; status: 403; error: string }
+  /** The period holds more rows than one file may (EXPORT_ROWS_PER_FILE): download it in `parts`. */
+  | { ok: false; status: "parts"; rows: number; rowsPerFile: number; parts: number };
 
 /** Checks the role, writes the journal row (before the first byte goes out), and hands back the stream. */
 export async function startExport(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "config">,
   operator: Operator,
   request: ExportRequest,
 ): Promise<ExportResult> {
   if (!mayExport(operator, request.kind)) return { ok: false, status: 403, error: EXPORT_TEXT.onlyPurchases };
+  const { kind, period } = request;
+  // Where one file may hold only so many rows (the Worker's CPU per request), a longer period is
+  // offered in parts, each its own request (decision 115); the owner's own server sets no limit.
+  const rowsPerFile = deps.config.exportRowsPerFile;
+  let part: { part: number; parts: number } | null = null;
+  let range: { after: Cursor; rows: number | null } = { after: null, rows: null };
+  if (rowsPerFile !== null) {
+    const rows = await countRows(deps, kind, period);
+    const parts = Math.max(1, Math.ceil(rows / rowsPerFile));
+    if (parts > 1) {
+      if (request.part === null || request.part > parts)
+        return { ok: false, status: "parts", rows, rowsPerFile, parts };
+      part = { part: request.part, parts };
+      range = { after: await keyBefore(deps, kind, period, (request.part - 1) * rowsPerFile), rows: rowsPerFile };
+    }
+  }
   await deps.db.batch([
     auditStatement({
       operator,
       action: "export.download",
       targetType: "export",
-      targetId: request.kind,
+      targetId: kind,
       before: null,
-      after: { kind: request.kind, from: request.period.from, to: request.period.to },
+      after: { kind, from: period.from, to: period.to, ...(part ?? {}) },
       now: deps.now().getTime(),
     }),
   ]);
   return {
     ok: true,
-    fileName: exportFileName(request.kind, request.period),
-    body: exportStream(deps, request.kind, request.period),
+    fileName: exportFileName(kind, period, part ?? undefined),
+    body: exportStream(deps, kind, period, range),
   };
 }
