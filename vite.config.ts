@@ -9,6 +9,8 @@ const node = process.env.SITE_RUNTIME === "node";
 // The e2e build's URLs (wrangler.jsonc env "e2e") name port 8788; E2E_PORT builds it for another port,
 // so a benchmark can run beside someone else's browser tests (tests/e2e/site.ts serves it there).
 const e2ePort = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_PORT : undefined;
+// The browser tests' build holds few rows a CSV file, so their exports come in parts (decision 115).
+const e2eExportRows = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_EXPORT_ROWS_PER_FILE : undefined;
 
 export default defineConfig(
   node
@@ -22,13 +24,16 @@ export default defineConfig(
           cloudflare({
             viteEnvironment: { name: "ssr" },
             persistState: stateDir ? { path: stateDir } : true,
-            config: e2ePort
-              ? (config) => {
-                  for (const [name, value] of Object.entries(config.vars ?? {})) {
-                    if (typeof value === "string") config.vars[name] = value.replace(":8788", `:${e2ePort}`);
+            config:
+              e2ePort || e2eExportRows
+                ? (config) => {
+                    for (const [name, value] of Object.entries(config.vars ?? {})) {
+                      if (e2ePort && typeof value === "string")
+                        config.vars[name] = value.replace(":8788", `:${e2ePort}`);
+                    }
+                    if (e2eExportRows) config.vars.EXPORT_ROWS_PER_FILE = e2eExportRows;
                   }
-                }
-              : undefined,
+                : undefined,
           }),
           reactRouter(),
         ],

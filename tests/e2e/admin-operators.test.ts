@@ -3,6 +3,7 @@ import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
 import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 
 // The console's CSV exports and Discord settings (decision 110), with and without JavaScript. The seed
 // makes the demo player (76561198000000001) an admin, with a balance credited through the ledger.
@@ -27,7 +28,7 @@ async function signIn(page: Page, steamId: string) {
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
-  test(`${mode}: an admin downloads the ledger as CSV for Excel and stays on the page`, async () => {
+  test(`${mode}: an admin downloads the ledger as CSV for Excel, part by part, and stays on the page`, async () => {
     const context = await newContext(browser, { javaScriptEnabled });
     const page = await context.newPage();
     await signIn(page, ADMIN_STEAM_ID);
@@ -37,19 +38,46 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByRole("heading", { name: "Выгрузки CSV" }).waitFor();
     await page.getByLabel("Что выгрузить").selectOption({ label: "Движения баланса" });
     await page.getByLabel("С (МСК)").fill("2020-01-01");
-    const [download] = await Promise.all([
-      page.waitForEvent("download"),
-      page.getByRole("button", { name: "Скачать CSV" }).click(),
-    ]);
-    assert.match(download.suggestedFilename(), /^ledger_2020-01-01_\d{4}-\d{2}-\d{2}\.csv$/);
-    const bytes = await readFile(await download.path());
-    assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
-    const lines = new TextDecoder().decode(bytes).split("\r\n");
-    assert.equal(
-      lines[0],
-      "Время (МСК, ISO 8601);ID записи;SteamID;Игрок;Сумма, руб. (десятичная запятая);Вид;ID покупки;ID платежа;Примечание",
+    await page.getByRole("button", { name: "Скачать CSV" }).click();
+    // The browser tests' builds hold E2E_EXPORT_ROWS_PER_FILE rows a file, so the ledger comes in parts.
+    const parts = page.getByTestId("export-parts");
+    await parts.waitFor();
+    const intro = (await parts.locator("p").textContent()) ?? "";
+    const stated = Number(/^За этот период (\d+) строк/.exec(intro)?.[1]);
+    assert.match(
+      intro,
+      new RegExp(`в один файл помещается ${E2E_EXPORT_ROWS_PER_FILE} строк[аи]?\\. Скачайте выгрузку по частям:$`),
     );
-    assert.ok(lines.some((line) => line.includes(`;${ADMIN_STEAM_ID};`)));
+    const buttons = parts.getByRole("button");
+    const count = await buttons.count();
+    assert.equal(count, Math.ceil(stated / E2E_EXPORT_ROWS_PER_FILE));
+    const rows: string[] = [];
+    for (let index = 0; index < count; index += 1) {
+      const button = buttons.nth(index);
+      assert.match(
+        (await button.textContent()) ?? "",
+        new RegExp(`^Часть ${index + 1} из ${count}: строки \\d+–\\d+$`),
+      );
+      const [download] = await Promise.all([page.waitForEvent("download"), button.click()]);
+      assert.match(
+        download.suggestedFilename(),
+        new RegExp(`^ledger_2020-01-01_\\d{4}-\\d{2}-\\d{2}_part${index + 1}of${count}\\.csv$`),
+      );
+      const bytes = await readFile(await download.path());
+      assert.deepEqual([...bytes.subarray(0, 3)], [0xef, 0xbb, 0xbf]);
+      const lines = new TextDecoder().decode(bytes).split("\r\n");
+      assert.equal(
+        lines[0],
+        "Время (МСК, ISO 8601);ID записи;SteamID;Игрок;Сумма, руб. (десятичная запятая);Вид;ID покупки;ID платежа;Примечание",
+      );
+      const part = lines.slice(1).filter(Boolean);
+      if (index < count - 1) assert.equal(part.length, E2E_EXPORT_ROWS_PER_FILE);
+      rows.push(...part);
+    }
+    // The parts, one after another, are the whole period: every row once.
+    assert.equal(rows.length, stated);
+    assert.equal(new Set(rows.map((line) => line.split(";")[1])).size, stated);
+    assert.ok(rows.some((line) => line.includes(`;${ADMIN_STEAM_ID};`)));
     assert.equal(new URL(page.url()).pathname, "/admin/exports");
     await page.getByRole("heading", { name: "Выгрузки CSV" }).waitFor();
     await context.close();

@@ -3,7 +3,7 @@
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "./node-site.ts";
-import { stopSite } from "./site.ts";
+import { E2E_EXPORT_ROWS_PER_FILE, stopSite } from "./site.ts";
 
 const port = Number(process.env.E2E_NODE_PORT ?? 8790);
 const only = process.argv.slice(2);
@@ -14,7 +14,10 @@ const files = (only.length ? only : readdirSync("tests/e2e").filter((file) => fi
 buildNodeSite();
 const databaseUrl = freshNodeDatabase(".e2e-node-state");
 // The server runs the minutely jobs once on start, as fireCron does for the Worker build.
-const server = await serveNodeSite(localSiteEnv(port, databaseUrl));
+const server = await serveNodeSite({
+  ...localSiteEnv(port, databaseUrl),
+  EXPORT_ROWS_PER_FILE: String(E2E_EXPORT_ROWS_PER_FILE),
+});
 let status = 1;
 try {
   const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {

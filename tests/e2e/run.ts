@@ -2,14 +2,14 @@
 // tests/e2e/*.test.ts with Node's test runner, stop the server.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { buildSite, fireCron, freshState, serveSite, stopSite } from "./site.ts";
+import { buildSite, E2E_EXPORT_ROWS_PER_FILE, fireCron, freshState, serveSite, stopSite } from "./site.ts";
 
 const only = process.argv.slice(2);
 const files = (only.length ? only : readdirSync("tests/e2e").filter((file) => file.endsWith(".test.ts"))).map((file) =>
   file.startsWith("tests/") ? file : `tests/e2e/${file}`,
 );
 
-buildSite();
+buildSite({ exportRowsPerFile: E2E_EXPORT_ROWS_PER_FILE });
 const stateDir = freshState(".e2e-state");
 const server = await serveSite(stateDir);
 let status = 1;

@@ -11,9 +11,18 @@ export const E2E_ORIGIN = `http://localhost:${E2E_PORT}`;
 
 const env = { ...process.env, CLOUDFLARE_ENV: "e2e", WRANGLER_SEND_METRICS: "false" };
 
-export function buildSite(): void {
-  execFileSync("node_modules/.bin/react-router", ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
+/** Builds the e2e site; `exportRowsPerFile` replaces wrangler.jsonc's EXPORT_ROWS_PER_FILE in the build. */
+export function buildSite(options: { exportRowsPerFile?: number } = {}): void {
+  const rows =
+    options.exportRowsPerFile === undefined ? {} : { E2E_EXPORT_ROWS_PER_FILE: String(options.exportRowsPerFile) };
+  execFileSync("node_modules/.bin/react-router", ["build"], {
+    stdio: ["ignore", "ignore", "inherit"],
+    env: { ...env, ...rows },
+  });
 }
+
+/** Rows a CSV file holds in the browser tests' builds: the seed's two ledger rows already make two parts. */
+export const E2E_EXPORT_ROWS_PER_FILE = 1;
 
 /** Fresh seeded local D1/KV in `dir`; `catalogSize`: SOLO items (bench/scale.ts). */
 export function freshState(dir: string, catalogSize?: number): string {

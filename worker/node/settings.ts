@@ -38,6 +38,8 @@ const schema = z.object({
   SELLER_NAME: z.string().trim().max(200).optional(),
   SELLER_INN: innSchema.optional(),
   SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address").optional(),
+  // Unset on the owner's own server: exports stream one file whatever the period (decision 115).
+  EXPORT_ROWS_PER_FILE: z.string().regex(/^[1-9]\d*$/, "must be a whole number of rows, at least 1").optional(),
 });
 
 /** `.env.example`'s SESSION_SECRET: long enough for the 32-character rule, and published. */
@@ -99,6 +101,7 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     SELLER_NAME: value.SELLER_NAME,
     SELLER_INN: value.SELLER_INN,
     SUPPORT_EMAIL: value.SUPPORT_EMAIL,
+    EXPORT_ROWS_PER_FILE: value.EXPORT_ROWS_PER_FILE,
   };
   // The Worker's fail-closed rules (secrets, no stand-ins off this machine), checked before listening.
   let config: ReturnType<typeof loadConfig>;
@@ -168,6 +171,7 @@ const VARIABLE_OF: Record<string, string> = {
   "seller.inn": "SELLER_INN",
   "seller.email": "SUPPORT_EMAIL",
   discordWebhookBase: "DISCORD_WEBHOOK_BASE",
+  exportRowsPerFile: "EXPORT_ROWS_PER_FILE",
 };
 
 const oneLine = (text: string) =>
