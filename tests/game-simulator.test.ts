@@ -140,7 +140,7 @@ describe("plugin simulator against the real API", () => {
   });
 });
 
-describe("the plugin reads the console's reply", () => {
+describe("the plugin checks what each command did", () => {
   async function setup(grant: string[]) {
     const clock = testClock();
     const deps = testDeps({ now: clock.now });
@@ -163,7 +163,7 @@ describe("the plugin reads the console's reply", () => {
     return { clock, player, plugin, card, delivery };
   }
 
-  it("a reply that reports a failure is retried, and after five the Корзина shows it", async () => {
+  it("a group the server doesn't have fails the grant; retried, and after five the Корзина shows why", async () => {
     const { clock, player, plugin, card } = await setup(["oxide.usergroup add {steamid} vip"]);
     plugin.console.groups.delete("vip"); // the server's owner hasn't created the group
     const online = [player.steamId];
@@ -176,16 +176,16 @@ describe("the plugin reads the console's reply", () => {
     expect(await card()).toMatchObject({
       status: "not_used",
       used_at: null,
-      last_error: "Не удалось выдать предмет на сервере: Group 'vip' doesn't exist",
+      last_error: "Не удалось выдать предмет на сервере: Группа «vip» не существует в Oxide (oxide.group add vip)",
     });
     clock.advance(DAY);
     expect(await plugin.tick(online)).toEqual([]);
   });
 
-  it("a quiet reply that leaves the player outside the group is a failure too", async () => {
+  it("a group change that didn't take is a failure too", async () => {
     const { player, plugin, delivery } = await setup(["oxide.usergroup add {steamid} vip"]);
     // E.g. another plugin's OnUserGroupAdded hook took the player straight back out.
-    plugin.console.replyWith = (command) => (command.startsWith("oxide.usergroup add") ? "" : null);
+    plugin.console.groupChangesUndone = true;
     await plugin.tick([player.steamId]);
     expect(await delivery()).toEqual({
       status: "pending",
@@ -194,23 +194,29 @@ describe("the plugin reads the console's reply", () => {
     });
   });
 
-  it("a failure reply stops the delivery's later commands; a reply without a failure counts as done", async () => {
+  it("a failed command stops the delivery's later commands; once it runs, the delivery is done", async () => {
     const { clock, player, plugin, delivery, card } = await setup([
       "inventory.giveto {steamid} rifle.ak47 1",
       "say {nickname} получил набор",
     ]);
-    plugin.console.replyWith = (command) =>
-      command.startsWith("inventory.giveto") ? "Invalid item: rifle.ak47" : null;
+    plugin.console.failWith = (command) =>
+      command.startsWith("inventory.giveto") ? "Нет такого предмета в Rust: rifle.ak47" : null;
     const [served] = await plugin.tick([player.steamId]);
-    expect(await delivery()).toMatchObject({ status: "pending", attempts: 1, last_error: "Invalid item: rifle.ak47" });
-    expect(plugin.console.commandsFor(served?.delivery_id ?? "")).toEqual([
-      `inventory.giveto ${player.steamId} rifle.ak47 1`,
-    ]);
+    expect(await delivery()).toMatchObject({
+      status: "pending",
+      attempts: 1,
+      last_error: "Нет такого предмета в Rust: rifle.ak47",
+    });
+    // Neither the give that failed nor the message after it took effect.
+    expect(plugin.console.commandsFor(served?.delivery_id ?? "")).toEqual([]);
 
-    plugin.console.replyWith = (command) =>
-      command.startsWith("inventory.giveto") ? "Giving 1 x Assault Rifle to Рейдер" : null;
+    plugin.console.failWith = null;
     clock.advance(60_000);
     await plugin.tick([player.steamId]);
     expect(await card()).toMatchObject({ status: "used", last_error: null });
+    expect(plugin.console.commandsFor(served?.delivery_id ?? "")).toEqual([
+      `inventory.giveto ${player.steamId} rifle.ak47 1`,
+      `say Рейдер получил набор`,
+    ]);
   });
 });

@@ -2,7 +2,8 @@
 // does, checks the answers' signatures (queue, ack and pending; an answer that doesn't verify
 // throws), and keeps a journal (an id journaled as started before its commands run is
 // acknowledged, never run again; one still "started" after a crash is acknowledged as
-// interrupted), over a console modelled by reply words. It drives the real /api/game endpoints
+// interrupted), over a console modelled on the plugin's checks of each command's effect (Oxide's
+// groups; no reply words, decision 109). It drives the real /api/game endpoints
 // in-process, so the site's rules (leases, retries, stacked ranks) are tested fast on D1 and
 // libSQL. The plugin itself, with its own journal and its game-API checks, is run for real under
 // mono against the running site in tests/plugin (decision 109).
@@ -50,41 +51,6 @@ export interface QueueDelivery {
   steam_id: string;
   requires_online: boolean;
   commands: string[];
-}
-
-/**
- * Words Rust and Oxide put in a console reply when a command did nothing; the same list as
- * `FailureReplyMarkers` in RustStoreDelivery.cs.
- */
-export const FAILURE_REPLY_MARKERS = [
-  "unknown",
-  "not found",
-  "couldn't find",
-  "could not find",
-  "doesn't exist",
-  "does not exist",
-  "invalid",
-  "no such",
-] as const;
-
-/**
- * Why a command that ran failed, like the plugin's `CommandFailure`: the reply names a failure,
- * or `oxide.usergroup add|remove` left the player outside (inside) the group.
- */
-export function commandFailure(
-  command: string,
-  reply: string,
-  inGroup: (steamId: string, group: string) => boolean,
-): string | null {
-  const text = reply.trim();
-  const lower = text.toLowerCase();
-  if (FAILURE_REPLY_MARKERS.some((marker) => lower.includes(marker))) return text;
-  const usergroup = /^(?:oxide|o)\.usergroup\s+(add|remove)\s+(\S+)\s+(\S+)\s*$/i.exec(command.trim());
-  if (!usergroup) return null;
-  const [, action = "", steamId = "", group = ""] = usergroup;
-  const adding = action.toLowerCase() === "add";
-  if (inGroup(steamId, group) === adding) return null;
-  return `После «${command.trim()}» игрок ${adding ? "не в группе" : "всё ещё в группе"} ${group}`;
 }
 
 interface JournalEntry {
@@ -136,18 +102,19 @@ export class PluginJournal {
 }
 
 /**
- * The game server's console: what actually ran, and the Oxide groups it changed. Only
- * `oxide.usergroup add|remove <steamid> <group>` changes state; every other command succeeds
- * with an empty reply unless `replyWith` answers for it.
+ * The game server as the plugin sees it: what ran, and the Oxide groups it changed. Like the plugin's
+ * `Execute`, `oxide.usergroup add|remove <steamid> <group>` fails when the group doesn't exist or
+ * the player's membership didn't change; every other command succeeds unless `failWith` says why not.
  */
 export class GameConsole {
+  /** The commands that ran and took effect, in order. */
   readonly executed: { delivery_id: string; command: string }[] = [];
   /** Oxide groups that exist on this server, with their members. */
   readonly groups = new Map<string, Set<string>>([["vip", new Set<string>()]]);
-  /** Returns an error message to make a command throw. */
+  /** The reason a command fails (the game refused it, or it threw); null lets it run. */
   failWith: ((command: string) => string | null) | null = null;
-  /** Returns the console's reply for a command instead of the modelled one. */
-  replyWith: ((command: string) => string | null) | null = null;
+  /** Another plugin's hook undoes group changes as they happen (the plugin sees no effect). */
+  groupChangesUndone = false;
 
   commandsFor(deliveryId: string): string[] {
     return this.executed.filter((entry) => entry.delivery_id === deliveryId).map((entry) => entry.command);
@@ -157,21 +124,22 @@ export class GameConsole {
     return this.groups.get(group.toLowerCase())?.has(steamId) ?? false;
   }
 
-  /** Runs one command like `ConsoleSystem.Run` and returns its reply. */
-  run(command: string): string {
-    const reply = this.replyWith?.(command);
-    if (reply !== null && reply !== undefined) return reply;
-    const usergroup = /^oxide\.usergroup (add|remove) (\S+) (\S+)$/.exec(command);
-    if (!usergroup) return "";
+  /** Runs one command and checks its effect, as the plugin does: the failure's text, or null. */
+  run(command: string): string | null {
+    const failure = this.failWith?.(command);
+    if (failure) return failure;
+    const usergroup = /^oxide\.usergroup (add|remove) (\S+) (\S+)$/.exec(command.trim());
+    if (!usergroup) return null;
     const [, action, steamId = "", group = ""] = usergroup;
     const members = this.groups.get(group.toLowerCase());
-    if (!members) return `Group '${group}' doesn't exist`;
-    if (action === "add") {
-      members.add(steamId);
-      return `Player '${steamId}' added to group: ${group}`;
+    if (!members) return `Группа «${group}» не существует в Oxide (oxide.group add ${group})`;
+    const adding = action === "add";
+    if (!this.groupChangesUndone) {
+      if (adding) members.add(steamId);
+      else members.delete(steamId);
     }
-    members.delete(steamId);
-    return `Player '${steamId}' removed from group: ${group}`;
+    if (members.has(steamId) === adding) return null;
+    return `После «${command.trim()}» игрок ${adding ? "не в группе" : "всё ещё в группе"} ${group}`;
   }
 }
 
@@ -354,13 +322,8 @@ export class PluginSimulator {
       const entry: JournalEntry = { ok: true, message: "", acked: false, started: true };
       this.journal.entries.set(delivery.delivery_id, entry); // journal BEFORE running
       for (const command of delivery.commands) {
-        const thrown = this.console.failWith?.(command) ?? null;
-        let failure = thrown;
-        if (!thrown) {
-          const reply = this.console.run(command);
-          this.console.executed.push({ delivery_id: delivery.delivery_id, command });
-          failure = commandFailure(command, reply, (steamId, group) => this.console.inGroup(steamId, group));
-        }
+        const failure = this.console.run(command);
+        if (!failure) this.console.executed.push({ delivery_id: delivery.delivery_id, command });
         if (options.crashMidDelivery) return deliveries; // the process died here: the entry stays "started"
         if (failure) {
           entry.ok = false;
