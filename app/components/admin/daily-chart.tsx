@@ -14,7 +14,9 @@ const dayLabel = new Intl.DateTimeFormat("ru-RU", { day: "2-digit", month: "2-di
  * of the page and needs no JavaScript. Each bar carries its numbers in a <title>.
  */
 export function DailyChart({ days }: { days: SummaryDay[] }) {
-  const max = Math.max(1, ...days.flatMap((day) => [day.purchases.total, day.topUps.total]));
+  const largest = Math.max(0, ...days.flatMap((day) => [day.purchases.total, day.topUps.total]));
+  // The scale's top; a month without money is drawn flat and labelled «0 ₽», not «0,01 ₽».
+  const max = Math.max(1, largest);
   const slot = (WIDTH - LEFT) / Math.max(1, days.length);
   const bar = Math.max(1, slot / 2 - 2);
   const plot = HEIGHT - TOP - BOTTOM;
@@ -32,7 +34,7 @@ export function DailyChart({ days }: { days: SummaryDay[] }) {
         <line className="admin-chart__grid" x1={LEFT} x2={WIDTH} y1={TOP} y2={TOP} />
         <line className="admin-chart__grid" x1={LEFT} x2={WIDTH} y1={HEIGHT - BOTTOM} y2={HEIGHT - BOTTOM} />
         <text className="admin-chart__axis" x={WIDTH - 2} y={TOP - 2} textAnchor="end">
-          {formatKopecks(max)}
+          {formatKopecks(largest)}
         </text>
         {days.map((day, index) => {
           const x = LEFT + index * slot;
