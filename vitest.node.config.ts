@@ -48,6 +48,8 @@ export const BOTH_RUNTIMES = [
   // the operator console's exports and notifications
   "tests/admin-exports.test.ts",
   "tests/csv-cells.test.ts",
+  "tests/purchase-returns.test.ts",
+  "tests/admin-shop-settings.test.ts",
   "tests/admin-discord.test.ts",
 ];
 

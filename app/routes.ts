@@ -31,6 +31,7 @@ export default [
     route("admin/payments", "routes/admin.payments.tsx"),
     route("admin/exports", "routes/admin.exports.tsx"),
     route("admin/discord", "routes/admin.discord.tsx"),
+    route("admin/settings", "routes/admin.settings.tsx"),
   ]),
   // The CSV download itself: a resource route (no layout, no page), posted to by a plain form.
   route("admin/exports/csv", "routes/admin.exports-csv.tsx"),

@@ -25,6 +25,8 @@ ALTER TABLE `inventory_entries` ADD `returned_at` integer;--> statement-breakpoi
 ALTER TABLE `purchases` ADD `gift_to_user_id` integer REFERENCES users(id);--> statement-breakpoint
 ALTER TABLE `purchases` ADD `sale_id` integer REFERENCES sales(id);--> statement-breakpoint
 CREATE INDEX `purchases_gift_to` ON `purchases` (`gift_to_user_id`);--> statement-breakpoint
+CREATE UNIQUE INDEX `ledger_return_once` ON `ledger` (`purchase_id`) WHERE "ledger"."kind" = 'return';
+--> statement-breakpoint
 -- The default return window (issue 24): a day; an admin may change it or set 0 to turn returns off.
 INSERT INTO `shop_settings` (`id`, `return_window_hours`) VALUES (1, 24);
 --> statement-breakpoint

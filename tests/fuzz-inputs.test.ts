@@ -7,6 +7,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { action as balanceAction } from "../app/routes/balance.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
+import { action as inventoryAction } from "../app/routes/profile.inventory.tsx";
 import { action as promoAction } from "../app/routes/profile.promocodes.tsx";
 import { action as itemAction } from "../app/routes/shop.item.tsx";
 import { testDeps } from "./support/deps.ts";
@@ -64,6 +65,7 @@ function endpoints(f: Fixtures): { method: string; path: string }[] {
     { method: "GET", path: "/api/inventory" },
     { method: "GET", path: "/api/purchase/history" },
     { method: "GET", path: "/api/purchases/{id}" },
+    { method: "POST", path: "/api/purchases/{id}/return" },
     { method: "GET", path: "/api/payment/history" },
     { method: "GET", path: "/api/balance/history" },
     { method: "GET", path: `/api/payment/${f.payment.id}` },
@@ -105,6 +107,8 @@ const fieldNames = fc.constantFrom(
   "steam_id",
   "query",
   "category_id",
+  "intent",
+  "purchase_id",
   "__proto__",
 );
 const fields = fc.dictionary(fieldNames, fieldValue, { maxKeys: 6 });
@@ -204,6 +208,7 @@ describe("generated malformed input never breaks the site or its money", () => {
       { path: "/balance", action: balanceAction, params: {} },
       { path: "/logout", action: logoutAction, params: {} },
       { path: "/promocodes", action: promoAction, params: {} },
+      { path: "/profile", action: inventoryAction, params: {} },
       { path: `/shop/items/${f.itemId}`, action: itemAction, params: { id: String(f.itemId) } },
       { path: `/shop/items/${f.timedId}`, action: itemAction, params: { id: String(f.timedId) } },
       { path: "/shop/items/{id}", action: itemAction, params: { id: "{id}" } },

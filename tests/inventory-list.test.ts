@@ -20,6 +20,10 @@ function entry(overrides: Partial<InventoryItem>): InventoryItem {
     used_at: null,
     expires_at: null,
     last_error: null,
+    purchase_id: 1,
+    price: 100,
+    return_until: null,
+    returnable: false,
     ...overrides,
   };
 }

@@ -9,6 +9,7 @@ export const INVENTORY_STATE_LABEL: Record<InventoryState, string> = {
   received: "Получен",
   expired: "Срок истёк",
   refunded: "Возвращён",
+  returned: "Возвращён вами",
 };
 
 /** The filter's links; the values are the API's statuses (not_used, used). */

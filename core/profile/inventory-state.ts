@@ -2,18 +2,20 @@
 
 import type { InventoryItem } from "./types.ts";
 
-export type InventoryState = "waiting" | "failed" | "active" | "received" | "expired" | "refunded";
+export type InventoryState = "waiting" | "failed" | "active" | "received" | "expired" | "refunded" | "returned";
 
 /**
  * waiting: bought, not delivered yet; failed: the plugin gave up (the reason is in last_error);
  * active: a timed item delivered and running; received: delivered for good (one-off, permanent);
- * expired: a timed item whose term is over; refunded: the money went back to the balance.
+ * expired: a timed item whose term is over; refunded: an operator gave the money back;
+ * returned: its buyer took it back before delivery (decision 111).
  */
 export function inventoryState(
   entry: Pick<InventoryItem, "status" | "last_error" | "expires_at">,
   now: string,
 ): InventoryState {
-  if (entry.status === "refunded" || entry.status === "returned") return "refunded";
+  if (entry.status === "refunded") return "refunded";
+  if (entry.status === "returned") return "returned";
   if (entry.status === "not_used") return entry.last_error ? "failed" : "waiting";
   if (!entry.expires_at) return "received";
   return Date.parse(entry.expires_at) > Date.parse(now) ? "active" : "expired";

@@ -48,6 +48,13 @@ export interface InventoryItem {
   used_at: string | null;
   expires_at: string | null;
   last_error: string | null;
+  /** The purchase that bought it; null for an item given by a promo code. */
+  purchase_id: number | null;
+  /** What it cost, in rubles; null for a promo code's item. */
+  price: number | null;
+  /** Until when its buyer may return it undelivered (decision 111); null when they can't now. */
+  return_until: string | null;
+  returnable: boolean;
 }
 
 /** One movement of the balance statement «Движение средств» (a ledger row). Money in rubles. */

@@ -8,6 +8,7 @@ import { paymentApi } from "./payment.ts";
 import { profileApi } from "./profile.ts";
 import { promosApi } from "./promos.ts";
 import { purchaseApi } from "./purchase.ts";
+import { returnsApi } from "./returns.ts";
 import { serverStatusApi } from "./server-status.ts";
 import { shopApi } from "./shop.ts";
 
@@ -20,6 +21,7 @@ apiApp.route("/", profileApi);
 apiApp.route("/game", gameApi);
 apiApp.route("/", shopApi);
 apiApp.route("/", purchaseApi);
+apiApp.route("/", returnsApi);
 apiApp.route("/", inventoryApi);
 apiApp.route("/", historyApi);
 apiApp.route("/", promosApi);

@@ -39,7 +39,10 @@ const schema = z.object({
   SELLER_INN: innSchema.optional(),
   SUPPORT_EMAIL: z.email("SUPPORT_EMAIL must be an e-mail address").optional(),
   // Unset on the owner's own server: exports stream one file whatever the period (decision 115).
-  EXPORT_ROWS_PER_FILE: z.string().regex(/^[1-9]\d*$/, "must be a whole number of rows, at least 1").optional(),
+  EXPORT_ROWS_PER_FILE: z
+    .string()
+    .regex(/^[1-9]\d*$/, "must be a whole number of rows, at least 1")
+    .optional(),
 });
 
 /** `.env.example`'s SESSION_SECRET: long enough for the 32-character rule, and published. */

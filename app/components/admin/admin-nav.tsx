@@ -10,6 +10,7 @@ const SECTIONS = [
   { to: "/admin/payments", label: "Платежи", end: false, adminOnly: false },
   { to: "/admin/exports", label: "Выгрузки", end: false, adminOnly: false },
   { to: "/admin/discord", label: "Discord", end: false, adminOnly: true },
+  { to: "/admin/settings", label: "Настройки", end: false, adminOnly: true },
   { to: "/admin/audit", label: "Журнал", end: false, adminOnly: false },
 ] as const;
 

@@ -5,6 +5,8 @@ export const LEDGER_KIND_LABEL: Record<string, string> = {
   purchase: "Покупка",
   promo: "Промокод",
   refund: "Возврат",
+  refund_debt: "Погашение долга",
+  return: "Возврат игроком до выдачи",
   adjustment: "Корректировка",
 };
 
@@ -13,12 +15,14 @@ export const PURCHASE_STATUS: Record<string, string> = {
   completed: "Завершено",
   failed: "Ошибка",
   refunded: "Возврат",
+  returned: "Возвращена игроком",
 };
 
 export const INVENTORY_STATUS: Record<string, string> = {
   not_used: "Не использован",
   used: "Использован",
   refunded: "Возвращено",
+  returned: "Возвращено игроком",
 };
 
 export const DELIVERY_STATUS: Record<string, string> = {

@@ -12,11 +12,13 @@ import {
   receivedText,
   waitingText,
 } from "#core/messages/inventory.ts";
+import { RETURNED_NOTE } from "#core/messages/returns.ts";
 import { connectText } from "#core/messages/shop.ts";
 import { type InventoryState, inventoryState } from "#core/profile/inventory-state.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
 import { SiteLink } from "../site-link.tsx";
+import { ReturnForm } from "./return-form.tsx";
 
 const FILTERS: InventoryFilter[] = ["all", "not_used", "used"];
 
@@ -51,6 +53,7 @@ const STATE_TONE: Record<InventoryState, "good" | "wait" | "bad" | "neutral"> = 
   received: "good",
   expired: "neutral",
   refunded: "neutral",
+  returned: "neutral",
 };
 
 /**
@@ -94,6 +97,7 @@ export function InventoryList({
                 {INVENTORY_STATE_LABEL[state]}
               </span>
               <StateNote entry={entry} state={state} now={now} type={type} servers={servers[entry.server_type] ?? []} />
+              <ReturnForm entry={entry} />
             </div>
           </li>
         );
@@ -152,5 +156,7 @@ function StateNote({
       return entry.used_at ? <p className="inventory-card__note">{receivedText(formatDate(entry.used_at))}</p> : null;
     case "refunded":
       return <p className="inventory-card__note">{REFUNDED_TEXT}</p>;
+    case "returned":
+      return <p className="inventory-card__note">{RETURNED_NOTE}</p>;
   }
 }

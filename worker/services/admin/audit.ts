@@ -25,6 +25,7 @@ export const AUDIT_ACTIONS = {
   "export.download": "Выгрузка CSV",
   "discord.settings": "Уведомления Discord изменены",
   "discord.drop": "Уведомление Discord не доставлено за сутки",
+  "settings.returns": "Срок возврата покупок изменён",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -35,7 +36,7 @@ export type AuditValue = Record<string, unknown> | SQL | null;
 export interface AuditEntry {
   operator: Operator;
   action: AuditAction;
-  targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment" | "export" | "discord";
+  targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment" | "export" | "discord" | "settings";
   /** SQL for a row the same batch creates. */
   targetId: string | number | SQL;
   before: AuditValue;

@@ -30,6 +30,7 @@ export const PERMISSIONS = {
   exportPurchases: ["admin", "support"],
   exportAll: ["admin"],
   discord: ["admin"],
+  shopSettings: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

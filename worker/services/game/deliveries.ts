@@ -142,6 +142,8 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
                WHERE h.server_id = d.leased_server_id AND s.server_type = d.server_type
                  AND h.received_at > ${now - LEASE_HOLDER_ALIVE_MS})))
            AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind)
+           -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
+           AND (d.kind <> 'grant' OR e.status = 'not_used')
            -- The rank lives in the Oxide of the server that granted it.
            AND (d.kind = 'grant' OR e.used_server_id = ${server.id})
            -- A grant of the rank that this server may have run but not yet acknowledged would be undone.

@@ -132,6 +132,12 @@ function buyerId(buyer: Buyer, now: number): SQL {
     WHERE id = ${buyer.sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
 }
 
+/** Until when the buyer may take the purchase back undelivered: the operator's window from now, NULL when off (decision 111). */
+function returnUntil(now: number): SQL {
+  return sql`(SELECT CASE WHEN return_window_hours > 0 THEN ${now} + return_window_hours * 3600000 END
+    FROM shop_settings WHERE id = 1)`;
+}
+
 /** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
   const debt = await refundDebtOf(deps, userId);
@@ -165,7 +171,7 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  *     the purchase row: when step 1 matched no row that is NULL and the NOT NULL balance column
  *     aborts the whole batch, so a guard that fails never leaves a half-written purchase;
  *  4. the ledger row (kind purchase, minus the price), so balance = sum(ledger) holds;
- *  5. the Корзина entry, not used yet.
+ *  5. the Корзина entry, not used yet, returnable until the operator's window ends (decision 111).
  * When the player's client says what price it showed (`expectedPrice`), step 1 also requires the
  * price it computes to be that one, so a price changed since the page never charges (decision 112).
  * Steps 1 and 3 return the purchase and the new balance (RETURNING), so a purchase is one round trip
@@ -229,9 +235,9 @@ export async function purchaseItem(
           VALUES (${buyerSql}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
       statement(sql`
           INSERT INTO inventory_entries
-            (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
+            (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, return_until, created_at)
           VALUES (${buyerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
-            'not_used', ${now})`),
+            'not_used', ${returnUntil(now)}, ${now})`),
       // The operators' Discord, when they asked for purchases (decision 110): a row to send later.
       discordEventStatement(
         "purchase",

@@ -1,0 +1,35 @@
+// Returning a purchase that was never delivered (issue 24, decision 111): the player's words.
+
+import { formatDate } from "../format/dates.ts";
+import { formatRubles } from "../format/money.ts";
+
+export const RETURN_ERRORS = {
+  badId: "Некорректный идентификатор покупки",
+  notFound: "Покупка не найдена",
+  turnedOff: "Возврат покупок отключён",
+  delivered: "Предмет уже выдан — вернуть его нельзя",
+  delivering: "Предмет уже выдаётся на сервере — вернуть его нельзя",
+  alreadyReturned: "Эта покупка уже возвращена",
+  notReturnable: "Эту покупку вернуть нельзя",
+  windowOver: "Срок возврата истёк",
+  conflict: "Не удалось вернуть покупку, попробуйте ещё раз",
+} as const;
+
+export const RETURN_BUTTON = "Вернуть";
+
+/** «Можно вернуть до 26.11.2026, 14:30» under a returnable entry. */
+export function returnUntilText(iso: string): string {
+  return `Можно вернуть до ${formatDate(iso)}`;
+}
+
+/** The confirmation before a return, and the notice after it. */
+export function returnConfirmText(itemName: string, rubles: number): string {
+  return `Вернуть «${itemName}»? ${formatRubles(rubles)} вернутся на баланс.`;
+}
+
+export function returnedText(itemName: string, rubles: number): string {
+  return `«${itemName}» возвращён: ${formatRubles(rubles)} на балансе.`;
+}
+
+/** A returned entry's note in the Корзина. */
+export const RETURNED_NOTE = "Вы вернули покупку до выдачи, деньги на балансе.";
