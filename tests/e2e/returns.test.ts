@@ -1,0 +1,75 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { seedItemId } from "../../db/seed/catalog.ts";
+import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+
+// Returning a purchase before delivery (decision 111): a new player gets 100 ₽ from the seeded WELCOME100,
+// buys wood for 49 ₽, and takes it back from the Корзина, with and without JavaScript.
+
+const WOOD = seedItemId("SOLO", 6);
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
+
+async function signInAt(page: Page, path: string, steamId: string) {
+  await page.goto(path);
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: a player returns an undelivered purchase from the Корзина and gets the money back`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signInAt(page, "/promocodes", randomSteamId());
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
+    await page.getByRole("button", { name: "Активировать" }).click();
+    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+
+    await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByRole("button", { name: "Купить" }).click();
+    await page.getByTestId("receipt").waitFor();
+    await page.locator("header .account__balance", { hasText: "51 ₽" }).waitFor();
+
+    await page.goto("/profile");
+    if (javaScriptEnabled) await waitForHydration(page);
+    const card = page.getByTestId("inventory-entry").filter({ hasText: "Дерево" });
+    assert.match(flat(await card.textContent()), /Ждёт выдачи.*Можно вернуть до \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    if (javaScriptEnabled) {
+      page.once("dialog", async (dialog) => {
+        assert.match(flat(dialog.message()), /^Вернуть «Дерево ×10 000»\? 49 ₽ вернутся на баланс\.$/);
+        await dialog.accept();
+      });
+    }
+    await card.getByRole("button", { name: "Вернуть" }).click();
+    const notice = page.getByRole("status").filter({ hasText: "возвращён" });
+    await notice.waitFor();
+    assert.match(flat(await notice.textContent()), /^«Дерево ×10 000» возвращён: 49 ₽ на балансе\.$/);
+    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+    const returned = page.getByTestId("inventory-entry").filter({ hasText: "Дерево" });
+    assert.match(
+      flat(await returned.textContent()),
+      /Возвращён вами.*Вы вернули покупку до выдачи, деньги на балансе\./,
+    );
+    assert.equal(await returned.getByRole("button", { name: "Вернуть" }).count(), 0);
+
+    // The statement names the return.
+    await page.goto("/statement");
+    assert.match(flat(await page.locator("main").textContent()), /Возврат покупки «Дерево ×10 000» \(SOLO\) до выдачи/);
+    await context.close();
+  });
+}
