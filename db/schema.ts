@@ -460,9 +460,7 @@ export const ledger = sqliteTable(
   (t) => [
     index("ledger_user").on(t.userId),
     // A purchase is returned at most once (issue 24): a second return's ledger row aborts its batch.
-    uniqueIndex("ledger_return_once")
-      .on(t.purchaseId)
-      .where(sql`${t.kind} = 'return'`),
+    uniqueIndex("ledger_return_once").on(t.purchaseId).where(sql`${t.kind} = 'return'`),
     // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
     index("ledger_created").on(t.createdAt, t.id),
   ],

@@ -36,7 +36,17 @@ export type AuditValue = Record<string, unknown> | SQL | null;
 export interface AuditEntry {
   operator: Operator;
   action: AuditAction;
-  targetType: "user" | "purchase" | "item" | "promo" | "server" | "delivery" | "payment" | "export" | "discord" | "settings";
+  targetType:
+    | "user"
+    | "purchase"
+    | "item"
+    | "promo"
+    | "server"
+    | "delivery"
+    | "payment"
+    | "export"
+    | "discord"
+    | "settings";
   /** SQL for a row the same batch creates. */
   targetId: string | number | SQL;
   before: AuditValue;
