@@ -50,6 +50,8 @@ export const BOTH_RUNTIMES = [
   "tests/csv-cells.test.ts",
   "tests/purchase-returns.test.ts",
   "tests/admin-shop-settings.test.ts",
+  "tests/admin-sales.test.ts",
+  "tests/sale-parity.test.ts",
   "tests/admin-discord.test.ts",
 ];
 

@@ -27,6 +27,7 @@ export default [
     route("admin/items/:id", "routes/admin.item.tsx"),
     route("admin/deliveries", "routes/admin.deliveries.tsx"),
     route("admin/promos", "routes/admin.promos.tsx"),
+    route("admin/sales", "routes/admin.sales.tsx"),
     route("admin/servers", "routes/admin.servers.tsx"),
     route("admin/payments", "routes/admin.payments.tsx"),
     route("admin/exports", "routes/admin.exports.tsx"),

@@ -56,6 +56,7 @@ describe("GET /api/shop/items", () => {
       end_time: null,
       max_quantity: null,
       sold_quantity: 0,
+      sale: null,
     });
   });
 

@@ -62,6 +62,7 @@ describe("shop page loader: pages of cards", () => {
         "end_time",
         "max_quantity",
         "sold_quantity",
+        "sale",
       ].sort(),
     );
   });

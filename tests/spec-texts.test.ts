@@ -34,6 +34,7 @@ const item: ShopCardItem = {
   end_time: null,
   max_quantity: null,
   sold_quantity: 0,
+  sale: null,
 };
 
 describe("spec texts", () => {

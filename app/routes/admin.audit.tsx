@@ -25,6 +25,8 @@ const TARGET_LABEL: Record<string, string> = {
   delivery: "Доставка",
   export: "Выгрузка",
   discord: "Discord",
+  sale: "Распродажа",
+  settings: "Настройки",
 };
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {

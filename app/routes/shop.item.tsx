@@ -33,6 +33,7 @@ import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import { Receipt } from "../components/shop/receipt.tsx";
+import { SaleSticker } from "../components/shop/sale-sticker.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { SiteLink } from "../components/site-link.tsx";
 import { shopUrl } from "../lib/shop/query.ts";
@@ -158,7 +159,10 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
         <SiteLink to="/">Главная</SiteLink> / <SiteLink to={back}>Магазин</SiteLink> / <span>{item.name}</span>
       </nav>
       <div className="shop-item__layout">
-        <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} fetchPriority="high" />
+        <div className="shop-item__media">
+          <img className="shop-item__picture" src={item.img} alt="" width={256} height={256} fetchPriority="high" />
+          {item.sale ? <SaleSticker sale={item.sale} /> : null}
+        </div>
         <div className="shop-item__info">
           <div className="shop-card__badges">
             {state ? <LimitedBadge state={state} item={item} /> : null}

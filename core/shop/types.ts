@@ -29,6 +29,8 @@ export interface ShopItem {
   end_time: string | null;
   max_quantity: number | null;
   sold_quantity: number;
+  /** The running sale that sets the price (decision 113), or null: `discount` is then the item's own. */
+  sale: { title: string; percent: number; ends_at: string } | null;
 }
 
 export interface ShopCategory {
@@ -59,6 +61,7 @@ export type ShopCardItem = Pick<
   | "end_time"
   | "max_quantity"
   | "sold_quantity"
+  | "sale"
 >;
 
 /** One page of a list, as the API and the shop page answer it. */

@@ -6,6 +6,7 @@ const SECTIONS = [
   { to: "/admin/items", label: "Каталог", end: false, adminOnly: true },
   { to: "/admin/deliveries", label: "Доставки", end: false, adminOnly: false },
   { to: "/admin/promos", label: "Промокоды", end: false, adminOnly: false },
+  { to: "/admin/sales", label: "Распродажи", end: false, adminOnly: true },
   { to: "/admin/servers", label: "Серверы", end: false, adminOnly: true },
   { to: "/admin/payments", label: "Платежи", end: false, adminOnly: false },
   { to: "/admin/exports", label: "Выгрузки", end: false, adminOnly: false },

@@ -4,6 +4,7 @@ import { type LimitedState, limitedState } from "#core/shop/limited.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
 import { fromPrice, Price } from "./price.tsx";
+import { SaleSticker } from "./sale-sticker.tsx";
 
 export function itemHref(item: Pick<ShopCardItem, "id" | "server_type">): string {
   return `/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}`;
@@ -51,6 +52,7 @@ function CardBody({
   return (
     <article className={state ? `shop-card shop-card--${state}` : "shop-card"}>
       <img src={item.img} alt="" width={128} height={128} loading={eager ? undefined : "lazy"} />
+      {item.sale ? <SaleSticker sale={item.sale} /> : null}
       {state || item.is_one_time ? (
         <p className="shop-card__badges">
           {state ? <LimitedBadge state={state} item={item} /> : null}

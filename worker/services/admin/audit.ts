@@ -26,6 +26,8 @@ export const AUDIT_ACTIONS = {
   "discord.settings": "Уведомления Discord изменены",
   "discord.drop": "Уведомление Discord не доставлено за сутки",
   "settings.returns": "Срок возврата покупок изменён",
+  "sale.create": "Распродажа создана",
+  "sale.end": "Распродажа завершена досрочно",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -46,7 +48,8 @@ export interface AuditEntry {
     | "payment"
     | "export"
     | "discord"
-    | "settings";
+    | "settings"
+    | "sale";
   /** SQL for a row the same batch creates. */
   targetId: string | number | SQL;
   before: AuditValue;

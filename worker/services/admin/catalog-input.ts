@@ -14,18 +14,22 @@ const rubles = (message: string) =>
     .regex(/^\d{1,7}([.,]\d{1,2})?$/, message)
     .transform((value) => Math.round(Number(value.replace(",", ".")) * 100));
 
-const optionalMoment = z
-  .string()
-  .trim()
-  .transform((value, context) => {
-    if (value === "") return null;
-    const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}${MSK}`);
-    if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value) || Number.isNaN(ms)) {
-      context.addIssue({ code: "custom", message: CATALOG_TEXT.date });
-      return z.NEVER;
-    }
-    return ms;
-  });
+/** A datetime-local field read as Moscow time (ms since the epoch), null when empty; `message` when malformed. */
+export const moscowMoment = (message: string) =>
+  z
+    .string()
+    .trim()
+    .transform((value, context) => {
+      if (value === "") return null;
+      const ms = Date.parse(`${value.length === 16 ? `${value}:00` : value}${MSK}`);
+      if (!/^\d{4}-\d{2}-\d{2}T\d{2}:\d{2}(:\d{2})?$/.test(value) || Number.isNaN(ms)) {
+        context.addIssue({ code: "custom", message });
+        return z.NEVER;
+      }
+      return ms;
+    });
+
+const optionalMoment = moscowMoment(CATALOG_TEXT.date);
 
 const lines = (text: string) =>
   text

@@ -31,6 +31,7 @@ export const PERMISSIONS = {
   exportAll: ["admin"],
   discord: ["admin"],
   shopSettings: ["admin"],
+  sales: ["admin"],
 } as const satisfies Record<string, readonly OperatorRole[]>;
 
 export type Permission = keyof typeof PERMISSIONS;

@@ -1,7 +1,8 @@
-import { asc, sql } from "drizzle-orm";
+import { asc, isNull, sql } from "drizzle-orm";
+import type { SaleRule } from "#core/shop/sales.ts";
 import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
-import { catalogRevision, categories, itemContents, itemDurations, items } from "#db/schema.ts";
+import { catalogRevision, categories, itemContents, itemDurations, items, sales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type Database, statement } from "../../ports/database.ts";
 
@@ -35,7 +36,9 @@ export interface CatalogSnapshot {
   contents: Map<number, ContentRow[]>;
   /** What a search looks in: the folded words of name, description, category and kit contents (core/shop/search.ts). */
   searchText: Map<number, string>;
-  /** Every limited offer's start and end, ascending: the moments the catalog changes by itself. */
+  /** Sales not ended early, planned, running or over (decision 113): applied at `now` when a page is made. */
+  sales: SaleRule[];
+  /** Every limited offer's and sale's start and end, ascending: the moments the catalog changes by itself. */
   saleBoundaries: number[];
 }
 
@@ -71,7 +74,7 @@ export function pinCatalog(deps: Pick<Deps, "db">, snapshot: CatalogSnapshot): v
 /** The revision and the catalog in one batch (one transaction), so the two always agree. */
 async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
   const { orm } = db;
-  const [revisionRows, itemRows, durationRows, contentRows, categoryRows] = await orm.batch([
+  const [revisionRows, itemRows, durationRows, contentRows, categoryRows, saleRows] = await orm.batch([
     orm.select({ revision: catalogRevision.revision }).from(catalogRevision),
     orm.select().from(items).orderBy(asc(items.sortOrder), asc(items.id)),
     orm.select().from(itemDurations).orderBy(asc(itemDurations.itemId), asc(itemDurations.days)),
@@ -83,7 +86,9 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
       .select({ id: categories.id, name: categories.name, description: categories.description })
       .from(categories)
       .orderBy(asc(categories.sortOrder), asc(categories.id)),
+    orm.select().from(sales).where(isNull(sales.cancelledAt)).orderBy(asc(sales.id)),
   ]);
+  const saleRules: SaleRule[] = saleRows.map(toSaleRule);
   const rank = new Map(categoryRows.map((category, index) => [category.id, index]));
   const categoryNames = new Map(categoryRows.map((category) => [category.id, category.name]));
   const durations = groupBy(durationRows, (row) => row.itemId);
@@ -106,7 +111,12 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
     ]),
   );
   const saleBoundaries = [
-    ...new Set(itemRows.flatMap((row) => [row.startTime, row.endTime]).filter((time) => time != null)),
+    ...new Set(
+      [
+        ...itemRows.flatMap((row) => [row.startTime, row.endTime]),
+        ...saleRules.flatMap((sale) => [sale.startsAt, sale.endsAt]),
+      ].filter((time) => time != null),
+    ),
   ].toSorted((a, b) => a - b);
   return {
     revision: revisionRows[0]?.revision ?? 0,
@@ -118,7 +128,22 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
     durations,
     contents,
     searchText,
+    sales: saleRules,
     saleBoundaries,
+  };
+}
+
+/** A sales row as the pricing rule reads it. */
+export function toSaleRule(row: typeof sales.$inferSelect): SaleRule {
+  return {
+    id: row.id,
+    title: row.title,
+    percent: row.percent,
+    startsAt: row.startsAt,
+    endsAt: row.endsAt,
+    categoryIds: row.categoryIds ?? null,
+    serverTypes: row.serverTypes ?? null,
+    cancelledAt: row.cancelledAt,
   };
 }
 

@@ -1,13 +1,20 @@
-import { eq } from "drizzle-orm";
+import { eq, isNull } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
 import type { PageRequest } from "#core/shop/pagination.ts";
 import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
+import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
 import { matchesSearch, searchWords } from "#core/shop/search.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
-import { itemDurations, items } from "#db/schema.ts";
+import { itemDurations, items, sales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { type CatalogSnapshot, catalogSnapshot, type DurationRow, type ItemRow } from "./catalog-snapshot.ts";
+import {
+  type CatalogSnapshot,
+  catalogSnapshot,
+  type DurationRow,
+  type ItemRow,
+  toSaleRule,
+} from "./catalog-snapshot.ts";
 
 // Catalog reads, from the catalog kept in memory under its revision (catalog-snapshot.ts). Rows are
 // in kopecks and ms; the pages and the API get rubles and ISO strings, the form players read.
@@ -33,12 +40,25 @@ export function itemFacts(row: ItemRow, durations: DurationRow[]): ItemFacts {
   return { ...row, offeredDays: durations.map((duration) => duration.days) };
 }
 
-/** The price in kopecks of buying `row` for `days` (null: one-time or permanent), discount applied. */
-export function priceFor(row: ItemRow, durations: DurationRow[], days: number | null): number | null {
-  if (days == null) return durations.length === 0 ? discounted(row.price, row.discount) : null;
+/**
+ * The price in kopecks of buying `row` for `days` (null: one-time or permanent) at `discount` percent:
+ * the item's own, or a running sale's when that is larger (effectiveDiscount, decision 113).
+ */
+export function priceFor(
+  row: ItemRow,
+  durations: DurationRow[],
+  days: number | null,
+  discount = row.discount,
+): number | null {
+  if (days == null) return durations.length === 0 ? discounted(row.price, discount) : null;
   const duration = durations.find((candidate) => candidate.days === days);
   if (!duration || row.isOneTime) return null;
-  return discounted(durationBasePrice(days, duration.price, row.price), row.discount);
+  return discounted(durationBasePrice(days, duration.price, row.price), discount);
+}
+
+/** The running sale that takes the most off `row` at `now`, from the catalog's sales. */
+export function saleFor(catalog: Pick<CatalogSnapshot, "sales">, row: ItemRow, now: number): SaleRule | null {
+  return bestSale(catalog.sales, row, now);
 }
 
 const iso = (ms: number | null) => (ms == null ? null : new Date(ms).toISOString());
@@ -55,32 +75,39 @@ function toShopItem(catalog: CatalogSnapshot, row: ItemRow, now: number): ShopIt
 }
 
 /** Durations as the API shows them, shortest first (the snapshot keeps them so): base and discounted rubles. */
-function shopDurations(row: ItemRow, durations: DurationRow[] = []) {
+function shopDurations(row: ItemRow, discount: number, durations: DurationRow[] = []) {
   return durations.map((duration) => {
     const base = durationBasePrice(duration.days, duration.price, row.price);
     return {
       days: duration.days,
       price: kopecksToRubles(base),
-      discount_price: kopecksToRubles(discounted(base, row.discount)),
+      discount_price: kopecksToRubles(discounted(base, discount)),
     };
   });
 }
 
 // What a shop card shows, and nothing else: no description, kit contents or commands.
 function toCard(catalog: CatalogSnapshot, row: ItemRow, now: number): ShopCardItem {
+  const sale = saleFor(catalog, row, now);
+  const discount = effectiveDiscount(row.discount, sale);
   return {
     id: row.id,
     name: row.name,
     price: kopecksToRubles(row.price),
-    discount: row.discount,
-    discount_price: kopecksToRubles(discounted(row.price, row.discount)),
+    discount,
+    discount_price: kopecksToRubles(discounted(row.price, discount)),
+    // Named only while it is what prices the item (a larger own discount wins, decision 113).
+    sale:
+      sale && sale.percent > row.discount
+        ? { title: sale.title, percent: sale.percent, ends_at: iso(sale.endsAt) ?? "" }
+        : null,
     img: row.img,
     server_type: row.serverType,
     category_name: catalog.categoryNames.get(row.categoryId) ?? "",
     is_one_time: row.isOneTime,
     is_limited: isLimitedRow(row),
     is_available: isPurchasableRow(row, now),
-    durations: shopDurations(row, catalog.durations.get(row.id)),
+    durations: shopDurations(row, discount, catalog.durations.get(row.id)),
     start_time: iso(row.startTime),
     end_time: iso(row.endTime),
     max_quantity: row.maxQuantity,
@@ -201,10 +228,11 @@ export async function listCategories(deps: Pick<Deps, "db" | "now">): Promise<Sh
 
 /** The item row and its durations, for the purchase checks. */
 export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
-  const [row, durations] = await deps.db.orm.batch([
+  const [row, durations, saleRows] = await deps.db.orm.batch([
     deps.db.orm.select().from(items).where(eq(items.id, id)).limit(1),
     deps.db.orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
+    deps.db.orm.select().from(sales).where(isNull(sales.cancelledAt)),
   ]);
   const item = row[0];
-  return item ? { item, durations } : null;
+  return item ? { item, durations, sales: saleRows.map(toSaleRule) } : null;
 }

@@ -5,6 +5,7 @@ import { PURCHASE_ERRORS, priceChangedText, refundDebtText } from "#core/message
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
+import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
 import { purchases, sessions, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
@@ -55,10 +56,12 @@ export function checkPurchase(
   durations: DurationRow[],
   input: Pick<PurchaseInput, "serverType" | "durationDays">,
   now: number,
+  sales: readonly SaleRule[] = [],
 ): Failure | { ok: true; price: number } {
   const refusal = purchaseRefusal(itemFacts(item, durations), input, now);
   if (refusal) return fail(REFUSAL_STATUS[refusal], PURCHASE_ERRORS[refusal]);
-  const price = priceFor(item, durations, input.durationDays);
+  const discount = effectiveDiscount(item.discount, bestSale(sales, item, now));
+  const price = priceFor(item, durations, input.durationDays, discount);
   if (price == null) return fail(400, PURCHASE_ERRORS.durationNotOffered);
   return { ok: true, price };
 }
@@ -132,6 +135,18 @@ function buyerId(buyer: Buyer, now: number): SQL {
     WHERE id = ${buyer.sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
 }
 
+/**
+ * The running sale that takes the most off the item `i` at `now`, as a one-row subquery `s` (the
+ * highest percent, the oldest on a tie): bestSale of core/shop/sales.ts in SQL (decision 113).
+ */
+function bestSaleSql(now: number): SQL {
+  return sql`(SELECT s.id, s.percent FROM sales s
+    WHERE s.cancelled_at IS NULL AND s.starts_at <= ${now} AND s.ends_at > ${now}
+      AND (s.category_ids IS NULL OR i.category_id IN (SELECT value FROM json_each(s.category_ids)))
+      AND (s.server_types IS NULL OR i.server_type IN (SELECT value FROM json_each(s.server_types)))
+    ORDER BY s.percent DESC, s.id LIMIT 1) s`;
+}
+
 /** Until when the buyer may take the purchase back undelivered: the operator's window from now, NULL when off (decision 111). */
 function returnUntil(now: number): SQL {
   return sql`(SELECT CASE WHEN return_window_hours > 0 THEN ${now} + return_window_hours * 3600000 END
@@ -150,7 +165,7 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
   if (user?.blocked) return fail(403, PURCHASE_ERRORS.blocked);
   const loaded = await loadItemForPurchase(deps, input.itemId);
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
-  const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime());
+  const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime(), loaded.sales);
   if (!check.ok) return check;
   if (input.expectedPrice != null && input.expectedPrice !== check.price) {
     const price = kopecksToRubles(check.price);
@@ -198,14 +213,19 @@ export async function purchaseItem(
     ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
 
   try {
-    const finalPrice = sql`CASE WHEN i.discount <= 0 THEN (${basePrice})
-              ELSE CAST(ROUND((${basePrice}) * (100 - i.discount) / 10000.0) AS INTEGER) * 100 END`;
+    // The item's own discount or the best running sale's, whichever is larger (core/shop/sales.ts).
+    const sale = bestSaleSql(now);
+    const discount = sql`MAX(i.discount, COALESCE((SELECT s.percent FROM ${sale}), 0))`;
+    const finalPrice = sql`CASE WHEN (${discount}) <= 0 THEN (${basePrice})
+              ELSE CAST(ROUND((${basePrice}) * (100 - (${discount})) / 10000.0) AS INTEGER) * 100 END`;
+    const saleId = sql`(SELECT s.id FROM ${sale} WHERE s.percent > i.discount)`;
     const results = await deps.db.batch([
       statement(sql`
           INSERT INTO purchases
-            (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at, created_at)
+            (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at,
+              sale_id, created_at)
           SELECT ${buyerSql}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
-            ${finalPrice}, 'completed', ${now}, ${now}
+            ${finalPrice}, 'completed', ${now}, ${saleId}, ${now}
           FROM items i
           LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
           WHERE i.id = ${input.itemId}

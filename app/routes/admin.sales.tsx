@@ -1,0 +1,145 @@
+import { data, Form } from "react-router";
+import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
+import { SALES_TEXT } from "#core/messages/admin.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
+import { saleState } from "#core/shop/sales.ts";
+import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { listCategories } from "#worker/services/admin/catalog.ts";
+import { createSale, endSale, listSales, saleFormInput } from "#worker/services/admin/sales.ts";
+import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { formatMoment } from "../components/admin/format.ts";
+import type { Route } from "./+types/admin.sales";
+
+// /admin/sales: a percent off for a period, for the whole store or chosen categories and server types
+// (decision 113). Admin only; plain forms, every change journaled.
+
+export async function loader({ context, request }: Route.LoaderArgs) {
+  await requireOperator(context, request, "sales");
+  const deps = context.get(depsContext);
+  const [sales, categories] = await Promise.all([listSales(deps), listCategories(deps)]);
+  return { sales, categories, now: deps.now().getTime() };
+}
+
+export async function action({ context, request }: Route.ActionArgs) {
+  const operator = await requireOperator(context, request, "sales");
+  const deps = context.get(depsContext);
+  const form = await request.formData();
+  if (form.get("intent") === "end") {
+    const id = positiveIdText.safeParse(form.get("id"));
+    const ended = id.success
+      ? await endSale(deps, operator, id.data)
+      : { ok: false as const, error: SALES_TEXT.notRunning };
+    if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+    return data<AdminActionData>({ ok: true, message: SALES_TEXT.ended });
+  }
+  const input = saleFormInput(form);
+  if (!input.success) {
+    return data<AdminActionData>(
+      { ok: false, error: input.error.issues[0]?.message ?? SALES_TEXT.badTitle },
+      { status: 400 },
+    );
+  }
+  const created = await createSale(deps, operator, input.data);
+  if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
+  return data<AdminActionData>({ ok: true, message: SALES_TEXT.created });
+}
+
+export default function AdminSales({ loaderData, actionData }: Route.ComponentProps) {
+  const { sales, categories, now } = loaderData;
+  const categoryName = new Map(categories.map((category) => [category.id, category.name]));
+  return (
+    <section className="admin-section" aria-labelledby="sales-title">
+      <h2 id="sales-title">{SALES_TEXT.title}</h2>
+      <p className="muted">{SALES_TEXT.help}</p>
+      <ActionNotice result={actionData} />
+      <Form method="post" className="admin-form" aria-label="Новая распродажа">
+        <label className="admin-field">
+          Название
+          <input name="title" required maxLength={60} placeholder="Чёрная пятница" />
+        </label>
+        <label className="admin-field">
+          Скидка, %
+          <input name="percent" type="number" min={1} max={90} step={1} inputMode="numeric" required />
+        </label>
+        <label className="admin-field">
+          Начало (МСК)
+          <input name="startsAt" type="datetime-local" required />
+        </label>
+        <label className="admin-field">
+          Окончание (МСК)
+          <input name="endsAt" type="datetime-local" required />
+        </label>
+        <fieldset className="admin-field admin-field--wide">
+          <legend>Категории (ничего не выбрано — все)</legend>
+          {categories.map((category) => (
+            <label key={category.id}>
+              <input type="checkbox" name="categoryIds" value={category.id} /> {category.name}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="admin-field admin-field--wide">
+          <legend>Типы серверов (ничего не выбрано — все)</legend>
+          {SERVER_TYPES.map((type) => (
+            <label key={type}>
+              <input type="checkbox" name="serverTypes" value={type} /> {serverTypeLabel(type)}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="button">
+          Создать распродажу
+        </button>
+      </Form>
+      {sales.length === 0 ? (
+        <p className="muted">Распродаж ещё не было</p>
+      ) : (
+        <div className="admin-scroll">
+          <table className="admin-table" data-testid="sales">
+            <thead>
+              <tr>
+                <th scope="col">Название</th>
+                <th scope="col">Скидка</th>
+                <th scope="col">На что</th>
+                <th scope="col">Когда (МСК)</th>
+                <th scope="col">Состояние</th>
+                <th scope="col" />
+              </tr>
+            </thead>
+            <tbody>
+              {sales.map((sale) => {
+                const state = saleState(sale, now);
+                const scope = [
+                  sale.categoryIds?.map((id) => categoryName.get(id) ?? `№${id}`).join(", ") ?? SALES_TEXT.everything,
+                  sale.serverTypes?.map(serverTypeLabel).join(", ") ?? SALES_TEXT.allTypes,
+                ].join("; ");
+                return (
+                  <tr key={sale.id}>
+                    <td>{sale.title}</td>
+                    <td>−{sale.percent}%</td>
+                    <td>{scope}</td>
+                    <td>
+                      {formatMoment(sale.startsAt)} — {formatMoment(sale.cancelledAt ?? sale.endsAt)}
+                    </td>
+                    <td>{SALES_TEXT.state[state]}</td>
+                    <td>
+                      {state === "planned" || state === "running" ? (
+                        <Form method="post">
+                          <input type="hidden" name="intent" value="end" />
+                          <input type="hidden" name="id" value={sale.id} />
+                          <button type="submit" className="button button--ghost button--small">
+                            Завершить
+                          </button>
+                        </Form>
+                      ) : null}
+                    </td>
+                  </tr>
+                );
+              })}
+            </tbody>
+          </table>
+        </div>
+      )}
+    </section>
+  );
+}
