@@ -66,8 +66,12 @@ describe("sales", () => {
       categoryIds: [categoryId],
       serverTypes: ["SOLO"],
     });
-    expect(created).toMatchObject({ data: { ok: true, message: "Распродажа создана" } });
-    const page = await loader(consoleArgs(deps, "/admin/sales", { token: admin.token }));
+    expect(created).toBeInstanceOf(Response);
+    expect((created as Response).status).toBe(303);
+    const page = await loader(
+      consoleArgs(deps, (created as Response).headers.get("Location") ?? "", { token: admin.token }),
+    );
+    expect(page.notice).toEqual({ ok: true, message: "Распродажа создана" });
     const sale = page.sales.find((row) => row.categoryIds?.includes(categoryId));
     expect(sale).toMatchObject({ title: "Чёрная пятница", percent: 25, serverTypes: ["SOLO"], cancelledAt: null });
     const journal = await auditRowsFor(deps, "sale", sale?.id ?? 0);
@@ -170,7 +174,7 @@ describe("sales", () => {
     const ended = await action(
       consoleArgs(deps, "/admin/sales", { token: admin.token, form: { intent: "end", id: String(running?.id) } }),
     );
-    expect(ended).toMatchObject({ data: { ok: true, message: "Распродажа завершена" } });
+    expect((ended as Response).headers.get("Location")).toBe("/admin/sales?done=ended");
     expect(await getItem(deps, itemId)).toMatchObject({ discount_price: 100, sale: null });
     expect(await buyFor(deps, player.id, itemId, 10_000)).toMatchObject({ ok: true, purchase: { price: 100 } });
     const again = await action(

@@ -1,4 +1,4 @@
-import { data, Form } from "react-router";
+import { data, Form, redirect } from "react-router";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
@@ -19,7 +19,14 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
   const [sales, categories] = await Promise.all([listSales(deps), listCategories(deps)]);
-  return { sales, categories, now: deps.now().getTime() };
+  const done = new URL(request.url).searchParams.get("done");
+  const notice: AdminActionData | null =
+    done === "created"
+      ? { ok: true, message: SALES_TEXT.created }
+      : done === "ended"
+        ? { ok: true, message: SALES_TEXT.ended }
+        : null;
+  return { sales, categories, now: deps.now().getTime(), notice };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -32,7 +39,8 @@ export async function action({ context, request }: Route.ActionArgs) {
       ? await endSale(deps, operator, id.data)
       : { ok: false as const, error: SALES_TEXT.notRunning };
     if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
-    return data<AdminActionData>({ ok: true, message: SALES_TEXT.ended });
+    // Back by GET, so a reload never repeats the post.
+    return redirect("/admin/sales?done=ended", 303);
   }
   const input = saleFormInput(form);
   if (!input.success) {
@@ -43,17 +51,17 @@ export async function action({ context, request }: Route.ActionArgs) {
   }
   const created = await createSale(deps, operator, input.data);
   if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
-  return data<AdminActionData>({ ok: true, message: SALES_TEXT.created });
+  return redirect("/admin/sales?done=created", 303);
 }
 
 export default function AdminSales({ loaderData, actionData }: Route.ComponentProps) {
-  const { sales, categories, now } = loaderData;
+  const { sales, categories, now, notice } = loaderData;
   const categoryName = new Map(categories.map((category) => [category.id, category.name]));
   return (
     <section className="admin-section" aria-labelledby="sales-title">
       <h2 id="sales-title">{SALES_TEXT.title}</h2>
       <p className="muted">{SALES_TEXT.help}</p>
-      <ActionNotice result={actionData} />
+      <ActionNotice result={actionData ?? notice ?? undefined} />
       <Form method="post" className="admin-form" aria-label="Новая распродажа">
         <label className="admin-field">
           Название

@@ -4,7 +4,7 @@ import type { ShopCardItem } from "#core/shop/types.ts";
 export function SaleSticker({ sale }: { sale: NonNullable<ShopCardItem["sale"]> }) {
   return (
     <p className="sale-sticker" title={sale.title}>
-      <span className="sale-sticker__percent">−{sale.percent}%</span>
+      <span className="sale-sticker__percent">−{sale.percent}%</span>{" "}
       <span className="sale-sticker__title">{sale.title}</span>
     </p>
   );

@@ -1,0 +1,98 @@
+import assert from "node:assert/strict";
+import { after, before, test } from "node:test";
+import type { Browser, Page } from "playwright-core";
+import { seedItemId } from "../../db/seed/catalog.ts";
+import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+
+// Sales (decision 113): the demo admin puts SOLO «Ресурсы» on sale, a new player sees the struck price
+// and buys wood at the sale price, and once the admin ends the sale the price is whole again; with and
+// without JavaScript. The test ends its sale, so the browser tests after it see the seeded prices.
+
+const ADMIN_STEAM_ID = "76561198000000001";
+const WOOD = seedItemId("SOLO", 6);
+const HOUR = 60 * 60 * 1000;
+const msk = (ms: number) => new Date(ms + 3 * HOUR).toISOString().slice(0, 16);
+const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
+
+let browser: Browser;
+before(async () => {
+  browser = await launchBrowser();
+});
+after(async () => {
+  await browser.close();
+});
+
+async function signInAt(page: Page, path: string, steamId: string) {
+  await page.goto(path);
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
+}
+
+for (const javaScriptEnabled of [true, false]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}: an admin's sale shows on the card and the item page, and the purchase charges it`, async () => {
+    const title = `Выходные ресурсов ${javaScriptEnabled ? "1" : "2"}`;
+    const adminContext = await newContext(browser, { javaScriptEnabled });
+    const admin = await adminContext.newPage();
+    await signInAt(admin, "/profile", ADMIN_STEAM_ID);
+    await admin.goto("/admin/sales");
+    if (javaScriptEnabled) await waitForHydration(admin);
+    const form = admin.getByRole("form", { name: "Новая распродажа" });
+    await form.getByLabel("Название").fill(title);
+    await form.getByLabel("Скидка, %").fill("20");
+    await form.getByLabel("Начало (МСК)").fill(msk(Date.now() - HOUR));
+    await form.getByLabel("Окончание (МСК)").fill(msk(Date.now() + HOUR));
+    await form.getByLabel("Ресурсы").check();
+    await form.getByLabel("SOLO").check();
+    await form.getByRole("button", { name: "Создать распродажу" }).click();
+    await admin.getByRole("status").filter({ hasText: "Распродажа создана" }).waitFor();
+    const row = admin.getByTestId("sales").getByRole("row").filter({ hasText: title });
+    assert.match(flat(await row.textContent()), /−20%.*Ресурсы; SOLO.*Идёт/);
+
+    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const page = await playerContext.newPage();
+    await signInAt(page, "/promocodes", randomSteamId());
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
+    await page.getByRole("button", { name: "Активировать" }).click();
+    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+
+    await page.goto("/shop?server_type=SOLO");
+    const card = page.locator("article.shop-card").filter({ hasText: "Дерево" });
+    assert.match(flat(await card.locator(".sale-sticker").textContent()), new RegExp(`^−20% ${title}$`));
+    assert.equal(flat(await card.locator(".price__now").textContent()), "39 ₽");
+    assert.equal(flat(await card.locator(".price__old").textContent()), "49 ₽");
+
+    await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
+    if (javaScriptEnabled) await waitForHydration(page);
+    assert.match(flat(await page.locator(".shop-item__media .sale-sticker").textContent()), /^−20%/);
+    await page.getByRole("button", { name: "Купить" }).click();
+    const receipt = page.getByTestId("receipt");
+    await receipt.waitFor();
+    assert.match(flat(await receipt.innerText()), /Цена 39 ₽/);
+    await page.locator("header .account__balance", { hasText: "61 ₽" }).waitFor();
+
+    // The admin ends it early; the price is whole again.
+    await admin.reload();
+    if (javaScriptEnabled) await waitForHydration(admin);
+    await admin
+      .getByTestId("sales")
+      .getByRole("row")
+      .filter({ hasText: title })
+      .getByRole("button", { name: "Завершить" })
+      .click();
+    await admin.getByRole("status").filter({ hasText: "Распродажа завершена" }).waitFor();
+    assert.match(
+      flat(await admin.getByTestId("sales").getByRole("row").filter({ hasText: title }).textContent()),
+      /Завершена досрочно/,
+    );
+    await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
+    assert.equal(await page.locator(".sale-sticker").count(), 0);
+    assert.equal(flat(await page.locator(".price__now").first().textContent()), "49 ₽");
+    await playerContext.close();
+    await adminContext.close();
+  });
+}
