@@ -183,6 +183,11 @@ describe("history and inventory endpoints", () => {
         used_at: new Date(T + 2000).toISOString(),
         expires_at: null,
         last_error: null,
+        // Not bought (an entry made directly, like a promo code's): no price, nothing to return.
+        purchase_id: null,
+        price: null,
+        return_until: null,
+        returnable: false,
       },
       expect.objectContaining({ id: unused.id, duration: 30, is_permanent: false, status: "not_used" }),
     ]);

@@ -1,13 +1,9 @@
 import { data, Form } from "react-router";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { MAX_RETURN_WINDOW_HOURS } from "#core/admin/shop-settings.ts";
 import { SHOP_SETTINGS_TEXT } from "#core/messages/admin.ts";
-import {
-  getShopSettings,
-  MAX_RETURN_WINDOW_HOURS,
-  saveShopSettings,
-  shopSettingsSchema,
-} from "#worker/services/admin/shop-settings.ts";
+import { getShopSettings, saveShopSettings, shopSettingsSchema } from "#worker/services/admin/shop-settings.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import type { Route } from "./+types/admin.settings";
 

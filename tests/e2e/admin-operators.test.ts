@@ -5,7 +5,8 @@ import type { Browser, Page } from "playwright-core";
 import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
 import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 
-// The console's CSV exports and Discord settings (decision 110), with and without JavaScript. The seed
+// The console's CSV exports and Discord settings (decision 110) and the shop's return window (decision
+// 111), with and without JavaScript. The seed
 // makes the demo player (76561198000000001) an admin, with a balance credited through the ledger.
 const ADMIN_STEAM_ID = "76561198000000001";
 
@@ -110,6 +111,33 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByLabel("Удалить вебхук").check();
     await page.getByRole("button", { name: "Сохранить" }).click();
     await page.getByTestId("discord-webhook").filter({ hasText: "не задан" }).waitFor();
+    await context.close();
+  });
+
+  test(`${mode}: an admin sets how long players may return a purchase, and a bad value is explained`, async () => {
+    const context = await newContext(browser, { javaScriptEnabled });
+    const page = await context.newPage();
+    await signIn(page, ADMIN_STEAM_ID);
+    await page.goto("/admin");
+    if (javaScriptEnabled) await waitForHydration(page);
+    await page.getByRole("link", { name: "Настройки" }).click();
+    await page.getByRole("heading", { name: "Настройки магазина" }).waitFor();
+    const field = page.getByLabel(/^Сколько часов после покупки игрок может сам вернуть невыданный предмет/);
+    assert.equal(await field.inputValue(), "24");
+    // The browser's own check would stop 721 with JavaScript and without; the server's is the one tested.
+    await field.evaluate((input) => input.removeAttribute("max"));
+    await field.fill("721");
+    await page.getByRole("button", { name: "Сохранить" }).click();
+    await page.getByRole("alert").filter({ hasText: "Укажите целое число часов от 0 до 720" }).waitFor();
+    await page.getByLabel(/^Сколько часов после покупки/).fill("48");
+    await page.getByRole("button", { name: "Сохранить" }).click();
+    await page.getByRole("status").filter({ hasText: "Настройки сохранены" }).waitFor();
+    await page.goto("/admin/settings");
+    assert.equal(await page.getByLabel(/^Сколько часов после покупки/).inputValue(), "48");
+    // Back to the default, for the browser tests after this one.
+    await page.getByLabel(/^Сколько часов после покупки/).fill("24");
+    await page.getByRole("button", { name: "Сохранить" }).click();
+    await page.getByRole("status").filter({ hasText: "Настройки сохранены" }).waitFor();
     await context.close();
   });
 }

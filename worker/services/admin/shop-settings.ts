@@ -1,14 +1,12 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
+import { MAX_RETURN_WINDOW_HOURS } from "#core/admin/shop-settings.ts";
 import { SHOP_SETTINGS_TEXT } from "#core/messages/admin.ts";
 import { shopSettings } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { auditStatement } from "./audit.ts";
 import type { Operator } from "./roles.ts";
-
-/** The longest return window an admin may set: 30 days (the column's CHECK says the same). */
-export const MAX_RETURN_WINDOW_HOURS = 720;
 
 export const shopSettingsSchema = z.object({
   // Digits only: an empty field must not read as 0 and quietly turn returns off.
