@@ -52,6 +52,7 @@ export const BOTH_RUNTIMES = [
   "tests/admin-shop-settings.test.ts",
   "tests/admin-sales.test.ts",
   "tests/sale-parity.test.ts",
+  "tests/gifts.test.ts",
   "tests/admin-discord.test.ts",
 ];
 

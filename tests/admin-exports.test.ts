@@ -97,6 +97,7 @@ describe("CSV exports", () => {
       "Цена, руб. (десятичная запятая)",
       "Статус",
       "Оплачена (МСК, ISO 8601)",
+      "Подарок для (SteamID)",
     ]);
     // The period is whole Moscow days: the row a millisecond before and the one on the next day stay out.
     expect(rows.slice(1).map((row) => row[2])).toEqual([`${tag}-first`, `${tag}-last`]);

@@ -66,6 +66,7 @@ function endpoints(f: Fixtures): { method: string; path: string }[] {
     { method: "GET", path: "/api/purchase/history" },
     { method: "GET", path: "/api/purchases/{id}" },
     { method: "POST", path: "/api/purchases/{id}/return" },
+    { method: "GET", path: "/api/gifts/recipient" },
     { method: "GET", path: "/api/payment/history" },
     { method: "GET", path: "/api/balance/history" },
     { method: "GET", path: `/api/payment/${f.payment.id}` },
@@ -109,6 +110,8 @@ const fieldNames = fc.constantFrom(
   "category_id",
   "intent",
   "purchase_id",
+  "gift_to",
+  "gift_steam_id",
   "__proto__",
 );
 const fields = fc.dictionary(fieldNames, fieldValue, { maxKeys: 6 });

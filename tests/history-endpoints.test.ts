@@ -60,6 +60,7 @@ describe("history and inventory endpoints", () => {
           duration_text: "Навсегда",
           price: 150,
           status: "pending",
+          gift_to: null,
         },
         {
           id: older.id,
@@ -71,6 +72,7 @@ describe("history and inventory endpoints", () => {
           duration_text: "3 дня",
           price: 149.5,
           status: "completed",
+          gift_to: null,
         },
       ],
     });
@@ -188,6 +190,7 @@ describe("history and inventory endpoints", () => {
         price: null,
         return_until: null,
         returnable: false,
+        gift_from: null,
       },
       expect.objectContaining({ id: unused.id, duration: 30, is_permanent: false, status: "not_used" }),
     ]);

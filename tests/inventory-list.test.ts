@@ -24,6 +24,7 @@ function entry(overrides: Partial<InventoryItem>): InventoryItem {
     price: 100,
     return_until: null,
     returnable: false,
+    gift_from: null,
     ...overrides,
   };
 }

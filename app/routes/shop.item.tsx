@@ -4,6 +4,7 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
+import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
   INSUFFICIENT_FUNDS,
   ITEM_INFO_FAILED,
@@ -26,10 +27,12 @@ import type { ServerAddress } from "#core/shop/types.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
+import { findGiftRecipient, type GiftRecipient } from "#worker/services/shop/gift-recipient.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { serversOfType } from "#worker/services/shop/servers-of-type.ts";
 import { GuestPrices, ServerTypeNote, ShortOfFunds } from "../components/shop/buy-dialog.tsx";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
+import { GiftFields } from "../components/shop/gift-fields.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import { Receipt } from "../components/shop/receipt.tsx";
@@ -74,6 +77,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // Back from a top-up started here: the duration the player had chosen, and how the payment went.
     duration: item.durations.some((duration) => duration.days === query.duration) ? (query.duration ?? null) : null,
     payment: user ? (query.payment ?? null) : null,
+    // From the buy dialog's «В подарок другу»: the gift part opens at once.
+    giftOpen: query.gift === "1",
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -82,11 +87,23 @@ const itemQuerySchema = z.object({
   purchased: positiveIdText.optional().catch(undefined),
   duration: positiveIdText.optional().catch(undefined),
   payment: z.enum(["success", "failed"]).optional().catch(undefined),
+  gift: z.literal("1").optional().catch(undefined),
 });
 
 export type PurchaseActionData =
   | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
-  | { ok: false; status: number; error: string; missing?: number; duration?: number | null; price?: number };
+  | {
+      ok: false;
+      status: number;
+      error: string;
+      missing?: number;
+      duration?: number | null;
+      price?: number;
+      /** What the player typed for a gift's friend, kept in the field. */
+      giftQuery?: string;
+    }
+  /** The gift's friend, shown before paying (issue 24). */
+  | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = positiveIdText.safeParse(params.id);
@@ -97,17 +114,33 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const fail = (
     status: number,
     error: string,
-    short?: { missing?: number; duration?: number | null; price?: number },
+    short?: { missing?: number; duration?: number | null; price?: number; giftQuery?: string },
   ) => data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...short }, { status });
   if (!user) return fail(401, AUTH_REQUIRED);
   const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
+  // A gift: first the friend is looked up and shown; the purchase then names them by SteamID (issue 24).
+  const giftQuery = String(form.get("gift_to") ?? "").trim();
+  if (form.get("intent") === "gift-check") {
+    const found = await findGiftRecipient(deps, user.steamId, giftQuery);
+    if (!found.ok) return fail(found.status, found.error, { giftQuery });
+    const days = parsed.success ? parsed.data.duration : null;
+    return data<PurchaseActionData>({ ok: "gift", recipient: found.recipient, giftQuery, duration: days });
+  }
   if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
+  const giftSteamId = String(form.get("gift_steam_id") ?? "").trim();
+  let giftTo: GiftRecipient | null = null;
+  if (giftSteamId) {
+    const found = await findGiftRecipient(deps, user.steamId, giftSteamId);
+    if (!found.ok) return fail(found.status, found.error, { giftQuery });
+    giftTo = found.recipient;
+  }
   const result = await purchaseItem(deps, user.id, {
     itemId: id.data,
     serverType: parsed.data.server_type,
     durationDays: parsed.data.duration,
     idempotencyKey: parsed.data.idempotency_key,
     expectedPrice: parsed.data.expected_price == null ? null : rublesToKopecks(parsed.data.expected_price),
+    giftTo,
   });
   if (!result.ok) {
     // The price changed since the page: the new one, for the terms chosen, to confirm (decision 112).
@@ -140,13 +173,14 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
     : defaultShouldRevalidate;
 
 export default function ShopItemPage({ loaderData, actionData }: Route.ComponentProps) {
-  const { item, balance, now: serverNow, idempotencyKey, receipt, duration, payment, returnTo } = loaderData;
+  const { item, balance, now: serverNow, idempotencyKey, receipt, duration, payment, returnTo, giftOpen } = loaderData;
   const { now, state } = useLimitedState(item, serverNow);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const needsDuration = !item.is_one_time && item.durations.length > 0;
   const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
-  const error = actionData && !actionData.ok ? actionData : null;
+  const error = actionData && actionData.ok === false ? actionData : null;
+  const gift = actionData?.ok === "gift" ? actionData : null;
   const back = shopUrl({ server_type: item.server_type });
   const missing = error && isInsufficientFunds(error.status) ? (error.missing ?? null) : null;
   // The price each choice was shown at, sent back with the purchase; a 409's new price for the terms it names.
@@ -193,6 +227,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
               purchase={receipt.purchase}
               balance={balance}
               servers={receipt.servers}
+              giftTo={receipt.purchase.gift_to}
             />
           ) : null}
           {payment ? (
@@ -230,7 +265,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 <DurationPicker
                   durations={item.durations}
                   discount={item.discount}
-                  defaultDays={error?.duration ?? duration}
+                  defaultDays={gift?.duration ?? error?.duration ?? duration}
                 />
               ) : (
                 <p className="shop-item__price">
@@ -238,6 +273,11 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               )}
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
+              <GiftFields
+                recipient={gift?.recipient ?? null}
+                query={gift?.giftQuery ?? error?.giftQuery ?? ""}
+                open={giftOpen}
+              />
               {missing ? (
                 <ShortOfFunds missing={missing} returnTo={itemReturnPath(item.id, error?.duration)} />
               ) : error ? (
@@ -252,7 +292,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               ) : null}
               <button type="submit" className="button" disabled={busy}>
-                {busy ? "Покупка…" : "Купить"}
+                {busy ? "Покупка…" : gift ? GIFT_FORM.buy : "Купить"}
               </button>
             </Form>
           )}

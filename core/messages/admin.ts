@@ -135,6 +135,7 @@ export const EXPORT_TEXT = {
       "Цена, руб. (десятичная запятая)",
       "Статус",
       "Оплачена (МСК, ISO 8601)",
+      "Подарок для (SteamID)",
     ],
     ledger: [
       "Время (МСК, ISO 8601)",
@@ -188,8 +189,15 @@ export const DISCORD_TEXT = {
   },
   /** The messages themselves, from what the event's row recorded. */
   messages: {
-    purchase: (p: { nickname: string; item: string; price: number; days: number | null; serverType: string }) =>
-      `🛒 Покупка: ${p.nickname} — «${p.item}»${p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}`,
+    purchase: (p: {
+      nickname: string;
+      item: string;
+      price: number;
+      days: number | null;
+      serverType: string;
+      giftTo?: string | null;
+    }) =>
+      `🛒 Покупка: ${p.nickname} — «${p.item}»${p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${p.giftTo}` : ""}`,
     topup: (p: { nickname: string; amount: number }) =>
       `💳 Пополнение: ${p.nickname} пополнил баланс на ${rubles(p.amount)}`,
     provider_refund: (p: { nickname: string; amount: number; debited: number }) =>

@@ -24,6 +24,8 @@ export interface LedgerFacts {
   note: string | null;
   /** Set on a refund of a purchase; a refund without one is the bank's refund of a top-up. */
   purchaseId: number | null;
+  /** A gift's friend (issue 24); absent or null for one's own purchase. */
+  giftTo?: string | null;
 }
 
 function purchaseLabel(facts: LedgerFacts): string {
@@ -44,7 +46,7 @@ export function statementDescription(facts: LedgerFacts): string {
     case "promo":
       return facts.promoCode ? `Промокод ${facts.promoCode}` : "Промокод";
     case "purchase":
-      return `Покупка ${purchaseLabel(facts)}`;
+      return facts.giftTo ? `Подарок ${purchaseLabel(facts)} для ${facts.giftTo}` : `Покупка ${purchaseLabel(facts)}`;
     case "refund":
       return facts.purchaseId !== null
         ? `Возврат покупки ${purchaseLabel(facts)}${reason}`

@@ -12,10 +12,12 @@ export interface PurchaseView {
   /** Rubles. */
   price: number;
   status: "pending" | "completed" | "failed" | "refunded" | "returned";
+  /** A gift: the friend's name (issue 24); null for one's own purchase. */
+  gift_to: string | null;
 }
 
 /** What a purchase answers about the purchase it just made: the same view without the history-only fields. */
-export type PurchaseReceipt = Omit<PurchaseView, "item_name" | "created_at">;
+export type PurchaseReceipt = Omit<PurchaseView, "item_name" | "created_at" | "gift_to">;
 
 /** A deposit (top-up), with the field names the API has always used. */
 export interface DepositView {
@@ -55,6 +57,8 @@ export interface InventoryItem {
   /** Until when its buyer may return it undelivered (decision 111); null when they can't now. */
   return_until: string | null;
   returnable: boolean;
+  /** A gift: the buyer's name (issue 24); null for one's own purchase or a promo code's item. */
+  gift_from: string | null;
 }
 
 /** One movement of the balance statement «Движение средств» (a ledger row). Money in rubles. */

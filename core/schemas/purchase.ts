@@ -31,6 +31,8 @@ export const purchaseBodySchema = z.object({
   idempotency_key: idempotencyKey.optional(),
   /** Optional so old clients keep working; when given, a different price now is a 409 (decision 112). */
   expected_price: expectedPrice.nullish(),
+  /** A gift (issue 24): the friend's SteamID64 or Steam profile address. */
+  gift_to: z.string().trim().min(1).max(200).nullish(),
 });
 
 /** The form: every field is text, an empty duration means none. */

@@ -4,7 +4,8 @@ import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import { idempotencyKey, positiveIdText } from "#core/schemas/common.ts";
 import { purchaseBodySchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { readSessionToken, verifySessionToken } from "../services/auth/sessions.ts";
+import { getSessionUser, readSessionToken, verifySessionToken } from "../services/auth/sessions.ts";
+import { findGiftRecipient, type GiftRecipient } from "../services/shop/gift-recipient.ts";
 import { purchaseItem } from "../services/shop/purchase.ts";
 
 export const purchaseApi = new Hono<AppEnv>();
@@ -28,6 +29,17 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
     key = parsed.data;
   }
 
+  // A gift names its friend, resolved (and refused for oneself or a blocked player) before the batch,
+  // which checks both again.
+  let giftTo: GiftRecipient | null = null;
+  if (body.data.gift_to) {
+    const buyer = await getSessionUser(c.var.deps, c.req.raw);
+    if (!buyer) return c.json({ error: AUTH_REQUIRED }, 401);
+    const found = await findGiftRecipient(c.var.deps, buyer.steamId, body.data.gift_to);
+    if (!found.ok) return c.json({ error: found.error }, found.status);
+    giftTo = found.recipient;
+  }
+
   const result = await purchaseItem(
     c.var.deps,
     { sessionId },
@@ -38,6 +50,7 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
       // Without a key every request is a new purchase.
       idempotencyKey: key ?? crypto.randomUUID(),
       expectedPrice: body.data.expected_price == null ? null : rublesToKopecks(body.data.expected_price),
+      giftTo,
     },
   );
   if (!result.ok) {
@@ -48,5 +61,6 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
     );
   }
   c.header("Cache-Control", "no-store");
-  return c.json({ purchase: result.purchase, balance: result.balance }, result.replayed ? 200 : 201);
+  const gift = giftTo ? { gift_to: { steam_id: giftTo.steamId, nickname: giftTo.nickname } } : {};
+  return c.json({ purchase: result.purchase, balance: result.balance, ...gift }, result.replayed ? 200 : 201);
 });

@@ -1,6 +1,7 @@
 import { formatDate, timeLeft } from "#core/format/dates.ts";
 import { formatDuration } from "#core/format/plural.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { giftFromText } from "#core/messages/gift-notes.ts";
 import {
   activeUntilText,
   expiredText,
@@ -88,6 +89,7 @@ export function InventoryList({
             />
             <div className="inventory-card__body">
               <p className="inventory-card__name">{entry.item_name}</p>
+              {entry.gift_from ? <p className="inventory-card__gift">{giftFromText(entry.gift_from)}</p> : null}
               <p className="inventory-card__meta">
                 <span className="inventory-card__server">{type}</span>
                 <span aria-hidden="true"> · </span>

@@ -1,6 +1,7 @@
 import { formatDate } from "#core/format/dates.ts";
 import { formatRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { giftToText } from "#core/messages/gift-notes.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
 import { PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
 
@@ -23,7 +24,11 @@ export function PurchaseTable({ purchases }: { purchases: PurchaseView[] }) {
         {purchases.map((purchase) => (
           <tr key={purchase.id} data-testid="purchase-row">
             <td data-label="Дата">{formatDate(purchase.paid_at ?? purchase.created_at)}</td>
-            <td data-label="Предмет">{purchase.item_name}</td>
+            <td data-label="Предмет">
+              {purchase.item_name}
+              {purchase.gift_to ? " " : null}
+              {purchase.gift_to ? <span className="purchase-gift">{giftToText(purchase.gift_to)}</span> : null}
+            </td>
             <td data-label="Сервер">{serverTypeLabel(purchase.server_type)}</td>
             <td data-label="Срок">{purchase.duration_text}</td>
             <td data-label="Цена">{formatRubles(purchase.price)}</td>

@@ -4,6 +4,7 @@ import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
 import { formatDays } from "#core/format/plural.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
   INSUFFICIENT_FUNDS,
   isInsufficientFunds,
@@ -68,7 +69,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
   const chosen = needsDuration ? item.durations.find((duration) => duration.days === days) : null;
   const busy = fetcher.state !== "idle";
   const result = fetcher.data;
-  const done = fetcher.state === "idle" && result?.ok ? result : null;
+  const done = fetcher.state === "idle" && result?.ok === true ? result : null;
   // A 409 for a changed price carries the new one for these terms: shown, and confirmed by the next click.
   const repriced =
     result && !result.ok && result.price != null && (result.duration ?? null) === (needsDuration ? days : null)
@@ -163,6 +164,13 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
               Отмена
             </button>
           </div>
+          {/* The friend is looked up and shown on the item's page, with or without JavaScript (issue 24). */}
+          <a
+            className="buy-dialog__gift"
+            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}&gift=1`}
+          >
+            {GIFT_FORM.toggle} →
+          </a>
         </fetcher.Form>
       )}
     </dialog>

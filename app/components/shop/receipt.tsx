@@ -1,5 +1,6 @@
 import { formatRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import { connectText, deliveryHint, RECEIPT } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
@@ -14,13 +15,23 @@ export interface ReceiptProps {
   servers: ServerAddress[];
   /** The heading's id, for a dialog that names itself by it. */
   titleId?: string;
+  /** A gift's friend, by name (issue 24). */
+  giftTo?: string | null;
 }
 
 /**
  * What the player bought, for which server type, for how much, what is left, and where to go next: a
  * panel that stays until the player moves on (the item page after a purchase, the buy dialog's last step).
  */
-export function Receipt({ itemName, isOneTime, purchase, balance, servers, titleId = "receipt-title" }: ReceiptProps) {
+export function Receipt({
+  itemName,
+  isOneTime,
+  purchase,
+  balance,
+  servers,
+  titleId = "receipt-title",
+  giftTo = null,
+}: ReceiptProps) {
   const type = serverTypeLabel(purchase.server_type);
   return (
     <section className="receipt" aria-labelledby={titleId} data-testid="receipt">
@@ -38,9 +49,15 @@ export function Receipt({ itemName, isOneTime, purchase, balance, servers, title
         <dd>{formatRubles(purchase.price)}</dd>
         <dt>{RECEIPT.balance}</dt>
         <dd>{formatRubles(balance)}</dd>
+        {giftTo ? (
+          <>
+            <dt>{GIFT_FORM.receiptRecipient}</dt>
+            <dd>{giftTo}</dd>
+          </>
+        ) : null}
       </dl>
-      <p className="receipt__hint">{deliveryHint(type)}</p>
-      {servers.length > 0 ? (
+      <p className="receipt__hint">{giftTo ? GIFT_FORM.receiptHint : deliveryHint(type)}</p>
+      {!giftTo && servers.length > 0 ? (
         <ul className="receipt__servers">
           {servers.map((server) => (
             <li key={server.ip_port}>

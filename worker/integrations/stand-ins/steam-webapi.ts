@@ -103,3 +103,18 @@ for (const version of ["v2", "v0002"]) {
     return c.json({ response: { players: steamIds.map((steamId) => playerSummary(steamId, c.env.publicUrl)) } });
   });
 }
+
+// ISteamUser/ResolveVanityURL/v1/?key=…&vanityurl=…: a custom profile address (steamcommunity.com/id/<name>)
+// to its SteamID64. The demo players' names resolve; any other is Steam's "No match".
+const demoVanities = new Map<string, string>(demoSteamAccounts.map((player) => [player.vanity, player.steamId]));
+
+steamWebApiStandIn.get("/ISteamUser/ResolveVanityURL/v1/", (c) => {
+  if (!c.req.query("key")) {
+    return c.html(
+      "<html><head><title>Forbidden</title></head><body><h1>Forbidden</h1>Access is denied. Retrying will not help. Please verify your <pre>key=</pre> parameter.</body></html>",
+      403,
+    );
+  }
+  const steamId = demoVanities.get((c.req.query("vanityurl") ?? "").toLowerCase());
+  return c.json({ response: steamId ? { steamid: steamId, success: 1 } : { success: 42, message: "No match" } });
+});

@@ -98,7 +98,8 @@ const SOURCES: Record<ExportKind, ExportSource> = {
   purchases: {
     createdAt: at("p.created_at"),
     id: at("p.id"),
-    from: sql`purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id`,
+    from: sql`purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id
+      LEFT JOIN users f ON f.id = p.gift_to_user_id`,
     line: sqlLine([
       sqlMoment(at("p.created_at")),
       sqlInteger(at("p.id")),
@@ -112,6 +113,8 @@ const SOURCES: Record<ExportKind, ExportSource> = {
       sqlRubles(at("p.price")),
       sqlLabel(at("p.status"), EXPORT_TEXT.purchaseStatus),
       sqlMoment(at("p.paid_at")),
+      // A gift's friend (issue 24); empty for one's own purchase.
+      sqlText(at("f.steam_id")),
     ]),
   },
   ledger: {

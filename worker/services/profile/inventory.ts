@@ -33,6 +33,8 @@ export function inventoryQuery(deps: Pick<Deps, "db" | "now">, userId: number | 
       price: purchases.price,
       returnUntil: inventoryEntries.returnUntil,
       returnable,
+      giftFrom: sql<string | null>`(SELECT b.nickname FROM users b WHERE b.id = ${purchases.userId}
+        AND ${purchases.giftToUserId} IS NOT NULL)`,
     })
     .from(inventoryEntries)
     .innerJoin(items, eq(items.id, inventoryEntries.itemId))
@@ -63,6 +65,7 @@ export function toInventoryItems(rows: Awaited<ReturnType<typeof inventoryQuery>
     price: row.price === null ? null : kopecksToRubles(row.price),
     return_until: row.returnable ? isoOrNull(row.returnUntil) : null,
     returnable: Boolean(row.returnable),
+    gift_from: row.giftFrom,
   }));
 }
 

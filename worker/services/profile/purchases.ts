@@ -1,8 +1,8 @@
-import { and, desc, eq } from "drizzle-orm";
+import { and, desc, eq, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { formatDays, PERMANENT } from "#core/format/plural.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
-import { items, purchases } from "#db/schema.ts";
+import { items, purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
 
@@ -16,6 +16,8 @@ const purchaseColumns = {
   durationDays: purchases.durationDays,
   price: purchases.price,
   status: purchases.status,
+  // A gift's friend (issue 24), by name.
+  giftTo: sql<string | null>`(SELECT ${users.nickname} FROM ${users} WHERE ${users.id} = ${purchases.giftToUserId})`,
 };
 
 type PurchaseRow = {
@@ -28,6 +30,7 @@ type PurchaseRow = {
   durationDays: number | null;
   price: number;
   status: PurchaseView["status"];
+  giftTo: string | null;
 };
 
 function toView(row: PurchaseRow): PurchaseView {
@@ -41,6 +44,7 @@ function toView(row: PurchaseRow): PurchaseView {
     duration_text: row.durationDays ? formatDays(row.durationDays) : PERMANENT,
     price: kopecksToRubles(row.price),
     status: row.status,
+    gift_to: row.giftTo,
   };
 }
 

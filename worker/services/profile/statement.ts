@@ -38,6 +38,7 @@ export async function listStatement(deps: Pick<Deps, "db">, userId: number, page
         purchaseId: ledger.purchaseId,
         createdAt: ledger.createdAt,
         itemName: items.name,
+        giftTo: sql<string | null>`(SELECT f.nickname FROM users f WHERE f.id = ${purchases.giftToUserId})`,
         serverType: purchases.serverType,
         durationDays: purchases.durationDays,
         promoCode: promoCodes.code,

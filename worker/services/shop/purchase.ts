@@ -1,6 +1,7 @@
 import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
+import { GIFT_ERRORS } from "#core/messages/gifts.ts";
 import { PURCHASE_ERRORS, priceChangedText, refundDebtText } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
@@ -12,6 +13,7 @@ import { statement } from "../../ports/database.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
+import type { GiftRecipient } from "./gift-recipient.ts";
 
 export interface PurchaseInput {
   itemId: number;
@@ -20,6 +22,8 @@ export interface PurchaseInput {
   idempotencyKey: string;
   /** The price the player was shown, in kopecks (decision 112); absent from old clients: no check. */
   expectedPrice?: number | null;
+  /** A gift (issue 24): the friend whose Корзина receives it; the buyer pays. */
+  giftTo?: GiftRecipient | null;
 }
 
 export type PurchaseResult =
@@ -155,6 +159,15 @@ function returnUntil(now: number): SQL {
 
 /** Every reason a purchase can't happen, checked on a fresh read after the batch aborted. */
 async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: PurchaseInput) {
+  if (input.giftTo) {
+    const [friend] = await deps.db.orm
+      .select({ id: users.id, blocked: users.purchasesBlocked })
+      .from(users)
+      .where(eq(users.steamId, input.giftTo.steamId))
+      .limit(1);
+    if (friend?.id === userId) return fail(400, GIFT_ERRORS.self);
+    if (friend?.blocked) return fail(403, GIFT_ERRORS.blocked);
+  }
   const debt = await refundDebtOf(deps, userId);
   if (debt > 0) return fail(403, refundDebtText(kopecksToRubles(debt)));
   const [user] = await deps.db.orm
@@ -219,13 +232,29 @@ export async function purchaseItem(
     const finalPrice = sql`CASE WHEN (${discount}) <= 0 THEN (${basePrice})
               ELSE CAST(ROUND((${basePrice}) * (100 - (${discount})) / 10000.0) AS INTEGER) * 100 END`;
     const saleId = sql`(SELECT s.id FROM ${sale} WHERE s.percent > i.discount)`;
+    // A gift's friend: an account row made now if they never signed in, so the item waits for them.
+    const gift = input.giftTo ?? null;
+    const friendSql = gift ? sql`(SELECT id FROM users WHERE steam_id = ${gift.steamId})` : sql`NULL`;
+    const ownerSql = gift ? friendSql : buyerSql;
+    const giftGuard = gift
+      ? sql`AND ${friendSql} <> ${buyerSql}
+            AND NOT EXISTS (SELECT 1 FROM users f WHERE f.steam_id = ${gift.steamId} AND f.purchases_blocked = 1)`
+      : sql``;
+    const friendRow = gift
+      ? [
+          statement(sql`INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES
+              (${gift.steamId}, ${gift.nickname}, ${gift.avatarUrl}, 0)
+            ON CONFLICT(steam_id) DO NOTHING`),
+        ]
+      : [];
     const results = await deps.db.batch([
+      ...friendRow,
       statement(sql`
           INSERT INTO purchases
             (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at,
-              sale_id, created_at)
+              sale_id, gift_to_user_id, created_at)
           SELECT ${buyerSql}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
-            ${finalPrice}, 'completed', ${now}, ${saleId}, ${now}
+            ${finalPrice}, 'completed', ${now}, ${saleId}, ${friendSql}, ${now}
           FROM items i
           LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
           WHERE i.id = ${input.itemId}
@@ -241,6 +270,7 @@ export async function purchaseItem(
             )
             AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${buyerSql} AND amount > 0)
             AND (${expected} IS NULL OR (${finalPrice}) = ${expected})
+            ${giftGuard}
           RETURNING id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
             duration_days AS durationDays, price, status`),
       statement(sql`
@@ -256,20 +286,22 @@ export async function purchaseItem(
       statement(sql`
           INSERT INTO inventory_entries
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, return_until, created_at)
-          VALUES (${buyerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
+          VALUES (${ownerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${returnUntil(now)}, ${now})`),
       // The operators' Discord, when they asked for purchases (decision 110): a row to send later.
       discordEventStatement(
         "purchase",
         sql`SELECT json_object('nickname', u.nickname, 'item', i.name, 'price', p.price, 'days', p.duration_days,
-              'serverType', p.server_type) AS payload
+              'serverType', p.server_type,
+              'giftTo', (SELECT f.nickname FROM users f WHERE f.id = p.gift_to_user_id)) AS payload
             FROM purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id
             WHERE p.transaction_id = ${transactionId}`,
         now,
       ),
     ]);
-    const [purchase] = (results[0]?.rows ?? []) as PurchaseViewRow[];
-    const [balance] = (results[2]?.rows ?? []) as { balance: number }[];
+    const first = friendRow.length;
+    const [purchase] = (results[first]?.rows ?? []) as PurchaseViewRow[];
+    const [balance] = (results[first + 2]?.rows ?? []) as { balance: number }[];
     // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
     if (!purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");

@@ -1,0 +1,10 @@
+// Gifts to a friend (issue 24): the player's words.
+
+export const GIFT_ERRORS = {
+  badFriend:
+    "Укажите SteamID64 друга или ссылку на его профиль Steam (steamcommunity.com/profiles/… или steamcommunity.com/id/…)",
+  notFound: "Профиль Steam не найден",
+  steamUnavailable: "Steam не ответил, попробуйте ещё раз",
+  self: "Нельзя подарить самому себе",
+  blocked: "Этому игроку нельзя сделать подарок",
+} as const;

@@ -1,0 +1,70 @@
+import { eq } from "drizzle-orm";
+import { GIFT_ERRORS } from "#core/messages/gifts.ts";
+import { parseFriend } from "#core/shop/gift.ts";
+import { users } from "#db/schema.ts";
+import { standInsEnabled } from "../../config.ts";
+import type { Deps } from "../../deps.ts";
+import { DEFAULT_AVATAR_URL, fetchSteamProfile } from "../../integrations/steam/profile.ts";
+import { resolveVanity } from "../../integrations/steam/vanity.ts";
+
+// Who a gift goes to (issue 24): the friend named by SteamID64 or profile address, with the name and
+// avatar the buyer sees before paying.
+
+export interface GiftRecipient {
+  steamId: string;
+  nickname: string;
+  avatarUrl: string;
+}
+
+export type RecipientResult =
+  | { ok: true; recipient: GiftRecipient }
+  | { ok: false; status: 400 | 403 | 404 | 502; error: string };
+
+/** The Steam Web API key: the configured one; on this machine the stand-in only asks that there is one. */
+function webApiKey(deps: Pick<Deps, "config">): string | null {
+  return deps.config.steamApiKey ?? (standInsEnabled(deps.config) ? "stand-in" : null);
+}
+
+/**
+ * The friend `input` names, for the buyer `buyerSteamId`: refused for oneself and for a player whose
+ * purchases an operator blocked. Their Steam name and avatar when Steam tells them, else what the
+ * site knows of them, else their SteamID and the default avatar. The purchase checks self and
+ * blocked again inside its batch.
+ */
+export async function findGiftRecipient(
+  deps: Pick<Deps, "db" | "config" | "fetch">,
+  buyerSteamId: string,
+  input: string,
+): Promise<RecipientResult> {
+  const friend = parseFriend(input);
+  if (!friend) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
+  const key = webApiKey(deps);
+  let steamId: string;
+  if ("vanity" in friend) {
+    if (!key) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
+    const resolved = await resolveVanity(deps, key, friend.vanity);
+    if (resolved === "unavailable") return { ok: false, status: 502, error: GIFT_ERRORS.steamUnavailable };
+    if (resolved === null) return { ok: false, status: 404, error: GIFT_ERRORS.notFound };
+    steamId = resolved;
+  } else {
+    steamId = friend.steamId;
+  }
+  if (steamId === buyerSteamId) return { ok: false, status: 400, error: GIFT_ERRORS.self };
+  const [known] = await deps.db.orm
+    .select({ nickname: users.nickname, avatarUrl: users.avatarUrl, blocked: users.purchasesBlocked })
+    .from(users)
+    .where(eq(users.steamId, steamId))
+    .limit(1);
+  if (known?.blocked) return { ok: false, status: 403, error: GIFT_ERRORS.blocked };
+  const profile = key
+    ? await fetchSteamProfile({ ...deps, config: { ...deps.config, steamApiKey: key } }, steamId)
+    : null;
+  return {
+    ok: true,
+    recipient: {
+      steamId,
+      nickname: profile?.nickname ?? known?.nickname ?? steamId,
+      avatarUrl: profile?.avatarUrl ?? (known?.avatarUrl || DEFAULT_AVATAR_URL),
+    },
+  };
+}
