@@ -1,5 +1,7 @@
 import { describe, expect, it } from "vitest";
+import { consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
 import { ensureGrantDeliveries } from "#worker/services/game/deliveries.ts";
+import { loader as playerLoader } from "../app/routes/admin.player.tsx";
 import { testDeps } from "./support/deps.ts";
 import { balanceAndLedger, expectBalancesMatchLedger } from "./support/money.ts";
 import { createPlayer, uniqueSteamId } from "./support/players.ts";
@@ -105,6 +107,18 @@ describe("a gift purchase", () => {
     );
     expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 18_000, ledger: 18_000 });
     expect(await balanceAndLedger(friend?.id ?? 0)).toEqual({ balance: 0, ledger: 0 });
+
+    // The console names the friend beside the buyer's purchase.
+    const support = await createOperator(deps, "support");
+    const page = await playerLoader(
+      consoleArgs(deps, `/admin/players/${buyer.steamId}`, {
+        token: support.token,
+        params: { steamId: buyer.steamId },
+      }),
+    );
+    expect(page.purchases.find((row) => row.id === body.purchase.id)).toMatchObject({
+      giftTo: `Игрок ${friendSteamId.slice(-4)}`,
+    });
 
     // The plugin is handed it for the friend's SteamID.
     await ensureGrantDeliveries(deps, "SOLO");

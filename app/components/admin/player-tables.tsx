@@ -1,3 +1,4 @@
+import { giftToText } from "#core/messages/gift-notes.ts";
 import type { PlayerDetail } from "#worker/services/admin/players.ts";
 import { formatKopecks, formatMoment } from "./format.ts";
 import {
@@ -71,7 +72,10 @@ export function PurchasesTable({ rows, canRefund }: { rows: PlayerDetail["purcha
             <tr key={row.id} data-testid="admin-purchase-row">
               <td>{row.id}</td>
               <td>{formatMoment(row.paidAt)}</td>
-              <td>{row.itemName}</td>
+              <td>
+                {row.itemName}
+                {row.giftTo ? <span className="muted"> · {giftToText(row.giftTo)}</span> : null}
+              </td>
               <td>{row.serverType}</td>
               <td>{days(row.durationDays)}</td>
               <td className="admin-table__num">{formatKopecks(row.price)}</td>

@@ -85,6 +85,8 @@ export async function playerDetail(deps: Pick<Deps, "db">, steamId: string) {
         price: purchases.price,
         status: purchases.status,
         paidAt: purchases.paidAt,
+        // A gift's friend (decision 114).
+        giftTo: sql<string | null>`(SELECT f.nickname FROM users f WHERE f.id = ${purchases.giftToUserId})`,
       })
       .from(purchases)
       .innerJoin(items, eq(items.id, purchases.itemId))
