@@ -1,7 +1,7 @@
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { EXPORT_TEXT } from "#core/messages/admin.ts";
-import { EXPORT_KINDS, mayExport } from "#worker/services/admin/exports.ts";
+import { EXPORT_KINDS, exportPartCount, mayExport } from "#worker/services/admin/exports.ts";
 import { ExportParts } from "../components/admin/export-parts.tsx";
 import type { Route } from "./+types/admin.exports";
 
@@ -33,7 +33,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 function partsOf(rows: string | null, rowsPerFile: number | null) {
   const count = Number(rows);
   if (rowsPerFile === null || !Number.isSafeInteger(count) || count <= rowsPerFile) return null;
-  return { rows: count, rowsPerFile, parts: Math.ceil(count / rowsPerFile) };
+  return { rows: count, rowsPerFile, parts: exportPartCount(count, rowsPerFile) };
 }
 
 export default function AdminExports({ loaderData }: Route.ComponentProps) {

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import type { Browser } from "playwright-core";
+import { launchBrowser, newContext, signInAt, waitForHydration } from "./browser.ts";
 import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 
 // The console's CSV exports and Discord settings (decision 110) and the shop's return window (decision
@@ -18,21 +18,13 @@ after(async () => {
   await browser.close();
 });
 
-async function signIn(page: Page, steamId: string) {
-  await page.goto("/profile");
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
-}
-
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin downloads the ledger as CSV for Excel, part by part, and stays on the page`, async () => {
     const context = await newContext(browser, { javaScriptEnabled });
     const page = await context.newPage();
-    await signIn(page, ADMIN_STEAM_ID);
+    await signInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin");
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByRole("link", { name: "Выгрузки" }).click();
@@ -87,7 +79,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: an admin sets a Discord webhook, sees it masked, and removes it`, async () => {
     const context = await newContext(browser, { javaScriptEnabled });
     const page = await context.newPage();
-    await signIn(page, ADMIN_STEAM_ID);
+    await signInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin/discord");
     if (javaScriptEnabled) await waitForHydration(page);
     const field = page.getByLabel("Новый адрес вебхука (пусто — оставить прежний)");
@@ -117,7 +109,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: an admin sets how long players may return a purchase, and a bad value is explained`, async () => {
     const context = await newContext(browser, { javaScriptEnabled });
     const page = await context.newPage();
-    await signIn(page, ADMIN_STEAM_ID);
+    await signInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin");
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByRole("link", { name: "Настройки" }).click();

@@ -43,3 +43,23 @@ export async function waitForHydration(page: Page): Promise<void> {
 export function randomSteamId(): string {
   return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
 }
+
+/** Opens `path` signed out, signs in as `steamId` through the Steam stand-in, and lands back on it. */
+export async function signInAt(page: Page, path: string, steamId: string): Promise<void> {
+  await page.goto(path);
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
+}
+
+/** A new player with the seeded WELCOME100's 100 ₽ (db/seed/promos.ts), on /promocodes. */
+export async function newPlayerWith100(page: Page, javaScriptEnabled: boolean): Promise<string> {
+  const steamId = randomSteamId();
+  await signInAt(page, "/promocodes", steamId);
+  if (javaScriptEnabled) await waitForHydration(page);
+  await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
+  await page.getByRole("button", { name: "Активировать" }).click();
+  await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+  return steamId;
+}

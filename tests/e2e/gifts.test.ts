@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { launchBrowser, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
 
 // A gift to a friend (issue 24): a new player with WELCOME100's 100 ₽ gives wood (49 ₽) to the seeded
 // «Игрок без денег» by his Steam address, sees him before paying, and the friend finds it in his Корзина;
@@ -20,26 +20,13 @@ after(async () => {
   await browser.close();
 });
 
-async function signInAt(page: Page, path: string, steamId: string) {
-  await page.goto(path);
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
-}
-
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: a player gives a friend wood, sees who before paying, and the friend finds it`, async () => {
     const context = await newContext(browser, { javaScriptEnabled });
     const page = await context.newPage();
-    const buyer = randomSteamId();
-    await signInAt(page, "/promocodes", buyer);
-    if (javaScriptEnabled) await waitForHydration(page);
-    await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
-    await page.getByRole("button", { name: "Активировать" }).click();
-    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+    await newPlayerWith100(page, javaScriptEnabled);
 
     if (javaScriptEnabled) {
       // The shop's buy dialog leads to the item page with the gift part open.

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, randomSteamId, waitForHydration } from "./browser.ts";
+import { E2E_ORIGIN, launchBrowser, randomSteamId, signInAt, waitForHydration } from "./browser.ts";
 
 // Issue 20, item 11, measured in a real browser: at 375 px no history label, item name or price breaks
 // inside a word or a number («Транзакц/ия», «Дерево ×10 / 000»); without JavaScript the guide doesn't
@@ -23,14 +23,6 @@ function phone(javaScriptEnabled: boolean): Promise<BrowserContext> {
     locale: "ru-RU",
     viewport: { width: 375, height: 812 },
   });
-}
-
-async function signInAt(page: Page, path: string, steamId: string) {
-  await page.goto(path);
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
 }
 
 /**

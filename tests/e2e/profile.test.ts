@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, signInAt, waitForHydration } from "./browser.ts";
 
 // Seeded in db/seed/promos.ts: WELCOME100 (100 ₽), BONUS50 (50 ₽), STARTKIT (Набор «Старт», SOLO, forever),
 // VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player, so codes stay fresh.
@@ -15,13 +15,6 @@ after(async () => {
 });
 
 /** Opens a profile address signed out, signs in through the Steam stand-in, and lands back on it. */
-async function signInAt(page: Page, path: string, steamId: string) {
-  await page.goto(path);
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
-}
 
 const main = (page: Page) => page.locator("main");
 const content = async (locator: Locator) => (await locator.textContent()) ?? "";

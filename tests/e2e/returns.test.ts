@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { launchBrowser, newContext, newPlayerWith100, waitForHydration } from "./browser.ts";
 
 // Returning a purchase before delivery (decision 111): a new player gets 100 ₽ from the seeded WELCOME100,
 // buys wood for 49 ₽, and takes it back from the Корзина, with and without JavaScript.
@@ -19,25 +19,13 @@ after(async () => {
 
 const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
 
-async function signInAt(page: Page, path: string, steamId: string) {
-  await page.goto(path);
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
-}
-
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: a player returns an undelivered purchase from the Корзина and gets the money back`, async () => {
     const context = await newContext(browser, { javaScriptEnabled });
     const page = await context.newPage();
-    await signInAt(page, "/promocodes", randomSteamId());
-    if (javaScriptEnabled) await waitForHydration(page);
-    await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
-    await page.getByRole("button", { name: "Активировать" }).click();
-    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+    await newPlayerWith100(page, javaScriptEnabled);
 
     await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
     if (javaScriptEnabled) await waitForHydration(page);

@@ -1,8 +1,8 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import type { Browser } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { launchBrowser, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
 
 // Sales (decision 113): the demo admin puts SOLO «Ресурсы» on sale, a new player sees the struck price
 // and buys wood at the sale price, and once the admin ends the sale the price is whole again; with and
@@ -21,14 +21,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-async function signInAt(page: Page, path: string, steamId: string) {
-  await page.goto(path);
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
-}
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
@@ -54,11 +46,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     const playerContext = await newContext(browser, { javaScriptEnabled });
     const page = await playerContext.newPage();
-    await signInAt(page, "/promocodes", randomSteamId());
-    if (javaScriptEnabled) await waitForHydration(page);
-    await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
-    await page.getByRole("button", { name: "Активировать" }).click();
-    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+    await newPlayerWith100(page, javaScriptEnabled);
 
     await page.goto("/shop?server_type=SOLO");
     const card = page.locator("article.shop-card").filter({ hasText: "Дерево" });

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { after, before, test } from "node:test";
 import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, signInAt, waitForHydration } from "./browser.ts";
 
 // The balance statement «Движение средств» (issue 20, item 4): after a top-up, the WELCOME100 promo, two
 // purchases, an operator's refund and an adjustment, its rows add up to the header's balance, with and
@@ -17,14 +17,6 @@ before(async () => {
 after(async () => {
   await browser.close();
 });
-
-async function signInAt(page: Page, path: string, steamId: string) {
-  await page.goto(path);
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
-}
 
 const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
 /** Each row's cells after the date, « | »-joined, spaces flattened. */

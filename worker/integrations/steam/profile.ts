@@ -1,6 +1,7 @@
 // Steam Web API ISteamUser/GetPlayerSummaries: a player's public nickname and avatar.
 import { z } from "zod";
 import type { Deps } from "../../deps.ts";
+import { steamWebApiGet } from "./web-api.ts";
 
 export const DEFAULT_AVATAR_URL = "/images/avatar-default.svg";
 
@@ -38,27 +39,16 @@ export async function fetchSteamProfile(
 ): Promise<SteamProfile | null> {
   const key = deps.config.steamApiKey;
   if (!key) return null;
-  const url = new URL(`${deps.config.steamWebApiBase}/ISteamUser/GetPlayerSummaries/v2/`);
-  url.searchParams.set("key", key);
-  url.searchParams.set("steamids", steamId);
-  try {
-    const response = await deps.fetch(url, {
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return null;
-    }
-    const parsed = summariesSchema.safeParse(await response.json());
-    if (!parsed.success) return null;
-    const player = parsed.data.response.players.find((entry) => entry.steamid === steamId);
-    if (!player) return null;
-    const nickname = player.personaname.trim().slice(0, 64) || steamId;
-    return { nickname, avatarUrl: player.avatarfull ?? player.avatarmedium ?? player.avatar ?? DEFAULT_AVATAR_URL };
-  } catch {
-    return null;
-  }
+  const answer = await steamWebApiGet(
+    deps,
+    "ISteamUser/GetPlayerSummaries/v2/",
+    { key, steamids: steamId },
+    summariesSchema,
+  );
+  const player = answer?.response.players.find((entry) => entry.steamid === steamId);
+  if (!player) return null;
+  const nickname = player.personaname.trim().slice(0, 64) || steamId;
+  return { nickname, avatarUrl: player.avatarfull ?? player.avatarmedium ?? player.avatar ?? DEFAULT_AVATAR_URL };
 }
 
 /** The profile a player gets when Steam's Web API is not used. */

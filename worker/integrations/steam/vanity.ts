@@ -2,6 +2,7 @@
 // to its SteamID64.
 import { z } from "zod";
 import type { Deps } from "../../deps.ts";
+import { steamWebApiGet } from "./web-api.ts";
 
 const answerSchema = z.object({
   response: z.object({
@@ -19,23 +20,13 @@ export async function resolveVanity(
   key: string,
   vanity: string,
 ): Promise<string | null | "unavailable"> {
-  const url = new URL(`${deps.config.steamWebApiBase}/ISteamUser/ResolveVanityURL/v1/`);
-  url.searchParams.set("key", key);
-  url.searchParams.set("vanityurl", vanity);
-  try {
-    const response = await deps.fetch(url, {
-      headers: { accept: "application/json" },
-      signal: AbortSignal.timeout(5_000),
-    });
-    if (!response.ok) {
-      await response.body?.cancel();
-      return "unavailable";
-    }
-    const parsed = answerSchema.safeParse(await response.json());
-    if (!parsed.success) return "unavailable";
-    // 1: found; 42: no match.
-    return parsed.data.response.success === 1 ? (parsed.data.response.steamid ?? null) : null;
-  } catch {
-    return "unavailable";
-  }
+  const answer = await steamWebApiGet(
+    deps,
+    "ISteamUser/ResolveVanityURL/v1/",
+    { key, vanityurl: vanity },
+    answerSchema,
+  );
+  if (!answer) return "unavailable";
+  // 1: found; 42: no match.
+  return answer.response.success === 1 ? (answer.response.steamid ?? null) : null;
 }

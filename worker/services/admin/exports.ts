@@ -208,6 +208,11 @@ export function exportStream(
   );
 }
 
+/** How many files `rows` rows make at `rowsPerFile` each (decision 115): at least one. */
+export function exportPartCount(rows: number, rowsPerFile: number): number {
+  return Math.max(1, Math.ceil(rows / rowsPerFile));
+}
+
 /** How many rows the kind has in the period: D1 counts them on the (created_at, id) index. */
 async function countRows(deps: Pick<Deps, "db">, kind: ExportKind, period: ExportPeriod): Promise<number> {
   const { createdAt, from } = SOURCES[kind];
@@ -258,7 +263,7 @@ export async function startExport(
   let range: { after: Cursor; rows: number | null } = { after: null, rows: null };
   if (rowsPerFile !== null) {
     const rows = await countRows(deps, kind, period);
-    const parts = Math.max(1, Math.ceil(rows / rowsPerFile));
+    const parts = exportPartCount(rows, rowsPerFile);
     if (parts > 1) {
       if (request.part === null || request.part > parts)
         return { ok: false, status: "parts", rows, rowsPerFile, parts };
