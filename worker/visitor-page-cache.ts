@@ -3,17 +3,15 @@ import { serverTypeFromCookies } from "#core/shop/server-type-choice.ts";
 import type { Deps } from "./deps.ts";
 import type { PageCache } from "./ports/page-cache.ts";
 import { SESSION_COOKIE_NAMES } from "./services/auth/cookie-names.ts";
-import { type CatalogSnapshot, catalogSnapshot, pinCatalog } from "./services/shop/catalog-snapshot.ts";
+import { catalogSnapshot, pinCatalog } from "./services/shop/catalog-snapshot.ts";
 import { catalogVersionAt } from "./services/shop/catalog-version.ts";
 
 // Signed-out visitors all see the same home, shop, item and terms pages, so those answers are kept
 // and served again, keyed by the URL and the catalog's version: a new price, stock count or sale
 // window is a new key, and the old answer is never served again. The catalog's revision is checked
-// at most every VERSION_FRESH_MS, and a limited offer's start or end changes the version the moment
+// at most every CATALOG_TRUST_MS, and a limited offer's start or end changes the version the moment
 // it passes, so a visitor sees a price or a sale state at most that old (decisions 100 and 102).
 
-/** How long a checked catalog revision is trusted before it is checked again. */
-export const VERSION_FRESH_MS = 5_000;
 /** How long an answer is kept: it also shows the server list, which the cron refreshes every minute. */
 export const VISITOR_PAGE_TTL_SECONDS = 30;
 /** Set on answers to visitors' pages: `hit` when served from the cache, `miss` when rendered. */
@@ -44,23 +42,13 @@ export type RenderPage = () => Promise<Response>;
  * copy's life, as they share the page).
  */
 export function visitorPageCache(cache: PageCache) {
-  // Per process or isolate: the catalog last checked, trusted for VERSION_FRESH_MS.
-  let known: { catalog: CatalogSnapshot; checkedAt: number } | null = null;
-
-  /** The catalog a visitor's page shows, pinned for the request so the page is rendered from it. */
-  async function visitorCatalog(deps: Deps, now: number): Promise<CatalogSnapshot> {
-    if (!known || now < known.checkedAt || now - known.checkedAt >= VERSION_FRESH_MS) {
-      known = { catalog: await catalogSnapshot(deps), checkedAt: now };
-    }
-    pinCatalog(deps, known.catalog);
-    return known.catalog;
-  }
-
   return async function serve(request: Request, deps: Deps, render: RenderPage): Promise<Response> {
     const url = new URL(request.url);
     if (request.method !== "GET" || !VISITOR_PAGE.test(url.pathname) || namesAPlayer(request)) return render();
-    const now = deps.now().getTime();
-    url.searchParams.set(VERSION_PARAM, catalogVersionAt(await visitorCatalog(deps, now), now).version);
+    // The page is rendered from exactly the catalog its key names.
+    const catalog = await catalogSnapshot(deps);
+    pinCatalog(deps, catalog);
+    url.searchParams.set(VERSION_PARAM, catalogVersionAt(catalog, deps.now().getTime()).version);
     // A page shows the visitor's chosen server type (the header's «Магазин», the shop without a type in its
     // address), so each chosen type has its own copy; a cookie that names no known type is the same as none.
     url.searchParams.set(SERVER_TYPE_PARAM, serverTypeFromCookies(request.headers.get("cookie")) ?? "");

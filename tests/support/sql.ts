@@ -1,6 +1,7 @@
 // Raw SQL for tests through the Database port, so a test reads and writes the same way on D1 and on
 // libSQL. Placeholders are `?` or `?N`.
 import type { Statement } from "#worker/ports/database.ts";
+import { batchChangingCatalog } from "#worker/services/shop/catalog-snapshot.ts";
 import { testDeps } from "./deps.ts";
 
 export const raw = (sql: string, ...params: unknown[]): Statement => ({ sql, params });
@@ -13,7 +14,11 @@ export async function firstRow<Row = Record<string, unknown>>(sql: string, ...pa
   return (await rows<Row>(sql, ...params))[0] ?? null;
 }
 
-/** Statements as one transaction, as the services' batches run. */
+/**
+ * Statements as one transaction, as the services' batches run. A test's write is one this process
+ * made, so the catalog kept in memory is checked again on the next read, as after the site's own
+ * writes (decision 116); tests/catalog-snapshot.test.ts writes past it to show a write made elsewhere.
+ */
 export async function runBatch(statements: Statement[]): Promise<void> {
-  await testDeps().db.batch(statements);
+  await batchChangingCatalog(testDeps().db, statements);
 }

@@ -3,6 +3,7 @@ import { CATALOG_TEXT } from "#core/messages/admin.ts";
 import { categories, itemCommands, itemDurations, items } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, type Statement, statement } from "../../ports/database.ts";
+import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
 import type { ItemInput } from "./catalog-input.ts";
@@ -131,7 +132,7 @@ export async function createCatalogItem(
   const now = deps.now().getTime();
   const newId = sql`(SELECT MAX(id) FROM items)`;
   try {
-    const results = await deps.db.batch([
+    const results = await batchChangingCatalog(deps.db, [
       statement(deps.db.orm.insert(items).values(itemValues(input))),
       ...childStatements(newId, input),
       auditStatement({
@@ -162,7 +163,7 @@ export async function updateCatalogItem(
   const now = deps.now().getTime();
   const exists = sql`EXISTS (SELECT 1 FROM items WHERE id = ${itemId})`;
   try {
-    const [audit] = await deps.db.batch([
+    const [audit] = await batchChangingCatalog(deps.db, [
       // The journal row first: its "before" is read before the statements below change the item.
       auditStatement(
         {
@@ -200,7 +201,7 @@ export async function setItemVisible(
 ): Promise<AdminResult> {
   const now = deps.now().getTime();
   const wanted = visible ? 1 : 0;
-  const [audit] = await deps.db.batch([
+  const [audit] = await batchChangingCatalog(deps.db, [
     auditStatement(
       {
         operator,

@@ -4,6 +4,7 @@ import { REFUND_TEXT } from "#core/messages/admin.ts";
 import { purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import { type AdminResult, reasonSchema } from "./balance.ts";
 import { allows, type Operator, SUPPORT_REFUND_LIMIT } from "./roles.ts";
@@ -45,7 +46,7 @@ export async function refundPurchase(
   const entries = sql`(SELECT id FROM inventory_entries WHERE purchase_id = ${purchaseId})`;
 
   try {
-    await deps.db.batch([
+    await batchChangingCatalog(deps.db, [
       statement(sql`INSERT INTO refunds (purchase_id, user_id, amount, reason, operator_user_id, token, created_at)
         SELECT id, user_id, price, ${reason}, ${operator.userId}, ${token}, ${now} FROM purchases
         WHERE id = ${purchaseId} AND user_id = ${purchase.userId} AND status = 'completed'

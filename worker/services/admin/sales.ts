@@ -5,7 +5,7 @@ import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { sales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { toSaleRule } from "../shop/catalog-snapshot.ts";
+import { batchChangingCatalog, toSaleRule } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import { moscowMoment } from "./catalog-input.ts";
 import type { Operator } from "./roles.ts";
@@ -72,7 +72,7 @@ export async function createSale(
   const known = sql`(${categoryJson} IS NULL OR (SELECT COUNT(*) FROM json_each(${categoryJson}) j
     WHERE j.value IN (SELECT id FROM categories)) = json_array_length(${categoryJson}))`;
   const created = sql`(SELECT id FROM sales WHERE title = ${token})`;
-  const results = await deps.db.batch([
+  const results = await batchChangingCatalog(deps.db, [
     statement(sql`INSERT INTO sales (title, percent, starts_at, ends_at, category_ids, server_types, created_at)
       SELECT ${token}, ${input.percent}, ${input.startsAt}, ${input.endsAt}, ${categoryJson}, ${typesJson}, ${now}
       WHERE ${known}`),
@@ -111,7 +111,7 @@ export async function endSale(
   const now = deps.now().getTime();
   const [sale] = await deps.db.orm.select().from(sales).where(eq(sales.id, id)).limit(1);
   if (!sale || sale.cancelledAt !== null || sale.endsAt <= now) return { ok: false, error: SALES_TEXT.notRunning };
-  const results = await deps.db.batch([
+  const results = await batchChangingCatalog(deps.db, [
     statement(
       sql`UPDATE sales SET cancelled_at = ${now} WHERE id = ${id} AND cancelled_at IS NULL AND ends_at > ${now}`,
     ),

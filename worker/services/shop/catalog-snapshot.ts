@@ -4,7 +4,7 @@ import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
 import { catalogRevision, categories, itemContents, itemDurations, items, sales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { type Database, statement } from "../../ports/database.ts";
+import { type Database, type Statement, type StatementResult, statement } from "../../ports/database.ts";
 
 // The whole catalog, kept in memory per process (or Worker isolate) under the revision it was read
 // at. The catalog_revision row moves with every write to items, durations, contents and categories
@@ -44,23 +44,60 @@ export interface CatalogSnapshot {
 
 const REVISION = statement(sql`SELECT revision FROM catalog_revision WHERE id = 1`);
 
+/**
+ * How long a checked revision is trusted before a read checks it again (decision 116). A write made
+ * through this process or isolate ends the trust at once (catalogChanged); one made elsewhere (another
+ * isolate, an operator's script, SQL typed by hand) shows within this time. Money never depends on it:
+ * a purchase's guard reads the database, and a price that moved since the page is the price-as-shown 409.
+ */
+export const CATALOG_TRUST_MS = 5_000;
+
+interface Held {
+  snapshot: CatalogSnapshot;
+  /** When the revision was last read (the deps' clock). */
+  checkedAt: number;
+  /** `localWrites` when it was read: a write here since then means it is read again. */
+  writes: number;
+}
+
 // Only settled snapshots are kept: a Worker must not wait on another request's I/O.
-const held = new WeakMap<Database, CatalogSnapshot>();
+const held = new WeakMap<Database, Held>();
 // One request's reads (keyed by its Deps) pinned to one snapshot.
 const pinned = new WeakMap<object, CatalogSnapshot>();
+// Writes to the catalog made by this process or isolate (catalogChanged), whichever database port made them.
+let localWrites = 0;
 
-/** The catalog as it is now: the kept snapshot when the revision hasn't moved, else read anew. */
-export async function catalogSnapshot(deps: Pick<Deps, "db">): Promise<CatalogSnapshot> {
+/**
+ * The catalog as it is now: the kept snapshot while its revision was checked within CATALOG_TRUST_MS
+ * and nothing here wrote since, or while the revision hasn't moved; else read anew.
+ */
+export async function catalogSnapshot(deps: Pick<Deps, "db" | "now">): Promise<CatalogSnapshot> {
   const pin = pinned.get(deps);
   if (pin) return pin;
+  const now = deps.now().getTime();
+  const writes = localWrites;
   const kept = held.get(deps.db);
   if (kept) {
+    const fresh = kept.writes === writes && now >= kept.checkedAt && now - kept.checkedAt < CATALOG_TRUST_MS;
+    if (fresh) return kept.snapshot;
     const [row] = (await deps.db.run<{ revision: number }>(REVISION)).rows;
-    if (row?.revision === kept.revision) return kept;
+    if (row?.revision === kept.snapshot.revision) {
+      held.set(deps.db, { snapshot: kept.snapshot, checkedAt: now, writes });
+      return kept.snapshot;
+    }
   }
   const snapshot = await readSnapshot(deps.db);
-  held.set(deps.db, snapshot);
+  held.set(deps.db, { snapshot, checkedAt: now, writes });
   return snapshot;
+}
+
+/**
+ * Tells this process's kept catalog that a write here may have moved the revision (a purchase or a
+ * return of limited stock, an operator's edit), so the next read checks it: the player or operator who
+ * made the change sees it on their next page served here.
+ */
+export function catalogChanged(): void {
+  localWrites++;
 }
 
 /**
@@ -155,4 +192,13 @@ function groupBy<T, K>(rows: T[], key: (row: T) => K): Map<K, T[]> {
     else groups.set(key(row), [row]);
   }
   return groups;
+}
+
+/** A batch that may write what the shop shows: this process's kept catalog is checked again after it. */
+export async function batchChangingCatalog(db: Database, statements: readonly Statement[]): Promise<StatementResult[]> {
+  try {
+    return await db.batch(statements);
+  } finally {
+    catalogChanged();
+  }
 }

@@ -13,6 +13,7 @@ import { statement } from "../../ports/database.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
+import { batchChangingCatalog } from "./catalog-snapshot.ts";
 import type { GiftRecipient } from "./gift-recipient.ts";
 
 export interface PurchaseInput {
@@ -247,7 +248,7 @@ export async function purchaseItem(
             ON CONFLICT(steam_id) DO NOTHING`),
         ]
       : [];
-    const results = await deps.db.batch([
+    const results = await batchChangingCatalog(deps.db, [
       ...friendRow,
       statement(sql`
           INSERT INTO purchases

@@ -3,6 +3,7 @@ import { kopecksToRubles } from "#core/format/money.ts";
 import { RETURN_ERRORS } from "#core/messages/returns.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { batchChangingCatalog } from "./catalog-snapshot.ts";
 
 export type ReturnResult =
   | { ok: true; purchaseId: number; itemName: string; amount: number; balance: number }
@@ -47,7 +48,7 @@ export async function returnPurchase(
   const refund = sql`(SELECT p.price FROM purchases p WHERE p.id = ${purchaseId} AND p.status = 'returned'
     AND EXISTS ${entryOf})`;
   try {
-    const results = await deps.db.batch([
+    const results = await batchChangingCatalog(deps.db, [
       statement(sql`UPDATE inventory_entries SET status = 'returned', returned_at = ${now}
         WHERE id = ${returnableEntry(purchaseId, userId, now)}`),
       statement(sql`UPDATE purchases SET status = 'returned' WHERE id = ${purchaseId} AND EXISTS ${entryOf}`),
