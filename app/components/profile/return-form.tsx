@@ -1,6 +1,7 @@
 import { Form, useNavigation } from "react-router";
 import { RETURN_BUTTON, returnConfirmText, returnUntilText } from "#core/messages/returns.ts";
 import type { InventoryItem } from "#core/profile/types.ts";
+import { Notice } from "../notice.tsx";
 
 /** What a return answered, shown above the Корзина. */
 export type ReturnActionResult = { success: string; error?: undefined } | { error: string; success?: undefined };
@@ -35,13 +36,9 @@ export function ReturnForm({ entry }: { entry: InventoryItem }) {
 /** The answer of the last return, above the list. */
 export function ReturnNotice({ result }: { result: ReturnActionResult | undefined }) {
   if (!result) return null;
-  return result.success ? (
-    <p className="profile-notice profile-notice--success" role="status">
-      {result.success}
-    </p>
+  return result.error === undefined ? (
+    <Notice block="profile-notice" tone="success" text={result.success} />
   ) : (
-    <p className="profile-notice profile-notice--error" role="alert">
-      {result.error}
-    </p>
+    <Notice block="profile-notice" tone="error" text={result.error} />
   );
 }
