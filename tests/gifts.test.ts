@@ -1,8 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
 import { ensureGrantDeliveries } from "#worker/services/game/deliveries.ts";
+import { GIFT_LOOKUP_WINDOW_MS, GIFT_LOOKUPS_PER_WINDOW } from "#worker/services/shop/gift-lookup-limit.ts";
+import { findGiftRecipient } from "#worker/services/shop/gift-recipient.ts";
 import { loader as playerLoader } from "../app/routes/admin.player.tsx";
-import { testDeps } from "./support/deps.ts";
+import { testClock, testDeps } from "./support/deps.ts";
 import { balanceAndLedger, expectBalancesMatchLedger } from "./support/money.ts";
 import { createPlayer, uniqueSteamId } from "./support/players.ts";
 import { buy, createItem, fetchApi } from "./support/shop-fixtures.ts";
@@ -70,6 +72,40 @@ describe("GET /api/gifts/recipient", () => {
     });
     const signedOut = await fetchApi(`/gifts/recipient?q=${buyer.steamId}`);
     expect(signedOut.status).toBe(401);
+  });
+
+  it("lets a player ask Steam 30 times in 10 minutes, then says how long to wait, and no one else waits", async () => {
+    const buyer = await createPlayer({ deps });
+    const clock = testClock(Date.parse("2026-11-25T10:00:00Z"));
+    const timed = { ...deps, now: clock.now };
+    const friend = uniqueSteamId();
+    for (let lookup = 0; lookup < GIFT_LOOKUPS_PER_WINDOW; lookup++) {
+      expect((await findGiftRecipient(timed, buyer.steamId, friend)).ok).toBe(true);
+    }
+    expect(await findGiftRecipient(timed, buyer.steamId, friend)).toEqual({
+      ok: false,
+      status: 429,
+      error: "Слишком много проверок получателя. Попробуйте через 10 мин.",
+    });
+    clock.advance(GIFT_LOOKUP_WINDOW_MS - 60_000);
+    expect(await findGiftRecipient(timed, buyer.steamId, friend)).toMatchObject({
+      status: 429,
+      error: "Слишком много проверок получателя. Попробуйте через 1 мин.",
+    });
+    const other = await createPlayer({ deps });
+    expect((await findGiftRecipient(timed, other.steamId, friend)).ok).toBe(true);
+    clock.advance(60_000);
+    expect((await findGiftRecipient(timed, buyer.steamId, friend)).ok).toBe(true);
+  });
+
+  it("answers 429 with the wait once the player used up their lookups", async () => {
+    const buyer = await createPlayer({ deps });
+    for (let lookup = 0; lookup < GIFT_LOOKUPS_PER_WINDOW; lookup++) {
+      await findGiftRecipient(deps, buyer.steamId, uniqueSteamId());
+    }
+    const answer = await recipient(buyer.token, uniqueSteamId());
+    expect(answer.status).toBe(429);
+    expect(answer.json.error).toMatch(/^Слишком много проверок получателя\. Попробуйте через ([1-9]|10) мин\.$/);
   });
 });
 

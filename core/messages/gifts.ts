@@ -8,3 +8,8 @@ export const GIFT_ERRORS = {
   self: "Нельзя подарить самому себе",
   blocked: "Этому игроку нельзя сделать подарок",
 } as const;
+
+/** Too many friends looked up in a short time (Steam's Web API has a daily quota for the whole site). */
+export function giftLookupLimitText(minutes: number): string {
+  return `Слишком много проверок получателя. Попробуйте через ${minutes} мин.`;
+}

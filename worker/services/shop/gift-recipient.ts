@@ -1,11 +1,12 @@
 import { eq } from "drizzle-orm";
-import { GIFT_ERRORS } from "#core/messages/gifts.ts";
+import { GIFT_ERRORS, giftLookupLimitText } from "#core/messages/gifts.ts";
 import { parseFriend } from "#core/shop/gift.ts";
 import { users } from "#db/schema.ts";
 import { standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { DEFAULT_AVATAR_URL, fetchSteamProfile } from "../../integrations/steam/profile.ts";
 import { resolveVanity } from "../../integrations/steam/vanity.ts";
+import { takeGiftLookup } from "./gift-lookup-limit.ts";
 
 // Who a gift goes to (issue 24): the friend named by SteamID64 or profile address, with the name and
 // avatar the buyer sees before paying.
@@ -18,7 +19,7 @@ export interface GiftRecipient {
 
 export type RecipientResult =
   | { ok: true; recipient: GiftRecipient }
-  | { ok: false; status: 400 | 403 | 404 | 502; error: string };
+  | { ok: false; status: 400 | 403 | 404 | 429 | 502; error: string };
 
 /** The Steam Web API key: the configured one; on this machine the stand-in only asks that there is one. */
 function webApiKey(deps: Pick<Deps, "config">): string | null {
@@ -29,16 +30,24 @@ function webApiKey(deps: Pick<Deps, "config">): string | null {
  * The friend `input` names, for the buyer `buyerSteamId`: refused for oneself and for a player whose
  * purchases an operator blocked. Their Steam name and avatar when Steam tells them, else what the
  * site knows of them, else their SteamID and the default avatar. The purchase checks self and
- * blocked again inside its batch.
+ * blocked again inside its batch. Each lookup that asks Steam counts against the buyer's limit
+ * (gift-lookup-limit.ts): past it, 429.
  */
 export async function findGiftRecipient(
-  deps: Pick<Deps, "db" | "config" | "fetch">,
+  deps: Pick<Deps, "db" | "config" | "fetch" | "kv" | "now">,
   buyerSteamId: string,
   input: string,
 ): Promise<RecipientResult> {
   const friend = parseFriend(input);
   if (!friend) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
   const key = webApiKey(deps);
+  if (key) {
+    const until = await takeGiftLookup(deps, buyerSteamId);
+    if (until !== null) {
+      const minutes = Math.max(1, Math.ceil((until - deps.now().getTime()) / 60_000));
+      return { ok: false, status: 429, error: giftLookupLimitText(minutes) };
+    }
+  }
   let steamId: string;
   if ("vanity" in friend) {
     if (!key) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
