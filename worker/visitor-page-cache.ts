@@ -9,8 +9,9 @@ import { catalogVersionAt } from "./services/shop/catalog-version.ts";
 // Signed-out visitors all see the same home, shop, item and terms pages, so those answers are kept
 // and served again, keyed by the URL and the catalog's version: a new price, stock count or sale
 // window is a new key, and the old answer is never served again. The catalog's revision is checked
-// at most every CATALOG_TRUST_MS, and a limited offer's start or end changes the version the moment
-// it passes, so a visitor sees a price or a sale state at most that old (decisions 100 and 102).
+// at most every CATALOG_TRUST_MS (at once after a write made here), and a limited offer's start or end
+// changes the version the moment it passes, so a visitor sees a price or a sale state at most that old
+// (decisions 100, 102 and 116).
 
 /** How long an answer is kept: it also shows the server list, which the cron refreshes every minute. */
 export const VISITOR_PAGE_TTL_SECONDS = 30;
