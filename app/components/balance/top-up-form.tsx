@@ -147,6 +147,7 @@ export function TopUpForm({
         <label className="top-up__field">
           <span>Сумма пополнения, ₽</span>
           <input
+            className="input"
             name="amount"
             type="number"
             inputMode="decimal"
@@ -168,6 +169,7 @@ export function TopUpForm({
         <label className="top-up__field">
           <span>E-mail для чека</span>
           <input
+            className="input"
             name="email"
             type="email"
             autoComplete="email"

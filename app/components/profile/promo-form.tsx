@@ -54,7 +54,7 @@ export function PromoForm({ result }: { result: PromoActionResult | undefined })
       <h2 id="promo-title">Активация промокода</h2>
       <div className="promo-form__row">
         <input
-          className="promo-form__input"
+          className="input promo-form__input"
           type="text"
           name="code"
           placeholder="Введите промокод"

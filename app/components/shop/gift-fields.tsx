@@ -26,7 +26,14 @@ export function GiftFields({
       <summary>{GIFT_FORM.toggle}</summary>
       <label className="gift-fields__label">
         {GIFT_FORM.field}
-        <input name="gift_to" defaultValue={query} maxLength={200} autoComplete="off" inputMode="url" />
+        <input
+          className="input"
+          name="gift_to"
+          defaultValue={query}
+          maxLength={200}
+          autoComplete="off"
+          inputMode="url"
+        />
       </label>
       <button
         type="submit"
