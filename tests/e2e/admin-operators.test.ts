@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newContext, signInAt, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import { browserForFile, newContext, signInAt, waitForHydration } from "./browser.ts";
 import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 
 // The console's CSV exports and Discord settings (decision 110) and the shop's return window (decision
@@ -10,19 +9,13 @@ import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 // makes the demo player (76561198000000001) an admin, with a balance credited through the ledger.
 const ADMIN_STEAM_ID = "76561198000000001";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin downloads the ledger as CSV for Excel, part by part, and stays on the page`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await signInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin");
@@ -77,7 +70,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 
   test(`${mode}: an admin sets a Discord webhook, sees it masked, and removes it`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await signInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin/discord");
@@ -107,7 +100,7 @@ for (const javaScriptEnabled of [true, false]) {
   });
 
   test(`${mode}: an admin sets how long players may return a purchase, and a bad value is explained`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await signInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin");

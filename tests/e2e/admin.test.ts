@@ -1,19 +1,13 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browserForFile, E2E_ORIGIN, flatText, newContext, waitForHydration } from "./browser.ts";
 
 // The seed makes the demo player (76561198000000001) an admin. Item 106 is «Дерево ×10 000»,
 // a one-time SOLO item for 49 ₽.
 const ADMIN_STEAM_ID = "76561198000000001";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 function randomSteamId(): string {
   return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
@@ -27,15 +21,13 @@ async function signIn(page: Page, steamId: string) {
   await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
 }
 
-const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
-
 test("the console is the ordinary 404 for a visitor and for a player without a role, never cached", async () => {
   const anonymous = await fetch(`${E2E_ORIGIN}/admin/players`);
   assert.equal(anonymous.status, 404);
   assert.equal(anonymous.headers.get("cache-control"), "private, no-store");
   assert.match(await anonymous.text(), /Страница не найдена/);
 
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await signIn(page, randomSteamId());
   const response = await page.goto("/admin");
@@ -49,8 +41,8 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin credits a player, the player buys, the admin refunds; the player sees «Возвращено» and the money back`, async () => {
-    const adminContext = await newContext(browser, { javaScriptEnabled });
-    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const adminContext = await newContext(browser.current, { javaScriptEnabled });
+    const playerContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
     const steamId = randomSteamId();
@@ -86,17 +78,17 @@ for (const javaScriptEnabled of [true, false]) {
     await admin.getByRole("status").filter({ hasText: "Покупка возвращена: деньги на балансе игрока" }).waitFor();
     // The refund form is gone from the row: the purchase is refunded.
     assert.equal(await row.getByRole("button", { name: "Возврат" }).count(), 0);
-    assert.match(flat(await admin.getByTestId("admin-balance").textContent()), /^100 ₽$/);
+    assert.match(flatText(await admin.getByTestId("admin-balance").textContent()), /^100 ₽$/);
 
     // The player's Корзина says «Возвращён» and the header shows the balance back at 100 ₽.
     await player.goto("/profile");
     const entry = player.getByTestId("inventory-entry").filter({ hasText: "Дерево ×10 000" });
-    assert.match(flat(await entry.textContent()), /Возвращён/);
-    assert.match(flat(await player.locator("header .account__balance").textContent()), /^100 ₽$/);
+    assert.match(flatText(await entry.textContent()), /Возвращён/);
+    assert.match(flatText(await player.locator("header .account__balance").textContent()), /^100 ₽$/);
 
     // The journal has both actions with their reasons.
     await admin.goto("/admin/audit");
-    const journal = flat(await admin.locator("main").textContent());
+    const journal = flatText(await admin.locator("main").textContent());
     assert.match(journal, /Возврат покупки/);
     assert.match(journal, /Купил по ошибке/);
     assert.match(journal, /Корректировка баланса/);
@@ -109,7 +101,7 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin adds an item in the catalog and buys it on /shop`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await signIn(page, ADMIN_STEAM_ID);
     const name = `Кит ${javaScriptEnabled ? "JS" : "HTML"} ${Date.now().toString(36)}`;
@@ -154,8 +146,8 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin creates a promo code, a player redeems it, the console shows who`, async () => {
-    const adminContext = await newContext(browser, { javaScriptEnabled });
-    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const adminContext = await newContext(browser.current, { javaScriptEnabled });
+    const playerContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
     await signIn(admin, ADMIN_STEAM_ID);
@@ -181,7 +173,7 @@ for (const javaScriptEnabled of [true, false]) {
 
     await admin.goto("/admin/promos");
     const row = admin.getByTestId("admin-promo-row").filter({ hasText: code });
-    assert.match(flat(await row.textContent()), /1 \/ 3/);
+    assert.match(flatText(await row.textContent()), /1 \/ 3/);
     await row.getByRole("link", { name: "Показать" }).click();
     await admin.getByTestId("promo-redeemers").filter({ hasText: steamId }).waitFor();
     await adminContext.close();
@@ -198,7 +190,7 @@ for (const [javaScriptEnabled, itemName] of [
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin retries a failed delivery; it leaves the failures and waits for the plugin again`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const admin = await context.newPage();
     await signIn(admin, ADMIN_STEAM_ID);
     const row = (page: Page) =>
@@ -211,7 +203,7 @@ for (const [javaScriptEnabled, itemName] of [
     if (javaScriptEnabled) await waitForHydration(admin);
     const failed = row(admin).filter({ hasText: "Group 'vip' doesn't exist" });
     await failed.waitFor();
-    assert.match(flat(await failed.textContent()), /Ошибка попыток: 5/);
+    assert.match(flatText(await failed.textContent()), /Ошибка попыток: 5/);
     await failed.getByRole("button", { name: "Повторить" }).click();
     await admin.waitForURL(`${E2E_ORIGIN}/admin/deliveries?done=retry`);
 
@@ -220,7 +212,7 @@ for (const [javaScriptEnabled, itemName] of [
     await admin.goto("/admin/deliveries?status=pending");
     const waiting = row(admin);
     await waiting.waitFor();
-    assert.match(flat(await waiting.textContent()), /Ожидает попыток: 0/);
+    assert.match(flatText(await waiting.textContent()), /Ожидает попыток: 0/);
 
     await admin.goto("/admin/audit");
     await admin.getByText("Доставка повторена").first().waitFor();

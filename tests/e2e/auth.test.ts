@@ -1,15 +1,9 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
+import { browserForFile, E2E_ORIGIN, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 const header = (page: Page) => page.locator("header.site-header");
 
@@ -38,7 +32,7 @@ async function signInUpToAuthSuccess(context: BrowserContext): Promise<string> {
 }
 
 test("with JavaScript: sign in as the demo player through the Steam stand-in, reload, log out", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.goto("/");
   await waitForHydration(page);
@@ -74,7 +68,7 @@ test("with JavaScript: sign in as the demo player through the Steam stand-in, re
 });
 
 test("with JavaScript the session token never appears in an address: requests, redirects, history", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   const addresses: string[] = [];
   page.on("request", (request) => {
@@ -106,7 +100,7 @@ test("with JavaScript the session token never appears in an address: requests, r
 });
 
 test("a used sign-in code says so in Russian and stores no token", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const authSuccess = await signInUpToAuthSuccess(context);
   const code = new URL(authSuccess, E2E_ORIGIN).searchParams.get("code") ?? "";
   // Someone (another tab) used it first.
@@ -127,7 +121,7 @@ test("a used sign-in code says so in Russian and stores no token", async () => {
 
 test("without JavaScript: sign in with a typed SteamID64, reload, log out", async () => {
   const steamId = randomSteamId();
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
   await header(page).getByRole("link", { name: "Войти через Steam" }).click();
@@ -154,7 +148,7 @@ test("without JavaScript: sign in with a typed SteamID64, reload, log out", asyn
 });
 
 test("without JavaScript /auth-success shows the spec's text and a way on", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const authSuccess = await signInUpToAuthSuccess(context);
   assert.match(authSuccess, /^\/auth-success\?code=/);
 
@@ -174,7 +168,7 @@ test("without JavaScript /auth-success shows the spec's text and a way on", asyn
 });
 
 test("/api/auth/steam?return_to=/terms brings the player back to /terms", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.goto("/api/auth/steam?return_to=/terms");
   const steamId = randomSteamId();
@@ -186,7 +180,7 @@ test("/api/auth/steam?return_to=/terms brings the player back to /terms", async 
 });
 
 test("a cancelled sign-in comes back home with a Russian message and no session", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/api/auth/steam?return_to=/terms");
   await page.getByRole("button", { name: "Отмена" }).click();

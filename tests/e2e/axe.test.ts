@@ -1,21 +1,15 @@
 import assert from "node:assert/strict";
 import { createRequire } from "node:module";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, randomSteamId, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browserForFile, E2E_ORIGIN, randomSteamId, waitForHydration } from "./browser.ts";
 
 // axe-core (installed with lighthouse, a dev dependency) on every page a player sees, signed out and in,
 // at 1280 and 375 px: no serious or critical violation (issue 20, "How it is checked").
 
 const AXE_SOURCE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 interface Violation {
   id: string;
@@ -47,7 +41,7 @@ const SIGNED_IN = ["/profile", "/promocodes", "/purchases", "/deposits", "/state
 
 for (const width of [1280, 375]) {
   test(`${width} px: no serious or critical axe violation on any page, signed out and signed in`, async () => {
-    const context = await browser.newContext({
+    const context = await browser.current.newContext({
       baseURL: E2E_ORIGIN,
       bypassCSP: true,
       locale: "ru-RU",

@@ -3,17 +3,11 @@
 // JavaScript on and off. Each test signs in as its own fresh SteamID, so the
 // balance starts at 0 ₽ whatever other files did to the demo players.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import { browserForFile, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 /** Signs in through the local Steam stand-in as a new player and lands on /balance. */
 async function signIn(page: Page, javaScript: boolean): Promise<void> {
@@ -45,7 +39,7 @@ async function closeContext(context: BrowserContext) {
 
 test("a signed-out visitor sees /balance with the form disabled and a sign-in link back to /balance", async () => {
   for (const javaScriptEnabled of [false, true]) {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     const response = await page.goto("/balance");
     assert.equal(response?.status(), 200);
@@ -65,7 +59,7 @@ test("a signed-out visitor sees /balance with the form disabled and a sign-in li
 });
 
 test("without JavaScript: validation texts, then a top-up through the stand-in ends with the new balance in the header", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await signIn(page, false);
   assert.equal(await headerBalance(page), "0 ₽");
@@ -93,7 +87,7 @@ test("without JavaScript: validation texts, then a top-up through the stand-in e
 });
 
 test("without JavaScript: Отменить returns with payment=failed and the balance unchanged", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await signIn(page, false);
 
@@ -108,7 +102,7 @@ test("without JavaScript: Отменить returns with payment=failed and the b
 });
 
 test("with JavaScript: the payment page opens in a new tab, and paying there shows the new balance in the header", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: true });
+  const context = await newContext(browser.current, { javaScriptEnabled: true });
   const page = await context.newPage();
   await signIn(page, true);
   assert.equal(await headerBalance(page), "0 ₽");

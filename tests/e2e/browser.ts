@@ -1,3 +1,4 @@
+import { after, before } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { E2E_ORIGIN } from "./site.ts";
 
@@ -19,6 +20,21 @@ export const CHROMIUM_FLAGS = [
 export async function launchBrowser(): Promise<Browser> {
   return chromium.launch({ executablePath: CHROMIUM, headless: true, args: CHROMIUM_FLAGS });
 }
+
+/** One browser for the test file that calls this: launched before its tests, closed after them. */
+export function browserForFile(): { current: Browser } {
+  const holder = {} as { current: Browser };
+  before(async () => {
+    holder.current = await launchBrowser();
+  });
+  after(async () => {
+    await holder.current?.close();
+  });
+  return holder;
+}
+
+/** An element's text as a player reads it: whitespace runs as one space, no ends. */
+export const flatText = (value: string | null): string => (value ?? "").replace(/\s+/g, " ").trim();
 
 /** A fresh browser profile; `javaScriptEnabled: false` is how a player without JavaScript sees the site. */
 export async function newContext(

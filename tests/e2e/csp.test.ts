@@ -1,18 +1,12 @@
 // The Content-Security-Policy in a real browser: every page works under it (no violation reported),
 // and script that reaches a page without this answer's nonce does not run.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, newContext, randomSteamId, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 interface Violation {
   directive: string;
@@ -32,7 +26,7 @@ declare global {
  * events (from a script the browser tooling adds, which the policy does not govern) and on the console.
  */
 async function watchedContext(javaScriptEnabled = true) {
-  const context = await newContext(browser, { javaScriptEnabled });
+  const context = await newContext(browser.current, { javaScriptEnabled });
   await context.addInitScript(() => {
     window.__cspViolations = [];
     document.addEventListener("securitypolicyviolation", (event) => {

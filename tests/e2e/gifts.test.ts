@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { launchBrowser, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
+import { browserForFile, flatText, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
 
 // A gift to a friend (issue 24): a new player with WELCOME100's 100 ₽ gives wood (49 ₽) to the seeded
 // «Игрок без денег» by his Steam address, sees him before paying, and the friend finds it in his Корзина;
@@ -10,21 +9,14 @@ import { launchBrowser, newContext, newPlayerWith100, signInAt, waitForHydration
 
 const WOOD = seedItemId("SOLO", 6);
 const FRIEND_STEAM_ID = "76561198000000002";
-const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: a player gives a friend wood, sees who before paying, and the friend finds it`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await newPlayerWith100(page, javaScriptEnabled);
 
@@ -55,30 +47,33 @@ for (const javaScriptEnabled of [true, false]) {
     await page.getByRole("button", { name: "Показать получателя" }).click();
     const recipient = page.getByTestId("gift-recipient");
     await recipient.waitFor();
-    assert.equal(flat(await recipient.textContent()), "Получатель подарка: Игрок без денег");
+    assert.equal(flatText(await recipient.textContent()), "Получатель подарка: Игрок без денег");
     assert.ok(await recipient.locator("img").getAttribute("src"));
     await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
 
     await page.getByRole("button", { name: "Подарить", exact: true }).click();
     const receipt = page.getByTestId("receipt");
     await receipt.waitFor();
-    const facts = flat(await receipt.innerText());
+    const facts = flatText(await receipt.innerText());
     assert.match(facts, /Цена 49 ₽/);
     assert.match(facts, /Получатель Игрок без денег/);
     assert.match(facts, /Подарок в Корзине друга/);
     await page.locator("header .account__balance", { hasText: "51 ₽" }).waitFor();
 
     await page.goto("/purchases");
-    assert.match(flat(await page.locator("main").innerText()), /Дерево ×10 000 Подарок для Игрок без денег/);
+    assert.match(flatText(await page.locator("main").innerText()), /Дерево ×10 000 Подарок для Игрок без денег/);
     await page.goto("/statement");
-    assert.match(flat(await page.locator("main").innerText()), /Подарок «Дерево ×10 000» \(SOLO\) для Игрок без денег/);
+    assert.match(
+      flatText(await page.locator("main").innerText()),
+      /Подарок «Дерево ×10 000» \(SOLO\) для Игрок без денег/,
+    );
     await context.close();
 
-    const friendContext = await newContext(browser, { javaScriptEnabled });
+    const friendContext = await newContext(browser.current, { javaScriptEnabled });
     const friend = await friendContext.newPage();
     await signInAt(friend, "/profile", FRIEND_STEAM_ID);
     const card = friend.getByTestId("inventory-entry").filter({ hasText: "Подарок от" }).first();
-    assert.match(flat(await card.innerText()), /Дерево ×10 000 Подарок от \S+.*Ждёт выдачи/);
+    assert.match(flatText(await card.innerText()), /Дерево ×10 000 Подарок от \S+.*Ждёт выдачи/);
     assert.equal(await card.getByRole("button", { name: "Вернуть" }).count(), 0);
     await friendContext.close();
   });

@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { seedServers } from "../../db/seed/servers.ts";
-import { launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { browserForFile, newContext, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 const LOADING = "Загрузка статуса серверов...";
 const ERROR = "Ошибка при загрузке статуса серверов. Пожалуйста, попробуйте позже.";
@@ -25,7 +19,7 @@ function card(page: Page, name: string) {
 }
 
 test("the home page shows the cover, five screenshots, the server block and the four-step guide", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   const problems: string[] = [];
   page.on("pageerror", (error) => problems.push(error.message));
@@ -120,7 +114,7 @@ test("the home page shows the cover, five screenshots, the server block and the 
 });
 
 test("without JavaScript the server cards are in the page, the preloader is hidden and the address is selectable", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
 
@@ -149,7 +143,7 @@ test("without JavaScript the server cards are in the page, the preloader is hidd
 });
 
 test("the online status is green, and the cards render on the server before any script runs", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
   const color = await card(page, seedServers[0].name)
@@ -160,7 +154,7 @@ test("the online status is green, and the cards render on the server before any 
 });
 
 test("Скопировать IP/Port copies the address and shows «IP/Port скопирован» for 2 seconds", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.goto("/");
   await waitForHydration(page);
@@ -175,7 +169,7 @@ test("Скопировать IP/Port copies the address and shows «IP/Port ск
 });
 
 test("a failing clipboard shows «Не удалось скопировать IP/Port»", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.addInitScript(() => {
     navigator.clipboard.writeText = () => Promise.reject(new DOMException("Denied", "NotAllowedError"));
@@ -192,7 +186,7 @@ test("a failing clipboard shows «Не удалось скопировать IP/
 });
 
 test("the preloader shows until the app is interactive, then goes away", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   // Hold the page's scripts back to look at the page before it becomes interactive.
   let release: () => void = () => {};
@@ -217,7 +211,7 @@ test("the preloader shows until the app is interactive, then goes away", async (
 });
 
 test("with reduced motion the gears do not spin", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.emulateMedia({ reducedMotion: "reduce" });
   await page.goto("/");
@@ -237,7 +231,7 @@ test("with reduced motion the gears do not spin", async () => {
 });
 
 test("the list refreshes from /api/server-status every 30 s and shows the error and empty texts", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.clock.install();
   await page.goto("/");
@@ -291,7 +285,7 @@ test("the list refreshes from /api/server-status every 30 s and shows the error 
 });
 
 test("the real /api/server-status answer keeps the cards as the server rendered them", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.clock.install();
   await page.goto("/");

@@ -2,24 +2,17 @@
 // 1280 px: choose MAX2 → Главная → «Магазин» is MAX2; a guest sees the item's prices; short of money →
 // top up the missing amount → back at the item → buy → a receipt that names MAX2, whose links work.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { E2E_ORIGIN, launchBrowser, randomSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, flatText, randomSteamId, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 const VIP_MAX2 = seedItemId("MAX2", 1);
 const SHOTS = process.env.JOURNEY_SCREENSHOTS;
 
-const flat = (value: string) => value.replace(/\s+/g, " ").trim();
-const text = async (page: Page, selector: string) => flat(await page.locator(selector).first().innerText());
+const text = async (page: Page, selector: string) => flatText(await page.locator(selector).first().innerText());
 
 async function shot(page: Page, name: string) {
   if (SHOTS) await page.screenshot({ path: `${SHOTS}/${name}.png`, fullPage: true });
@@ -34,7 +27,7 @@ for (const javaScriptEnabled of [false, true]) {
   for (const width of [375, 1280]) {
     const label = `${javaScriptEnabled ? "js" : "nojs"}-${width}`;
     test(`the journey, JavaScript ${javaScriptEnabled ? "on" : "off"}, ${width} px`, async () => {
-      const context = await browser.newContext({
+      const context = await browser.current.newContext({
         baseURL: E2E_ORIGIN,
         javaScriptEnabled,
         locale: "ru-RU",
@@ -137,7 +130,7 @@ for (const javaScriptEnabled of [false, true]) {
         await pay.click();
       }
       await page.waitForURL(/\/__standins\/payments\/checkout\//);
-      assert.match(flat((await page.locator("body").textContent()) ?? ""), /46,00 ₽/);
+      assert.match(flatText((await page.locator("body").textContent()) ?? ""), /46,00 ₽/);
       await page.getByRole("button", { name: "Оплатить" }).click();
 
       // Back at the item, the 7 days chosen, the money there.
@@ -158,7 +151,7 @@ for (const javaScriptEnabled of [false, true]) {
       const receipt = page.getByTestId("receipt");
       await receipt.waitFor();
       await ready(page, javaScriptEnabled);
-      const facts = flat(await receipt.innerText());
+      const facts = flatText(await receipt.innerText());
       for (const fact of [
         "Покупка совершена",
         "Товар VIP",
@@ -179,7 +172,7 @@ for (const javaScriptEnabled of [false, true]) {
       await receipt.getByRole("link", { name: "Открыть Корзину" }).click();
       await page.waitForURL((url) => url.pathname === "/profile");
       await ready(page, javaScriptEnabled);
-      const entry = flat(await page.getByTestId("inventory-entry").first().innerText());
+      const entry = flatText(await page.getByTestId("inventory-entry").first().innerText());
       assert.match(entry, /VIP MAX2 · 7 дней Ждёт выдачи Зайдите на сервер MAX2 — предмет придёт автоматически\./);
       assert.match(await text(page, ".inventory-help"), /Команда \/store в чате игры покажет, что ждёт выдачи\./);
       await shot(page, `${label}-7-korzina`);
@@ -193,7 +186,7 @@ for (const javaScriptEnabled of [false, true]) {
 }
 
 test("a sold-out offer says «Распродано»", async () => {
-  const context = await browser.newContext({ baseURL: E2E_ORIGIN, javaScriptEnabled: false });
+  const context = await browser.current.newContext({ baseURL: E2E_ORIGIN, javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/shop?server_type=SOLO");
   const card = page.locator(".shop-card", {

@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import { browserForFile, newContext, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 const TERMS_SECTIONS = [
   "1. Общие положения",
@@ -22,7 +15,7 @@ const TERMS_SECTIONS = [
 
 for (const javaScriptEnabled of [false, true]) {
   test(`/terms shows the agreement in six sections, last updated 19 марта 2025 г. (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     const response = await page.goto("/terms");
     assert.equal(response?.status(), 200);
@@ -44,7 +37,7 @@ for (const javaScriptEnabled of [false, true]) {
 }
 
 test("the footer's agreement link opens /terms", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
   await page.locator("footer").getByRole("link", { name: "Пользовательское соглашение" }).click();
@@ -60,7 +53,7 @@ test("the footer's agreement link opens /terms", async () => {
 
 for (const path of ["/no/such/page", "/terms/extra", "/страница?x=1"]) {
   test(`${path} answers 404 «Страница не найдена» inside the site's shell`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled: false });
+    const context = await newContext(browser.current, { javaScriptEnabled: false });
     const page = await context.newPage();
     const response = await page.goto(path);
     assert.equal(response?.status(), 404);
@@ -76,7 +69,7 @@ for (const path of ["/no/such/page", "/terms/extra", "/страница?x=1"]) {
 }
 
 test("with JavaScript the 404 page hydrates and «На главную» goes home without a reload", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   const response = await page.goto("/missing-page");
   assert.equal(response?.status(), 404);
@@ -92,7 +85,7 @@ test("with JavaScript the 404 page hydrates and «На главную» goes hom
 });
 
 test("on a 390 px phone the pages fit the screen: no sideways scroll, one column of cards", async () => {
-  const context = await newContext(browser, { mobile: true });
+  const context = await newContext(browser.current, { mobile: true });
   const page = await context.newPage();
   for (const path of ["/", "/terms", "/nope"]) {
     await page.goto(path);
@@ -130,7 +123,7 @@ test("on a 390 px phone the pages fit the screen: no sideways scroll, one column
 
 test("with JavaScript the header's links navigate inside the page, without loading a new document; without it they are ordinary links", async () => {
   for (const javaScriptEnabled of [true, false]) {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await page.goto("/terms");
     if (javaScriptEnabled) await waitForHydration(page);

@@ -1,25 +1,19 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browserForFile, newContext, waitForHydration } from "./browser.ts";
 
 // The preloader plays on the first full load of a browser session only (issue 20, item 8; decisions
 // 010 and 108); later full loads show the rendered page at once, and without JavaScript it never shows.
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 /** Whether the overlay is displayed, read before the page's own scripts run. */
 const overlayDisplay = (page: Page) =>
   page.locator(".preloader").evaluate((element) => getComputedStyle(element).display);
 
 test("the first full load shows the preloader; later full loads of the session show the page at once", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   // Hold the page's scripts back on the first load, to look at it before it becomes interactive.
   let release: () => void = () => {};
@@ -67,7 +61,7 @@ test("the first full load shows the preloader; later full loads of the session s
 });
 
 test("a new browser session plays it again", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.goto("/terms", { waitUntil: "commit" });
   await page.locator(".preloader").waitFor({ state: "attached" });
@@ -77,7 +71,7 @@ test("a new browser session plays it again", async () => {
 });
 
 test("without JavaScript the preloader never hides the page, first load or later", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   for (const path of ["/", "/shop", "/"]) {
     await page.goto(path);

@@ -2,22 +2,14 @@
 // while the player looks at it; «Купить» answers «Цена изменилась: теперь 15 ₽» and charges nothing,
 // the dialog / item page shows the new price, and the next click buys at it.
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import { browserForFile, E2E_ORIGIN, flatText, newContext, waitForHydration } from "./browser.ts";
 
 // The seed makes the demo player an admin with money on the balance.
 const ADMIN_STEAM_ID = "76561198000000001";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
-
-const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
+const browser = browserForFile();
 
 async function signIn(page: Page, steamId: string) {
   await page.goto("/profile");
@@ -29,14 +21,14 @@ async function signIn(page: Page, steamId: string) {
 
 async function balance(page: Page): Promise<string> {
   await page.goto("/profile");
-  return flat(await page.getByTestId("profile-balance").textContent());
+  return flatText(await page.getByTestId("profile-balance").textContent());
 }
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: a price changed after the page is refused with the new price, and the next click buys at it`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const admin = await context.newPage();
     await signIn(admin, ADMIN_STEAM_ID);
     const name = `Цена ${javaScriptEnabled ? "JS" : "HTML"} ${Date.now().toString(36)}`;
@@ -70,7 +62,7 @@ for (const javaScriptEnabled of [true, false]) {
       await dialog.getByRole("button", { name: "Купить за 10 ₽" }).waitFor();
     } else {
       await player.goto(itemUrl.replace("/admin/items/", "/shop/items/"));
-      assert.equal(flat(await player.locator(".shop-item__price").textContent()), "10 ₽");
+      assert.equal(flatText(await player.locator(".shop-item__price").textContent()), "10 ₽");
     }
 
     // Meanwhile the price becomes 15 ₽.
@@ -84,12 +76,12 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) {
       await dialog.getByRole("button", { name: "Купить за 10 ₽" }).click();
       await dialog.locator(".form-error").filter({ hasText: "Цена изменилась: теперь 15 ₽" }).waitFor();
-      assert.match(flat(await dialog.textContent()), /Купить «.+» за 15 ₽\?/);
+      assert.match(flatText(await dialog.textContent()), /Купить «.+» за 15 ₽\?/);
     } else {
       await player.getByRole("button", { name: "Купить" }).click();
       await player.waitForLoadState("load");
-      assert.equal(flat(await player.locator(".form-error").textContent()), "Цена изменилась: теперь 15 ₽");
-      assert.equal(flat(await player.locator(".shop-item__price").textContent()), "15 ₽");
+      assert.equal(flatText(await player.locator(".form-error").textContent()), "Цена изменилась: теперь 15 ₽");
+      assert.equal(flatText(await player.locator(".shop-item__price").textContent()), "15 ₽");
     }
     assert.equal(await balance(admin), before);
 

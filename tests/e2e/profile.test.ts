@@ -1,18 +1,20 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Locator, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, signInAt, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { BrowserContext, Locator, Page } from "playwright-core";
+import {
+  browserForFile,
+  E2E_ORIGIN,
+  flatText,
+  newContext,
+  randomSteamId,
+  signInAt,
+  waitForHydration,
+} from "./browser.ts";
 
 // Seeded in db/seed/promos.ts: WELCOME100 (100 ₽), BONUS50 (50 ₽), STARTKIT (Набор «Старт», SOLO, forever),
 // VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player, so codes stay fresh.
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 /** Opens a profile address signed out, signs in through the Steam stand-in, and lands back on it. */
 
@@ -20,7 +22,6 @@ const main = (page: Page) => page.locator("main");
 const content = async (locator: Locator) => (await locator.textContent()) ?? "";
 const text = async (page: Page, selector: string) => (await content(page.locator(selector).first())).trim();
 const headerBalance = (page: Page) => page.locator("header .account__balance");
-const flat = (value: string) => value.replace(/\s+/g, " ").trim();
 
 async function activate(page: Page, code: string) {
   await page.getByPlaceholder("Введите промокод").fill(code);
@@ -29,7 +30,7 @@ async function activate(page: Page, code: string) {
 
 async function promoMessage(page: Page, expected: string) {
   await page.locator(".promo-form__message", { hasText: expected }).waitFor({ timeout: 15_000 });
-  assert.equal(flat(await text(page, ".promo-form__message")), expected);
+  assert.equal(flatText(await text(page, ".promo-form__message")), expected);
 }
 
 test("a signed-out visitor is sent to Steam sign-in with the way back", async () => {
@@ -44,7 +45,7 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: info panel, every tab, the Корзина filter and both history pages`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     const steamId = randomSteamId();
     await signInAt(page, "/profile", steamId);
@@ -52,11 +53,11 @@ for (const javaScriptEnabled of [true, false]) {
 
     const panel = page.locator(".profile-info");
     assert.match(await content(panel), new RegExp(`Steam ID: ${steamId}`));
-    assert.match(flat(await content(panel)), /Баланс: 0 ₽/);
+    assert.match(flatText(await content(panel)), /Баланс: 0 ₽/);
     // The product spec: "discount fixed at 0%".
     assert.match(await content(panel), /Скидка: 0%/);
     assert.equal(await text(page, ".profile-info__nickname"), steamId);
-    assert.match(flat(await text(page, ".breadcrumbs")), /Главная \/ Профиль \/ Корзина/);
+    assert.match(flatText(await text(page, ".breadcrumbs")), /Главная \/ Профиль \/ Корзина/);
     assert.equal(await text(page, ".profile-empty"), "Нет предметов");
 
     const tabs = page.locator(".profile-tabs");
@@ -89,7 +90,7 @@ for (const javaScriptEnabled of [true, false]) {
     await page.waitForURL(`${E2E_ORIGIN}/profile`);
     const entries = page.getByTestId("inventory-entry");
     await entries.first().waitFor();
-    const cards = (await entries.allTextContents()).map(flat);
+    const cards = (await entries.allTextContents()).map(flatText);
     const kit = cards.find((card) => card.includes("Набор «Старт»"));
     const vip = cards.find((card) => card.startsWith("VIP"));
     assert.ok(kit && vip, cards.join(" | "));
@@ -111,7 +112,7 @@ for (const javaScriptEnabled of [true, false]) {
     await page.waitForURL(`${E2E_ORIGIN}/purchases`);
     const purchase = page.getByTestId("purchase-row").first();
     await purchase.waitFor();
-    assert.match(flat(await content(purchase)), /\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    assert.match(flatText(await content(purchase)), /\d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
     assert.match(await content(purchase), /Завершено/);
 
     // /history is the same page.
@@ -128,24 +129,24 @@ for (const javaScriptEnabled of [true, false]) {
     await page.waitForURL(`${E2E_ORIGIN}/deposits`);
     const deposit = page.getByTestId("deposit-row").first();
     await deposit.waitFor();
-    assert.match(flat(await content(deposit)), /250 ₽/);
+    assert.match(flatText(await content(deposit)), /250 ₽/);
     assert.match(await content(deposit), /В обработке/);
     assert.match(await content(deposit), /Ожидает оплаты/, "not completed yet");
     assert.doesNotMatch(await content(deposit), /Нет данных/);
 
     // Balance: 100 ₽ from the code minus the purchase, the same in the header and the panel.
-    const balance = flat(await text(page, ".profile-info__balance"));
-    assert.equal(flat(await content(headerBalance(page))), balance);
+    const balance = flatText(await text(page, ".profile-info__balance"));
+    assert.equal(flatText(await content(headerBalance(page))), balance);
     assert.notEqual(balance, "0 ₽");
     await context.close();
   });
 
   test(`${mode}: the promo form's answers, and the header balance after a BALANCE code`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await signInAt(page, "/promocodes", randomSteamId());
     if (javaScriptEnabled) await waitForHydration(page);
-    assert.equal(flat(await content(headerBalance(page))), "0 ₽");
+    assert.equal(flatText(await content(headerBalance(page))), "0 ₽");
 
     const posts: string[] = [];
     page.on("request", (request) => {
@@ -166,17 +167,17 @@ for (const javaScriptEnabled of [true, false]) {
     await promoMessage(page, "Промокод успешно активирован! На ваш баланс начислено 50 ₽");
     assert.equal(await page.getByPlaceholder("Введите промокод").inputValue(), "", "the field is cleared");
     await page.locator("header .account__balance", { hasText: "50 ₽" }).waitFor({ timeout: 15_000 });
-    assert.equal(flat(await text(page, ".profile-info__balance")), "50 ₽");
+    assert.equal(flatText(await text(page, ".profile-info__balance")), "50 ₽");
 
     await activate(page, "BONUS50");
     await promoMessage(page, "Вы уже использовали этот промокод");
-    assert.equal(flat(await content(headerBalance(page))), "50 ₽");
+    assert.equal(flatText(await content(headerBalance(page))), "50 ₽");
     await context.close();
   });
 }
 
 test("with JavaScript: the button spins and is disabled while the code is being checked", async () => {
-  const context = await newContext(browser);
+  const context = await newContext(browser.current);
   const page = await context.newPage();
   await signInAt(page, "/promocodes", randomSteamId());
   await waitForHydration(page);
@@ -201,7 +202,7 @@ test("with JavaScript: the button spins and is disabled while the code is being 
 });
 
 async function signedInContext(javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
-  const context = await newContext(browser, { javaScriptEnabled });
+  const context = await newContext(browser.current, { javaScriptEnabled });
   const page = await context.newPage();
   await signInAt(page, "/promocodes", randomSteamId());
   if (javaScriptEnabled) await waitForHydration(page);

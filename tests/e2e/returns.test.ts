@@ -1,29 +1,20 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { launchBrowser, newContext, newPlayerWith100, waitForHydration } from "./browser.ts";
+import { browserForFile, flatText, newContext, newPlayerWith100, waitForHydration } from "./browser.ts";
 
 // Returning a purchase before delivery (decision 111): a new player gets 100 ₽ from the seeded WELCOME100,
 // buys wood for 49 ₽, and takes it back from the Корзина, with and without JavaScript.
 
 const WOOD = seedItemId("SOLO", 6);
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
-
-const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
+const browser = browserForFile();
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: a player returns an undelivered purchase from the Корзина and gets the money back`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     await newPlayerWith100(page, javaScriptEnabled);
 
@@ -36,28 +27,31 @@ for (const javaScriptEnabled of [true, false]) {
     await page.goto("/profile");
     if (javaScriptEnabled) await waitForHydration(page);
     const card = page.getByTestId("inventory-entry").filter({ hasText: "Дерево" });
-    assert.match(flat(await card.textContent()), /Ждёт выдачи.*Можно вернуть до \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
+    assert.match(flatText(await card.textContent()), /Ждёт выдачи.*Можно вернуть до \d{2}\.\d{2}\.\d{4}, \d{2}:\d{2}/);
     if (javaScriptEnabled) {
       page.once("dialog", async (dialog) => {
-        assert.match(flat(dialog.message()), /^Вернуть «Дерево ×10 000»\? 49 ₽ вернутся на баланс\.$/);
+        assert.match(flatText(dialog.message()), /^Вернуть «Дерево ×10 000»\? 49 ₽ вернутся на баланс\.$/);
         await dialog.accept();
       });
     }
     await card.getByRole("button", { name: "Вернуть" }).click();
     const notice = page.getByRole("status").filter({ hasText: "возвращён" });
     await notice.waitFor();
-    assert.match(flat(await notice.textContent()), /^«Дерево ×10 000» возвращён: 49 ₽ на балансе\.$/);
+    assert.match(flatText(await notice.textContent()), /^«Дерево ×10 000» возвращён: 49 ₽ на балансе\.$/);
     await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
     const returned = page.getByTestId("inventory-entry").filter({ hasText: "Дерево" });
     assert.match(
-      flat(await returned.textContent()),
+      flatText(await returned.textContent()),
       /Возвращён вами.*Вы вернули покупку до выдачи, деньги на балансе\./,
     );
     assert.equal(await returned.getByRole("button", { name: "Вернуть" }).count(), 0);
 
     // The statement names the return.
     await page.goto("/statement");
-    assert.match(flat(await page.locator("main").textContent()), /Возврат покупки «Дерево ×10 000» \(SOLO\) до выдачи/);
+    assert.match(
+      flatText(await page.locator("main").textContent()),
+      /Возврат покупки «Дерево ×10 000» \(SOLO\) до выдачи/,
+    );
     await context.close();
   });
 }

@@ -1,8 +1,7 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
+import { test } from "node:test";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { launchBrowser, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
+import { browserForFile, flatText, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
 
 // Sales (decision 113): the demo admin puts SOLO «Ресурсы» on sale, a new player sees the struck price
 // and buys wood at the sale price, and once the admin ends the sale the price is whole again; with and
@@ -12,22 +11,15 @@ const ADMIN_STEAM_ID = "76561198000000001";
 const WOOD = seedItemId("SOLO", 6);
 const HOUR = 60 * 60 * 1000;
 const msk = (ms: number) => new Date(ms + 3 * HOUR).toISOString().slice(0, 16);
-const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: an admin's sale shows on the card and the item page, and the purchase charges it`, async () => {
     const title = `Выходные ресурсов ${javaScriptEnabled ? "1" : "2"}`;
-    const adminContext = await newContext(browser, { javaScriptEnabled });
+    const adminContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
     await signInAt(admin, "/profile", ADMIN_STEAM_ID);
     await admin.goto("/admin/sales");
@@ -42,25 +34,25 @@ for (const javaScriptEnabled of [true, false]) {
     await form.getByRole("button", { name: "Создать распродажу" }).click();
     await admin.getByRole("status").filter({ hasText: "Распродажа создана" }).waitFor();
     const row = admin.getByTestId("sales").getByRole("row").filter({ hasText: title });
-    assert.match(flat(await row.textContent()), /−20%.*Ресурсы; SOLO.*Идёт/);
+    assert.match(flatText(await row.textContent()), /−20%.*Ресурсы; SOLO.*Идёт/);
 
-    const playerContext = await newContext(browser, { javaScriptEnabled });
+    const playerContext = await newContext(browser.current, { javaScriptEnabled });
     const page = await playerContext.newPage();
     await newPlayerWith100(page, javaScriptEnabled);
 
     await page.goto("/shop?server_type=SOLO");
     const card = page.locator("article.shop-card").filter({ hasText: "Дерево" });
-    assert.match(flat(await card.locator(".sale-sticker").textContent()), new RegExp(`^−20% ${title}$`));
-    assert.equal(flat(await card.locator(".price__now").textContent()), "39 ₽");
-    assert.equal(flat(await card.locator(".price__old").textContent()), "49 ₽");
+    assert.match(flatText(await card.locator(".sale-sticker").textContent()), new RegExp(`^−20% ${title}$`));
+    assert.equal(flatText(await card.locator(".price__now").textContent()), "39 ₽");
+    assert.equal(flatText(await card.locator(".price__old").textContent()), "49 ₽");
 
     await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
     if (javaScriptEnabled) await waitForHydration(page);
-    assert.match(flat(await page.locator(".shop-item__media .sale-sticker").textContent()), /^−20%/);
+    assert.match(flatText(await page.locator(".shop-item__media .sale-sticker").textContent()), /^−20%/);
     await page.getByRole("button", { name: "Купить" }).click();
     const receipt = page.getByTestId("receipt");
     await receipt.waitFor();
-    assert.match(flat(await receipt.innerText()), /Цена 39 ₽/);
+    assert.match(flatText(await receipt.innerText()), /Цена 39 ₽/);
     await page.locator("header .account__balance", { hasText: "61 ₽" }).waitFor();
 
     // The admin ends it early; the price is whole again.
@@ -74,12 +66,12 @@ for (const javaScriptEnabled of [true, false]) {
       .click();
     await admin.getByRole("status").filter({ hasText: "Распродажа завершена" }).waitFor();
     assert.match(
-      flat(await admin.getByTestId("sales").getByRole("row").filter({ hasText: title }).textContent()),
+      flatText(await admin.getByTestId("sales").getByRole("row").filter({ hasText: title }).textContent()),
       /Завершена досрочно/,
     );
     await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
     assert.equal(await page.locator(".sale-sticker").count(), 0);
-    assert.equal(flat(await page.locator(".price__now").first().textContent()), "49 ₽");
+    assert.equal(flatText(await page.locator(".price__now").first().textContent()), "49 ₽");
     await playerContext.close();
     await adminContext.close();
   });

@@ -1,16 +1,10 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, BrowserContext, Page } from "playwright-core";
+import { test } from "node:test";
+import type { BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { E2E_ORIGIN, launchBrowser, newContext, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, newContext, waitForHydration } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 const RICH = "76561198000000001";
 const BROKE = "76561198000000002";
@@ -39,8 +33,8 @@ function card(page: Page, name: string) {
 
 async function contexts(): Promise<{ js: BrowserContext; nojs: BrowserContext }> {
   return {
-    js: await newContext(browser),
-    nojs: await newContext(browser, { javaScriptEnabled: false }),
+    js: await newContext(browser.current),
+    nojs: await newContext(browser.current, { javaScriptEnabled: false }),
   };
 }
 
@@ -150,7 +144,7 @@ test("search with JavaScript: hint under 2 characters, runs after typing stops, 
 
 for (const javaScriptEnabled of [false, true]) {
   test(`the second page of the shop is a link (JavaScript ${javaScriptEnabled ? "on" : "off"})`, async () => {
-    const context = await newContext(browser, { javaScriptEnabled });
+    const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     // SOLO has 15 seeded items, and the console's browser tests may have added some: ask how many.
     const listed = (await (await fetch(`${E2E_ORIGIN}/api/shop/items?server_type=SOLO&per_page=4`)).json()) as {

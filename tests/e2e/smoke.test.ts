@@ -1,18 +1,11 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser } from "playwright-core";
-import { launchBrowser, newContext } from "./browser.ts";
+import { test } from "node:test";
+import { browserForFile, newContext } from "./browser.ts";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
 test("an unknown address answers 404 with Страница не найдена", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   const response = await page.goto("/no/such/page");
   assert.equal(response?.status(), 404);

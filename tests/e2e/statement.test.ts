@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
-import { after, before, test } from "node:test";
-import type { Browser, Page } from "playwright-core";
-import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, signInAt, waitForHydration } from "./browser.ts";
+import { test } from "node:test";
+import type { Page } from "playwright-core";
+import {
+  browserForFile,
+  E2E_ORIGIN,
+  flatText,
+  newContext,
+  randomSteamId,
+  signInAt,
+  waitForHydration,
+} from "./browser.ts";
 
 // The balance statement «Движение средств» (issue 20, item 4): after a top-up, the WELCOME100 promo, two
 // purchases, an operator's refund and an adjustment, its rows add up to the header's balance, with and
@@ -10,15 +18,8 @@ import { E2E_ORIGIN, launchBrowser, newContext, randomSteamId, signInAt, waitFor
 
 const ADMIN_STEAM_ID = "76561198000000001";
 
-let browser: Browser;
-before(async () => {
-  browser = await launchBrowser();
-});
-after(async () => {
-  await browser.close();
-});
+const browser = browserForFile();
 
-const flat = (value: string | null) => (value ?? "").replace(/\s+/g, " ").trim();
 /** Each row's cells after the date, « | »-joined, spaces flattened. */
 const rowTexts = (page: Page) =>
   page.getByTestId("statement-row").evaluateAll((rows) =>
@@ -30,7 +31,8 @@ const rowTexts = (page: Page) =>
     ),
   );
 /** «1 250,5 ₽» → 1250.5 */
-const rubles = (value: string | null) => Number(flat(value).replace(/[ ₽]/g, "").replace("−", "-").replace(",", "."));
+const rubles = (value: string | null) =>
+  Number(flatText(value).replace(/[ ₽]/g, "").replace("−", "-").replace(",", "."));
 
 /** A top-up of `amount` ₽ through the API and the payment stand-in's «Оплатить». */
 async function topUp(page: Page, amount: number) {
@@ -54,8 +56,8 @@ for (const javaScriptEnabled of [true, false]) {
   const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
 
   test(`${mode}: the statement's rows add up to the header balance after top-up, promo, purchases, refund and adjustment`, async () => {
-    const playerContext = await newContext(browser, { javaScriptEnabled });
-    const adminContext = await newContext(browser, { javaScriptEnabled });
+    const playerContext = await newContext(browser.current, { javaScriptEnabled });
+    const adminContext = await newContext(browser.current, { javaScriptEnabled });
     const player = await playerContext.newPage();
     const admin = await adminContext.newPage();
     const steamId = randomSteamId();
@@ -124,7 +126,7 @@ for (const javaScriptEnabled of [true, false]) {
 }
 
 test("the statement pages by ?page= links, also without JavaScript", async () => {
-  const context = await newContext(browser, { javaScriptEnabled: false });
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await signInAt(page, "/statement", randomSteamId());
   // 21 movements: a top-up and 20 purchases of «Дерево ×10 000» (item 106, 49 ₽) make two pages of 20.
