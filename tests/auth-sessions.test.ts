@@ -10,7 +10,13 @@ import { users } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import { ConfigError, LOCAL_GAME_KEY_SECRET, loadConfig, standInsEnabled } from "#worker/config.ts";
-import { createSession, getSessionUser, revokeSession, SESSION_TTL_MS } from "#worker/services/auth/sessions.ts";
+import {
+  createSession,
+  getSessionUser,
+  revokeSession,
+  SESSION_TTL_MS,
+  verifySessionToken,
+} from "#worker/services/auth/sessions.ts";
 import { issueSignInCode } from "#worker/services/auth/sign-in-codes.ts";
 import { loader as authSuccessLoader } from "../app/routes/auth-success.tsx";
 import { action as logoutAction } from "../app/routes/logout.tsx";
@@ -83,6 +89,25 @@ describe("session tokens", () => {
     expect((await ask()).status).toBe(200);
     clock.advance(120_000);
     expect((await ask()).status).toBe(401);
+  });
+
+  it("a token checked once is kept only while it is good: refused under another secret, and once it expires", async () => {
+    const clock = testClock(Date.now());
+    const deps = testDeps({ now: clock.now });
+    const user = await createPlayer({ deps });
+    const { id, token } = await createSession(deps, user.id);
+    expect(await verifySessionToken(deps, token)).toBe(id);
+    expect(await verifySessionToken(deps, token)).toBe(id);
+
+    const rotated = {
+      ...deps,
+      config: { ...deps.config, sessionSecret: "rotated-secret-rotated-secret-rotated-secret" },
+    };
+    expect(await verifySessionToken(rotated, token)).toBeNull();
+    expect(await verifySessionToken(deps, token)).toBe(id);
+
+    clock.advance(SESSION_TTL_MS);
+    expect(await verifySessionToken(deps, token)).toBeNull();
   });
 
   it("one page view looks the player up once; a form post and the next page look again", async () => {

@@ -150,6 +150,7 @@ describe("the catalog kept in memory (decision 116)", () => {
     const db: Database = {
       orm: base.db.orm,
       batch: (statements) => base.db.batch(statements),
+      read: (reads) => base.db.read(reads),
       run: (statement) => {
         counted.singleRuns++;
         return base.db.run(statement);

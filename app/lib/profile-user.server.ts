@@ -5,8 +5,8 @@ import { INVENTORY_FILTERS, type InventoryFilter, type InventoryItem } from "#co
 import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
 import { getSessionUser, getSessionUserWith, type SessionUser } from "#worker/services/auth/sessions.ts";
-import { inventoryQuery, toInventoryItems } from "#worker/services/profile/inventory.ts";
-import { allServersQuery } from "#worker/services/shop/servers-of-type.ts";
+import { sessionInventoryRead, toInventoryItems } from "#worker/services/profile/inventory.ts";
+import { allServersRead, type ServerRow } from "#worker/services/shop/servers-of-type.ts";
 
 /** The signed-in player for the profile pages, looked up once per request by their layout's middleware. */
 export const profileUserContext = createContext<SessionUser | null>(null);
@@ -42,7 +42,7 @@ export function inventoryFilterOf(request: Request): InventoryFilter {
 export interface PrefetchedInventory {
   filter: InventoryFilter;
   items: InventoryItem[];
-  servers: Awaited<ReturnType<typeof allServersQuery>>;
+  servers: ServerRow[];
 }
 
 export const profileInventoryContext = createContext<PrefetchedInventory | null>(null);
@@ -61,7 +61,7 @@ export async function loadProfileUserAndInventory(deps: Pick<Deps, "db" | "confi
   const { user, reads } = await getSessionUserWith(
     deps,
     request,
-    (player) => [inventoryQuery(deps, player, filter), allServersQuery(deps)] as const,
+    (key) => [sessionInventoryRead(key, filter), allServersRead()] as const,
   );
   signedInOrSignIn(user, request);
   const inventory: PrefetchedInventory | null =

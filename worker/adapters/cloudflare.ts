@@ -28,6 +28,12 @@ export function d1Database(d1: D1Database): Database {
       // D1 runs a batch as one transaction.
       return (await d1.batch<Record<string, unknown>>(statements.map(prepare))).map(toResult);
     },
+    async read(reads) {
+      if (reads.length === 0) return [] as never;
+      return (await d1.batch<Record<string, unknown>>(reads.map(prepare))).map(
+        (result) => result.results ?? [],
+      ) as never;
+    },
   };
 }
 

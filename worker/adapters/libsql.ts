@@ -43,12 +43,18 @@ export function openLibsqlFile(path: string): Client {
   return createClient({ url: `file:${path}`, intMode: "number", concurrency: 1 });
 }
 
+// libSQL rows are array-like objects; the services expect D1's plain `{ column: value }` rows.
+function plainRows(result: ResultSet): Record<string, unknown>[] {
+  const { columns } = result;
+  return result.rows.map((row) => {
+    const plain: Record<string, unknown> = {};
+    for (let index = 0; index < columns.length; index++) plain[columns[index] as string] = row[index];
+    return plain;
+  });
+}
+
 function toResult(result: ResultSet): StatementResult {
-  // libSQL rows are array-like objects; the services expect D1's plain `{ column: value }` rows.
-  const rows = result.rows.map((row) =>
-    Object.fromEntries(result.columns.map((column, index) => [column, row[index]])),
-  );
-  return { rows, changes: result.rowsAffected };
+  return { rows: plainRows(result), changes: result.rowsAffected };
 }
 
 const toLibsql = (statement: Statement) => ({ sql: statement.sql, args: statement.params as never[] });
@@ -64,6 +70,11 @@ export function libsqlDatabase(client: Client): Database {
       // "write" runs the batch as one transaction (BEGIN IMMEDIATE … COMMIT), as D1 does: a failed guard
       // rolls back all of it.
       return (await client.batch(statements.map(toLibsql), "write")).map(toResult);
+    },
+    async read(reads) {
+      if (reads.length === 0) return [] as never;
+      // "read": a read-only transaction, so the reads see one state and never wait for the write lock.
+      return (await client.batch(reads.map(toLibsql), "read")).map(plainRows) as never;
     },
   };
 }

@@ -1,7 +1,8 @@
-import { eq, type SQL, sql } from "drizzle-orm";
-import { type OperatorRole, operators, users } from "#db/schema.ts";
+import { eq } from "drizzle-orm";
+import { type OperatorRole, operators } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import type { SessionUser } from "../auth/sessions.ts";
+import { read } from "../../ports/database.ts";
+import { SESSION_PLAYER_SQL, type SessionKey, type SessionUser } from "../auth/sessions.ts";
 
 /** A signed-in player with an operator role. */
 export interface Operator {
@@ -60,17 +61,11 @@ export async function operatorOf(
   return toOperator(deps, user, rows);
 }
 
-/**
- * The stored role of the player `playerId` names (SQL, as a session batch gives it), so the role is
- * read in the session's own round trip (decision 115).
- */
-export function storedRoleQuery(deps: Pick<Deps, "db">, playerId: SQL) {
-  return deps.db.orm
-    .select({ role: operators.role })
-    .from(operators)
-    .where(eq(operators.steamId, sql`(SELECT ${users.steamId} FROM ${users} WHERE ${users.id} = ${playerId})`))
-    .limit(1);
-}
+const STORED_ROLE_SQL = `SELECT role FROM operators
+  WHERE steam_id = (SELECT steam_id FROM users WHERE id = ${SESSION_PLAYER_SQL}) LIMIT 1`;
+
+/** The stored role of the session's player, read in the session's own round trip (decision 115). */
+export const sessionStoredRoleRead = (key: SessionKey) => read<{ role: OperatorRole }>(STORED_ROLE_SQL, key);
 
 /** The operator `user` is, from the settings' admins and the stored role rows read for them. */
 export function toOperator(

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import { LRUCache } from "lru-cache";
 import type { Deps } from "../../deps.ts";
-import { rawSql, type Statement, statement } from "../../ports/database.ts";
+import { rawSql, read, type Statement, statement } from "../../ports/database.ts";
 
 const DAY = 86_400_000;
 // Days start at midnight Moscow time (UTC+3 all year): the operators' day, not the server's.
@@ -75,12 +75,9 @@ export interface SummaryStateRow {
 }
 
 /** The newest ids of the ledger, purchases and payments: three primary-key lookups naming the summed data's state. */
-export function summaryStateQuery(deps: Pick<Deps, "db">) {
-  return deps.db.orm.all<SummaryStateRow>(
-    sql`SELECT COALESCE((SELECT MAX(id) FROM ledger), 0) || ':' || COALESCE((SELECT MAX(id) FROM purchases), 0)
-      || ':' || COALESCE((SELECT MAX(rowid) FROM payments), 0) AS state`,
-  );
-}
+export const summaryStateRead = () =>
+  read<SummaryStateRow>(`SELECT COALESCE((SELECT MAX(id) FROM ledger), 0) || ':' || COALESCE((SELECT MAX(id) FROM purchases), 0)
+      || ':' || COALESCE((SELECT MAX(rowid) FROM payments), 0) AS state`);
 
 /** A computed summary is kept this long at most; a new ledger row or purchase replaces it at once. */
 const SUMMARY_CACHE_SECONDS = 60;
@@ -97,11 +94,11 @@ const recentSummaries = new LRUCache<string, Summary>({ max: 4, ttl: SUMMARY_CAC
  */
 export async function loadSummary(
   deps: Pick<Deps, "db" | "kv" | "now">,
-  /** The state's rows when the caller read them in its own batch (summaryStateQuery). */
+  /** The state's rows when the caller read them in its own batch (summaryStateRead). */
   stateRows?: readonly SummaryStateRow[],
 ): Promise<Summary> {
   const periods = summaryPeriods(deps.now().getTime());
-  const rows = stateRows ?? (await summaryStateQuery(deps));
+  const rows = stateRows ?? (await deps.db.read([summaryStateRead()] as const))[0];
   const key = `admin-summary:v1:${periods.today}:${rows[0]?.state ?? ""}`;
   const recent = recentSummaries.get(key);
   if (recent) return recent;

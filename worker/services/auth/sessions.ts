@@ -1,12 +1,13 @@
 import { parseCookie } from "cookie";
-import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
-import type { BatchItem } from "drizzle-orm/batch";
+import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
+import { LRUCache } from "lru-cache";
 import type { SessionUser } from "#core/auth/session-user.ts";
-import { sessions, users } from "#db/schema.ts";
+import { sessions } from "#db/schema.ts";
 import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { isSafeMethod } from "../../http-methods.ts";
+import { type Read, type RowsOf, read } from "../../ports/database.ts";
 import { sessionCookieName } from "./cookie-names.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -48,15 +49,31 @@ export async function createSession(deps: Pick<Deps, "db" | "config" | "now">, u
   return { id, token, expiresAt };
 }
 
+// Tokens already verified with the current secret: what they name and when they expire. A signed-in
+// player sends the same token with every page, and its check (decoding, parsing, the HMAC) was a
+// twentieth of a signed-in page's CPU. Only good signatures are kept; expiry is checked on every use,
+// and revocation lives in the sessions table, which every lookup reads anyway.
+const verified = new LRUCache<string, { sessionId: string; exp: number; secret: string }>({ max: 2_000 });
+
 /** The session id a token names, or null when the token is forged, tampered with or expired. */
 export async function verifySessionToken(deps: Pick<Deps, "config" | "now">, token: string): Promise<string | null> {
+  const now = deps.now();
+  const known = verified.get(token);
+  // As jose decides: expired once `exp` is not after the current whole second.
+  if (known && known.secret === deps.config.sessionSecret && known.exp > Math.floor(now.getTime() / 1000)) {
+    return known.sessionId;
+  }
   try {
     const { payload } = await jwtVerify(token, await secretKey(deps), {
       issuer: TOKEN_ISSUER,
       algorithms: ["HS256"],
-      currentDate: deps.now(),
+      currentDate: now,
     });
-    return typeof payload.sub === "string" ? payload.sub : null;
+    if (typeof payload.sub !== "string") return null;
+    if (typeof payload.exp === "number") {
+      verified.set(token, { sessionId: payload.sub, exp: payload.exp, secret: deps.config.sessionSecret });
+    }
+    return payload.sub;
   } catch {
     return null;
   }
@@ -99,20 +116,26 @@ export function getSessionUser(
   return lookup;
 }
 
-function sessionUserQuery(deps: Pick<Deps, "db" | "now">, sessionId: string) {
-  return deps.db.orm
-    .select({
-      id: users.id,
-      steamId: users.steamId,
-      nickname: users.nickname,
-      avatarUrl: users.avatarUrl,
-      balance: users.balance,
-    })
-    .from(sessions)
-    .innerJoin(users, eq(users.id, sessions.userId))
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
-    .limit(1);
-}
+/**
+ * SQL naming the session's player inside a read that rides in the session's round trip: NULL unless
+ * the session is live, so a read keyed by it returns nothing for a revoked or expired session, and
+ * never another player's rows. Its parameters are the read's first two, `?1` the session's id and
+ * `?2` the time now: a read built on it binds `SessionKey` first.
+ */
+export const SESSION_PLAYER_SQL =
+  "(SELECT user_id FROM sessions WHERE id = ?1 AND revoked_at IS NULL AND expires_at > ?2)";
+
+/** The parameters `SESSION_PLAYER_SQL` names: the session's id and the time now (epoch ms). */
+export type SessionKey = readonly [sessionId: string, now: number];
+
+type SessionUserRow = Omit<SessionUser, "sessionId">;
+
+const SESSION_USER_SQL = `SELECT u.id AS id, u.steam_id AS steamId, u.nickname AS nickname, u.avatar_url AS avatarUrl,
+    u.balance AS balance
+  FROM sessions s JOIN users u ON u.id = s.user_id
+  WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 LIMIT 1`;
+
+const sessionUserRead = (key: SessionKey) => read<SessionUserRow>(SESSION_USER_SQL, key);
 
 async function lookUpSessionUser(
   deps: Pick<Deps, "db" | "config" | "now">,
@@ -122,41 +145,31 @@ async function lookUpSessionUser(
   if (!token) return null;
   const sessionId = await verifySessionToken(deps, token);
   if (!sessionId) return null;
-  const [row] = await sessionUserQuery(deps, sessionId);
+  const [[row]] = await deps.db.read([sessionUserRead([sessionId, deps.now().getTime()])] as const);
   return row ? { ...row, sessionId } : null;
 }
 
 /**
- * A page's own reads, sent in the same round trip as the session's (decision 112). `playerId` is
- * the session's player as SQL: NULL unless the session is live, so a read keyed by it returns
- * nothing for a revoked or expired session, and never another player's rows.
+ * `getSessionUser` with the page's reads in the same batch: one database round trip for both
+ * (decision 112). Each page read names the player with `SESSION_PLAYER_SQL` and binds the key it is
+ * given first. The player is shared with the request's other loaders as `getSessionUser` shares it.
+ * `reads` is null when the request is signed out (nothing was read).
  */
-export type SessionReads<T extends readonly BatchItem<"sqlite">[]> = (playerId: SQL) => T;
-
-/**
- * `getSessionUser` with the page's reads in the same batch: one database round trip for both. The
- * player is shared with the request's other loaders as `getSessionUser` shares it. `reads` is null
- * when the request is signed out (nothing was read).
- */
-export async function getSessionUserWith<T extends readonly [BatchItem<"sqlite">, ...BatchItem<"sqlite">[]]>(
+export async function getSessionUserWith<T extends readonly [Read<unknown>, ...Read<unknown>[]]>(
   deps: Pick<Deps, "db" | "config" | "now">,
   request: Request,
-  pageReads: SessionReads<T>,
-): Promise<{ user: SessionUser | null; reads: { [K in keyof T]: Awaited<T[K]> } | null }> {
+  pageReads: (key: SessionKey) => T,
+): Promise<{ user: SessionUser | null; reads: RowsOf<T> | null }> {
   const token = readSessionToken(request, deps.config);
   const sessionId = token ? await verifySessionToken(deps, token) : null;
   if (!sessionId) return { user: null, reads: null };
-  const now = deps.now().getTime();
-  const playerId = sql`(SELECT user_id FROM sessions WHERE id = ${sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
-  const batch = deps.db.orm.batch([sessionUserQuery(deps, sessionId), ...pageReads(playerId)] as const);
-  const lookup = batch.then(([rows]) => {
-    const [row] = rows as Awaited<ReturnType<typeof sessionUserQuery>>;
-    return row ? { ...row, sessionId } : null;
-  });
+  const key: SessionKey = [sessionId, deps.now().getTime()];
+  const batch = deps.db.read([sessionUserRead(key), ...pageReads(key)] as const);
+  const lookup = batch.then(([[row]]) => (row ? { ...row, sessionId } : null));
   if (isSafeMethod(request.method)) lookups.set(request, lookup);
-  const [results, user] = await Promise.all([batch, lookup]);
+  const [[, ...reads], user] = await Promise.all([batch, lookup]);
   if (!user) return { user: null, reads: null };
-  return { user, reads: results.slice(1) as unknown as { [K in keyof T]: Awaited<T[K]> } };
+  return { user, reads: reads as unknown as RowsOf<T> };
 }
 
 /** The session the request's cookie (never a bearer token) names, with its token, while it is live. */

@@ -1,61 +1,77 @@
-import { and, desc, eq, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
-import { inventoryEntries, items, purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { read } from "../../ports/database.ts";
+import { SESSION_PLAYER_SQL, type SessionKey } from "../auth/sessions.ts";
 import { isoOrNull } from "./time.ts";
 
-/**
- * The query of a player's Корзина: `userId` is an id, or SQL naming the session's player (decision 112).
- * Each entry says whether its owner may return it at `now` (decision 111): bought by them, waiting,
- * inside its window, and never leased to a game server; the return's own batch checks it again.
- */
-export function inventoryQuery(deps: Pick<Deps, "db" | "now">, userId: number | SQL, filter: InventoryFilter = "all") {
-  const now = deps.now().getTime();
-  const returnable = sql<number>`(${inventoryEntries.status} = 'not_used' AND ${purchases.userId} = ${inventoryEntries.userId}
-    AND ${purchases.status} = 'completed' AND ${inventoryEntries.returnUntil} > ${now}
-    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = ${inventoryEntries.id} AND d.kind = 'grant'
-      AND (d.leased_server_id IS NOT NULL OR d.status <> 'pending')))`;
-  return deps.db.orm
-    .select({
-      id: inventoryEntries.id,
-      itemName: items.name,
-      itemImage: items.img,
-      serverType: inventoryEntries.serverType,
-      durationDays: inventoryEntries.durationDays,
-      isPermanent: inventoryEntries.isPermanent,
-      status: inventoryEntries.status,
-      createdAt: inventoryEntries.createdAt,
-      usedAt: inventoryEntries.usedAt,
-      expiresAt: inventoryEntries.expiresAt,
-      lastError: inventoryEntries.lastError,
-      purchaseId: inventoryEntries.purchaseId,
-      price: purchases.price,
-      returnUntil: inventoryEntries.returnUntil,
-      returnable,
-      giftFrom: sql<string | null>`(SELECT b.nickname FROM users b WHERE b.id = ${purchases.userId}
-        AND ${purchases.giftToUserId} IS NOT NULL)`,
-    })
-    .from(inventoryEntries)
-    .innerJoin(items, eq(items.id, inventoryEntries.itemId))
-    .leftJoin(purchases, eq(purchases.id, inventoryEntries.purchaseId))
-    .where(
-      filter === "all"
-        ? eq(inventoryEntries.userId, userId)
-        : and(eq(inventoryEntries.userId, userId), eq(inventoryEntries.status, filter)),
-    )
-    .orderBy(desc(inventoryEntries.createdAt), desc(inventoryEntries.id));
+/** A row of the Корзина's read, as SQLite gives it. */
+export interface InventoryRow {
+  id: number;
+  itemName: string;
+  itemImage: string;
+  serverType: string;
+  durationDays: number | null;
+  /** 0 or 1. */
+  isPermanent: number;
+  status: InventoryItem["status"];
+  createdAt: number;
+  usedAt: number | null;
+  expiresAt: number | null;
+  lastError: string | null;
+  purchaseId: number | null;
+  price: number | null;
+  returnUntil: number | null;
+  /** 1 when its owner may return it now, else 0 or NULL. */
+  returnable: number | null;
+  giftFrom: string | null;
 }
 
-/** The rows of `inventoryQuery` as the API and the page show them. */
-export function toInventoryItems(rows: Awaited<ReturnType<typeof inventoryQuery>>): InventoryItem[] {
+/**
+ * The Корзина's SQL: `?1` names the player (an id, or the session's player, decision 112), `?2` is
+ * the time now, `?3` the status when filtered. Each entry says whether its owner may return it now
+ * (decision 111): bought by them, waiting, inside its window, and never leased to a game server; the
+ * return's own batch checks it again.
+ */
+function inventorySql(player: string, filtered: boolean): string {
+  return `SELECT e.id AS id, i.name AS itemName, i.img AS itemImage, e.server_type AS serverType,
+      e.duration_days AS durationDays, e.is_permanent AS isPermanent, e.status AS status,
+      e.created_at AS createdAt, e.used_at AS usedAt, e.expires_at AS expiresAt, e.last_error AS lastError,
+      e.purchase_id AS purchaseId, p.price AS price, e.return_until AS returnUntil,
+      (e.status = 'not_used' AND p.user_id = e.user_id AND p.status = 'completed' AND e.return_until > ?2
+        AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
+          AND (d.leased_server_id IS NOT NULL OR d.status <> 'pending'))) AS returnable,
+      (SELECT b.nickname FROM users b WHERE b.id = p.user_id AND p.gift_to_user_id IS NOT NULL) AS giftFrom
+    FROM inventory_entries e
+    JOIN items i ON i.id = e.item_id
+    LEFT JOIN purchases p ON p.id = e.purchase_id
+    WHERE e.user_id = ${player}${filtered ? " AND e.status = ?3" : ""}
+    ORDER BY e.created_at DESC, e.id DESC`;
+}
+
+const BY_ID = { all: inventorySql("?1", false), filtered: inventorySql("?1", true) };
+const BY_SESSION = { all: inventorySql(SESSION_PLAYER_SQL, false), filtered: inventorySql(SESSION_PLAYER_SQL, true) };
+
+function inventoryRead(sql: typeof BY_ID, player: unknown, now: number, filter: InventoryFilter) {
+  return filter === "all"
+    ? read<InventoryRow>(sql.all, [player, now])
+    : read<InventoryRow>(sql.filtered, [player, now, filter]);
+}
+
+/** The Корзина of the session's player, to ride in the session's round trip (`getSessionUserWith`). */
+export function sessionInventoryRead([sessionId, now]: SessionKey, filter: InventoryFilter = "all") {
+  return inventoryRead(BY_SESSION, sessionId, now, filter);
+}
+
+/** The rows of the Корзина's read as the API and the page show them. */
+export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[] {
   return rows.map((row) => ({
     id: row.id,
     item_name: row.itemName,
     item_image: row.itemImage,
     server_type: row.serverType,
     duration: row.isPermanent ? null : row.durationDays,
-    is_permanent: row.isPermanent,
+    is_permanent: Boolean(row.isPermanent),
     status: row.status,
     created_at: isoOrNull(row.createdAt),
     used_at: isoOrNull(row.usedAt),
@@ -75,5 +91,6 @@ export async function listInventory(
   userId: number,
   filter: InventoryFilter = "all",
 ): Promise<InventoryItem[]> {
-  return toInventoryItems(await inventoryQuery(deps, userId, filter));
+  const [rows] = await deps.db.read([inventoryRead(BY_ID, userId, deps.now().getTime(), filter)] as const);
+  return toInventoryItems(rows);
 }

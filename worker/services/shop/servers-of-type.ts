@@ -2,6 +2,7 @@ import { asc, eq } from "drizzle-orm";
 import type { ServerAddress } from "#core/shop/types.ts";
 import { servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { read } from "../../ports/database.ts";
 
 /**
  * The site's servers of one type, in the list's order: where a player goes to receive what they bought
@@ -16,17 +17,19 @@ export async function serversOfType(deps: Pick<Deps, "db">, serverType: string):
   return rows.map((row) => ({ name: row.name, ip_port: row.ipPort }));
 }
 
-/** Every server, in the list's order: what `serversByType` groups. */
-export function allServersQuery(deps: Pick<Deps, "db">) {
-  return deps.db.orm
-    .select({ name: servers.name, ipPort: servers.ipPort, serverType: servers.serverType })
-    .from(servers)
-    .orderBy(asc(servers.sortOrder), asc(servers.id));
+export interface ServerRow {
+  name: string;
+  ipPort: string;
+  serverType: string;
 }
 
-/** The rows of `allServersQuery` of the given types, by type. */
+/** Every server, in the list's order: what `serversByType` groups. A fixed read, so it can ride in a session's round trip. */
+export const allServersRead = () =>
+  read<ServerRow>("SELECT name, ip_port AS ipPort, server_type AS serverType FROM servers ORDER BY sort_order, id");
+
+/** The rows of `allServersRead` of the given types, by type. */
 export function groupServersByType(
-  rows: Awaited<ReturnType<typeof allServersQuery>>,
+  rows: readonly ServerRow[],
   serverTypes: readonly string[],
 ): Record<string, ServerAddress[]> {
   const byType: Record<string, ServerAddress[]> = {};
@@ -44,5 +47,6 @@ export async function serversByType(
   serverTypes: readonly string[],
 ): Promise<Record<string, ServerAddress[]>> {
   if (serverTypes.length === 0) return {};
-  return groupServersByType(await allServersQuery(deps), serverTypes);
+  const [rows] = await deps.db.read([allServersRead()] as const);
+  return groupServersByType(rows, serverTypes);
 }
