@@ -11,7 +11,7 @@ import { crossSiteWrites } from "./guards/cross-site.ts";
 import { jsonApiBodies } from "./guards/json-body.ts";
 import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
-import { createStandInsApp } from "./integrations/stand-ins/app.ts";
+import { standInsApp } from "./integrations/stand-ins/app.ts";
 import type { PageCache } from "./ports/page-cache.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { readSessionToken } from "./services/auth/sessions.ts";
@@ -97,7 +97,7 @@ export function createApp({ pageHandler, platform, overrides, pageCache }: AppOp
   app.all(`${STANDIN_PREFIX}*`, async (c, next) => {
     if (!standInsEnabled(c.var.deps.config)) return next();
     const env = { ...standInEnvOf(c.var.deps, selfFetch(c)), styleNonce: c.get("secureHeadersNonce") };
-    return createStandInsApp().fetch(c.req.raw, env);
+    return standInsApp().fetch(c.req.raw, env);
   });
 
   // Every other request, of any method, is a page or a form post.

@@ -1,5 +1,5 @@
 import { STANDIN_PREFIX } from "../../config.ts";
-import { createStandInsApp } from "./app.ts";
+import { standInsApp } from "./app.ts";
 import type { StandInEnv } from "./env.ts";
 
 // Outside production, requests to our own stand-ins (Steam, payments) are
@@ -7,10 +7,9 @@ import type { StandInEnv } from "./env.ts";
 // network for nothing. The stand-ins speak the same HTTP as the real services.
 export function routeStandIns(baseFetch: typeof fetch, standInEnv: StandInEnv): typeof fetch {
   const prefix = `${standInEnv.publicUrl}${STANDIN_PREFIX}`;
-  const standIns = createStandInsApp();
   return async (input, init) => {
     const request = new Request(input, init);
     if (!request.url.startsWith(prefix)) return baseFetch(request);
-    return standIns.fetch(request, standInEnv);
+    return standInsApp().fetch(request, standInEnv);
   };
 }
