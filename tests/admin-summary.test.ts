@@ -4,7 +4,9 @@ import { testClock, testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { createItem, createPayment, createPurchase } from "#tests/support/profile-fixtures.ts";
 import { summaryPeriods, summaryStatements } from "#worker/services/admin/summary.ts";
+import { loader as rootLoader } from "../app/root.tsx";
 import { loader as summaryLoader } from "../app/routes/admin.index.tsx";
+import { loader as consoleLayoutLoader, middleware as consoleMiddleware } from "../app/routes/admin.tsx";
 
 // A clock years away from every other test's rows, so the sums are this test's alone.
 const clock = testClock(Date.parse("2041-06-15T12:00:00Z"));
@@ -50,6 +52,34 @@ describe("Сводка", () => {
       topUps: { count: 1, total: 10_000 },
     });
     expect(summary.days.reduce((sum, day) => sum + day.topUps.total, 0)).toBe(65_000);
+  });
+
+  it("a view of /admin is one database round trip: the session, the role and the summary's state (decision 115)", async () => {
+    const admin = await createOperator(deps, "support");
+    await summaryLoader(consoleArgs(deps, "/admin", { token: admin.token })); // the summary itself, kept
+
+    // Every way to the database, counted: the port's reads, batches and single statements, and drizzle.
+    const roundTrips: string[] = [];
+    const db = new Proxy(deps.db, {
+      get(target, key, receiver) {
+        if (key === "read" || key === "batch" || key === "run" || key === "orm") roundTrips.push(String(key));
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    const args = consoleArgs({ ...deps, db }, "/admin", { token: admin.token });
+    // As React Router runs a document request: the layouts' middleware, then every loader side by side.
+    const [run] = consoleMiddleware;
+    await run?.(args, async () => {
+      const [root, layout, summary] = await Promise.all([
+        rootLoader(args),
+        consoleLayoutLoader(args),
+        summaryLoader(args),
+      ]);
+      expect(root.user?.nickname).toBe(layout.nickname);
+      expect(summary.days).toHaveLength(30);
+      return new Response(null);
+    });
+    expect(roundTrips).toEqual(["read"]);
   });
 
   it("a purchase or a top-up after a load shows on the next load, though loads are kept between changes", async () => {

@@ -1,5 +1,5 @@
 import { isRouteErrorResponse, Outlet } from "react-router";
-import { requireOperator } from "#app/lib/admin/operator.server.ts";
+import { readConsoleFirst, requireOperator } from "#app/lib/admin/operator.server.ts";
 import adminStylesheet from "../components/admin/admin.css?url";
 import { AdminNav } from "../components/admin/admin-nav.tsx";
 import { ROLE_LABEL } from "../components/admin/format.ts";
@@ -15,6 +15,13 @@ export const meta: Route.MetaFunction = () => [{ title: "Консоль — Св
 
 // Never kept by a shared cache, whoever asked and whatever the answer (a 404 included).
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
+
+export const middleware: Route.MiddlewareFunction[] = [
+  async ({ context, request }, next) => {
+    await readConsoleFirst(context, request);
+    return next();
+  },
+];
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "console");

@@ -7,10 +7,10 @@ import {
   type Operator,
   operatorOf,
   type Permission,
-  storedRoleQuery,
+  sessionStoredRoleRead,
   toOperator,
 } from "#worker/services/admin/roles.ts";
-import { type SummaryStateRow, summaryStateQuery } from "#worker/services/admin/summary.ts";
+import { type SummaryStateRow, summaryStateRead } from "#worker/services/admin/summary.ts";
 import { getSessionUser, getSessionUserWith } from "#worker/services/auth/sessions.ts";
 
 export const ADMIN_FORBIDDEN = "Доступ запрещен";
@@ -40,10 +40,8 @@ async function readConsole(deps: Pick<Deps, "db" | "config" | "now">, request: R
     return { operator: user ? await operatorOf(deps, user) : null, summaryState: null };
   }
   const summary = isSummaryPage(request);
-  const { user, reads } = await getSessionUserWith(deps, request, (player) =>
-    summary
-      ? ([storedRoleQuery(deps, player), summaryStateQuery(deps)] as const)
-      : ([storedRoleQuery(deps, player)] as const),
+  const { user, reads } = await getSessionUserWith(deps, request, (key) =>
+    summary ? ([sessionStoredRoleRead(key), summaryStateRead()] as const) : ([sessionStoredRoleRead(key)] as const),
   );
   if (!user || !reads) return { operator: null, summaryState: null };
   const operator = toOperator(deps, user, reads[0]);
@@ -57,6 +55,15 @@ function lookUpConsole(context: Readonly<RouterContextProvider>, request: Reques
     lookups.set(request, lookup);
   }
   return lookup;
+}
+
+/**
+ * Starts the console's lookup before any loader runs (the console layout's middleware). Loaders run
+ * side by side, and the root's would otherwise look the session up on its own first: two round trips
+ * instead of decision 115's one. Started here, the root's loader shares the session this batch reads.
+ */
+export async function readConsoleFirst(context: Readonly<RouterContextProvider>, request: Request): Promise<void> {
+  await lookUpConsole(context, request);
 }
 
 /**
