@@ -54,11 +54,17 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) await waitForHydration(admin);
     await admin.getByRole("heading", { name: "Сводка" }).waitFor();
     assert.equal(await admin.getByTestId("daily-chart").count(), 1);
+    // The console's sections mark the one shown, also after a client-side navigation.
+    const currentSection = () =>
+      admin.getByRole("navigation", { name: "Разделы консоли" }).locator('[aria-current="page"]').allTextContents();
+    assert.deepEqual(await currentSection(), ["Сводка"]);
     await admin.getByRole("link", { name: "Игроки" }).click();
     await admin.getByRole("searchbox").fill(steamId);
     await admin.getByRole("button", { name: "Найти" }).click();
     await admin.getByRole("link", { name: steamId }).click();
     await admin.waitForURL(`${E2E_ORIGIN}/admin/players/${steamId}`);
+    await admin.locator('.admin-nav [aria-current="page"]').filter({ hasText: "Игроки" }).waitFor();
+    assert.deepEqual(await currentSection(), ["Игроки"]);
     const adjust = admin.getByRole("form", { name: "Корректировка баланса" });
     await adjust.getByLabel("Сумма, ₽ (минус — списать)").fill("100");
     await adjust.getByLabel("Причина").fill("Компенсация за вайп");

@@ -1,4 +1,5 @@
-import { NavLink } from "react-router";
+import { useLocation } from "react-router";
+import { SiteLink } from "../site-link.tsx";
 
 const SECTIONS = [
   { to: "/admin", label: "Сводка", end: true, adminOnly: false },
@@ -15,15 +16,33 @@ const SECTIONS = [
   { to: "/admin/audit", label: "Журнал", end: false, adminOnly: false },
 ] as const;
 
-/** The console's sections; support doesn't see the ones only an admin may open. */
+/** Whether a section is the page shown: its own address, or (unless `end`) an address under it. */
+export function isCurrentSection(pathname: string, section: { to: string; end: boolean }): boolean {
+  const path = pathname.replace(/\/+$/, "") || "/";
+  return path === section.to || (!section.end && path.startsWith(`${section.to}/`));
+}
+
+/**
+ * The console's sections; support doesn't see the ones only an admin may open. Plain links marked by
+ * the address, as the profile's tabs are: twelve NavLinks ran some eighty hooks on every console page.
+ */
 export function AdminNav({ role }: { role: string }) {
+  const { pathname } = useLocation();
   return (
     <nav className="admin-nav" aria-label="Разделы консоли">
-      {SECTIONS.filter((section) => role === "admin" || !section.adminOnly).map((section) => (
-        <NavLink key={section.to} to={section.to} end={section.end} className="admin-nav__link">
-          {section.label}
-        </NavLink>
-      ))}
+      {SECTIONS.filter((section) => role === "admin" || !section.adminOnly).map((section) => {
+        const current = isCurrentSection(pathname, section);
+        return (
+          <SiteLink
+            key={section.to}
+            to={section.to}
+            className={current ? "admin-nav__link active" : "admin-nav__link"}
+            aria-current={current ? "page" : undefined}
+          >
+            {section.label}
+          </SiteLink>
+        );
+      })}
     </nav>
   );
 }
