@@ -1,13 +1,16 @@
-// Samples the Node server's CPU while one bench target is under load, through its inspector (Chrome
-// DevTools protocol), and prints where the time went: by package and by function, self time.
-//   node bench/profile.ts --target profile [--seconds 8] [--skip-build] [--save out.cpuprofile]
-// The Node server runs the same build of the pages, API and services as the Worker; what it leaves out
-// is workerd itself and its local D1 (libSQL runs in the process here). workerd's own inspector is held
-// by miniflare's proxy, which drops any client but DevTools, so the Worker is not sampled this way.
+// Samples the server's CPU while one bench target is under load, through its inspector (Chrome DevTools
+// protocol), and prints where the time went: by package (or chunk of the build) and by function, self time.
+//   node bench/profile.ts --target profile [--runtime worker|node] [--seconds 8] [--skip-build] [--save out.cpuprofile]
+// worker (the default): the Worker build in workerd under `vite preview`, as `npm run bench` measures it.
+// Its inspector sits behind miniflare's proxy, which accepts a client that names a local Origin (as
+// DevTools does); D1's own work runs in another isolate and is not in the samples. node: the Node
+// server over libSQL (in the process, so in the samples).
 // A profile explains a ratio in docs/PERFORMANCE.md; it is no target.
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../tests/e2e/node-site.ts";
+import { buildSite, E2E_ORIGIN, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { loadAdminVolume } from "./admin-volume.ts";
 import { loadAdminVolumeLibsql } from "./export.ts";
 import { runLoad } from "./load.ts";
 import { targets } from "./targets.ts";
@@ -15,14 +18,18 @@ import { targets } from "./targets.ts";
 const { values: args } = parseArgs({
   options: {
     target: { type: "string", default: "profile" },
+    runtime: { type: "string", default: "worker" },
     seconds: { type: "string", default: "8" },
     "skip-build": { type: "boolean", default: false },
     save: { type: "string" },
   },
 });
+const worker = args.runtime === "worker";
+if (!worker && args.runtime !== "node") throw new Error("--runtime is worker or node");
 const PORT = Number(process.env.BENCH_NODE_PORT ?? 8792);
-const ORIGIN = `http://localhost:${PORT}`;
-const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? 9339);
+const ORIGIN = worker ? E2E_ORIGIN : `http://localhost:${PORT}`;
+// Node's inspector is opened here; workerd's is where the Cloudflare plugin opens it by default.
+const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? (worker ? 9229 : 9339));
 
 interface CallFrame {
   functionName: string;
@@ -43,13 +50,7 @@ interface Profile {
 const target = targets.find((candidate) => candidate.name === args.target);
 if (!target) throw new Error(`no target named ${args.target}; see bench/targets.ts`);
 
-if (!args["skip-build"]) buildNodeSite();
-const databaseUrl = freshNodeDatabase(".bench-state/profile-node");
-if (target.name === "admin") await loadAdminVolumeLibsql(databaseUrl);
-const server = await serveNodeSite({
-  ...localSiteEnv(PORT, databaseUrl),
-  NODE_OPTIONS: `--inspect=127.0.0.1:${INSPECTOR_PORT}`,
-});
+const stop = worker ? await startWorker() : await startNode();
 try {
   const request = (await target.prepare?.({ origin: ORIGIN })) ?? {};
   const load = (ms: number) =>
@@ -59,7 +60,27 @@ try {
   if (args.save) writeFileSync(args.save, JSON.stringify(profile));
   report(profile);
 } finally {
-  process.kill(-(server.process.pid ?? 0));
+  stop();
+}
+
+async function startWorker(): Promise<() => void> {
+  if (!args["skip-build"]) buildSite();
+  const stateDir = freshState(".bench-state/profile-worker");
+  if (target?.name === "admin") loadAdminVolume(stateDir);
+  const site = await serveSite(stateDir);
+  await fireCron();
+  return () => stopSite(site);
+}
+
+async function startNode(): Promise<() => void> {
+  if (!args["skip-build"]) buildNodeSite();
+  const databaseUrl = freshNodeDatabase(".bench-state/profile-node");
+  if (target?.name === "admin") await loadAdminVolumeLibsql(databaseUrl);
+  const server = await serveNodeSite({
+    ...localSiteEnv(PORT, databaseUrl),
+    NODE_OPTIONS: `--inspect=127.0.0.1:${INSPECTOR_PORT}`,
+  });
+  return () => process.kill(-(server.process.pid ?? 0));
 }
 
 /** Profiles the server while `work` runs. */
@@ -68,7 +89,10 @@ async function sampleWhile(work: () => Promise<unknown>): Promise<Profile> {
     webSocketDebuggerUrl: string;
   }[];
   if (!inspector) throw new Error(`no inspector on port ${INSPECTOR_PORT}`);
-  const socket = new WebSocket(inspector.webSocketDebuggerUrl);
+  // Node's WebSocket takes headers beside the standard options; miniflare's proxy refuses a client without a local Origin.
+  const socket = new WebSocket(inspector.webSocketDebuggerUrl, {
+    headers: { origin: "http://localhost" },
+  } as unknown as string[]);
   await new Promise((resolve, reject) => {
     socket.onopen = resolve;
     socket.onerror = reject;
@@ -128,7 +152,7 @@ function report(profile: Profile): void {
 }
 
 function shortUrl(url: string): string {
-  return url.replace(/^.*\/(build-node|node_modules)\//, "$1/");
+  return url.replace(/^.*\/(build-node|build|node_modules)\//, "$1/");
 }
 
 /** A package from node_modules, or the file of the build. */
