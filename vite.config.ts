@@ -12,14 +12,41 @@ const e2ePort = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_PORT : un
 // The browser tests' build holds few rows a CSV file, so their exports come in parts (decision 115).
 const e2eExportRows = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_EXPORT_ROWS_PER_FILE : undefined;
 
+// The browser's code in a few files, not twenty: React and React Router in one, the site's shared modules
+// in another (the console's apart, so players never load it), then each page's own. Each file is one
+// more modulepreload link every page renders and one more request (docs/PERFORMANCE.md run 11).
+const clientBuild = {
+  build: {
+    rolldownOptions: {
+      output: {
+        codeSplitting: {
+          groups: [
+            { name: "vendor", test: /node_modules[\\/]/, minShareCount: 2, priority: 2 },
+            {
+              name: (id: string) => (/[\\/]admin[\\/.-]/.test(id) ? "console" : "shared"),
+              test: /[\\/](app|core)[\\/]/,
+              minShareCount: 2,
+              priority: 1,
+            },
+          ],
+        },
+      },
+    },
+  },
+};
+
 export default defineConfig(
   node
     ? {
         // React Router takes the SSR environment's input as the server build's entry.
-        environments: { ssr: { build: { rolldownOptions: { input: "./worker/node/server.ts" } } } },
+        environments: {
+          client: clientBuild,
+          ssr: { build: { rolldownOptions: { input: "./worker/node/server.ts" } } },
+        },
         plugins: [reactRouter()],
       }
     : {
+        environments: { client: clientBuild },
         plugins: [
           cloudflare({
             viteEnvironment: { name: "ssr" },
