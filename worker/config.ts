@@ -139,6 +139,15 @@ function isLocalSite(appEnv: string, publicUrl: string): boolean {
   return appEnv !== "production" && isLoopbackUrl(publicUrl);
 }
 
+// Asked on every request (the outbound fetch's wiring): the answer is kept per settings object, which
+// lives as long as the isolate's or process's settings, instead of parsing the public URL each time.
+const standInsByConfig = new WeakMap<Config, boolean>();
+
 export function standInsEnabled(config: Config): boolean {
-  return isLocalSite(config.appEnv, config.publicUrl);
+  let enabled = standInsByConfig.get(config);
+  if (enabled === undefined) {
+    enabled = isLocalSite(config.appEnv, config.publicUrl);
+    standInsByConfig.set(config, enabled);
+  }
+  return enabled;
 }
