@@ -24,6 +24,7 @@ const clientBuild = {
             { name: "vendor", test: /node_modules[\\/]/, minShareCount: 2, priority: 2 },
             {
               name: (id: string) => (/[\\/]admin[\\/.-]/.test(id) ? "console" : "shared"),
+              debugName: "the site's shared modules",
               test: /[\\/](app|core)[\\/]/,
               minShareCount: 2,
               priority: 1,
