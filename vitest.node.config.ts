@@ -45,7 +45,8 @@ export const BOTH_RUNTIMES = [
   // pages
   "tests/visitor-page-cache.test.ts",
   "tests/visitor-page-cache-nonce.test.ts",
-  // the operator console's exports and notifications
+  // the operator console's summary (one round trip, decision 117), exports and notifications
+  "tests/admin-summary.test.ts",
   "tests/admin-exports.test.ts",
   "tests/csv-cells.test.ts",
   "tests/purchase-returns.test.ts",
