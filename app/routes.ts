@@ -18,21 +18,23 @@ export default [
     route("statement", "routes/profile.statement.tsx"),
   ]),
   // The operator console: every loader and action checks the role; strangers get the 404 above's twin.
-  layout("routes/admin.tsx", [
-    route("admin", "routes/admin.index.tsx"),
-    route("admin/players", "routes/admin.players.tsx"),
-    route("admin/players/:steamId", "routes/admin.player.tsx"),
-    route("admin/audit", "routes/admin.audit.tsx"),
-    route("admin/items", "routes/admin.items.tsx"),
-    route("admin/items/:id", "routes/admin.item.tsx"),
-    route("admin/deliveries", "routes/admin.deliveries.tsx"),
-    route("admin/promos", "routes/admin.promos.tsx"),
-    route("admin/sales", "routes/admin.sales.tsx"),
-    route("admin/servers", "routes/admin.servers.tsx"),
-    route("admin/payments", "routes/admin.payments.tsx"),
-    route("admin/exports", "routes/admin.exports.tsx"),
-    route("admin/discord", "routes/admin.discord.tsx"),
-    route("admin/settings", "routes/admin.settings.tsx"),
+  // Nested under one "admin" path, so matching any other address rejects the console's fourteen
+  // routes at their first segment (React Router matches every request's path four times).
+  route("admin", "routes/admin.tsx", [
+    index("routes/admin.index.tsx"),
+    route("players", "routes/admin.players.tsx"),
+    route("players/:steamId", "routes/admin.player.tsx"),
+    route("audit", "routes/admin.audit.tsx"),
+    route("items", "routes/admin.items.tsx"),
+    route("items/:id", "routes/admin.item.tsx"),
+    route("deliveries", "routes/admin.deliveries.tsx"),
+    route("promos", "routes/admin.promos.tsx"),
+    route("sales", "routes/admin.sales.tsx"),
+    route("servers", "routes/admin.servers.tsx"),
+    route("payments", "routes/admin.payments.tsx"),
+    route("exports", "routes/admin.exports.tsx"),
+    route("discord", "routes/admin.discord.tsx"),
+    route("settings", "routes/admin.settings.tsx"),
   ]),
   // The CSV download itself: a resource route (no layout, no page), posted to by a plain form.
   route("admin/exports/csv", "routes/admin.exports-csv.tsx"),

@@ -59,6 +59,11 @@ describe("the built Node server from a fresh folder", () => {
     assert.equal((await fetch(`${origin}/admin`, { headers: { cookie: admin } })).status, 200);
     const player = await signInThroughStandIn(origin, "76561198000000056");
     assert.equal((await fetch(`${origin}/admin`, { headers: { cookie: player } })).status, 404);
+    // A console section that doesn't exist is the site's 404, for the admin too.
+    const unknown = await fetch(`${origin}/admin/no-such-section`, { headers: { cookie: admin } });
+    assert.equal(unknown.status, 404);
+    assert.match(await unknown.text(), /Страница не найдена/);
+    assert.equal((await fetch(`${origin}/admin/players`, { headers: { cookie: admin } })).status, 200);
   });
 
   it("serves hashed assets brotli-compressed and cacheable for good", async () => {
