@@ -44,8 +44,10 @@ export type RenderPage = () => Promise<Response>;
  */
 export function visitorPageCache(cache: PageCache) {
   return async function serve(request: Request, deps: Deps, render: RenderPage): Promise<Response> {
+    // A signed-in player's page (most rendered pages) is let through before its address is parsed.
+    if (request.method !== "GET" || namesAPlayer(request)) return render();
     const url = new URL(request.url);
-    if (request.method !== "GET" || !VISITOR_PAGE.test(url.pathname) || namesAPlayer(request)) return render();
+    if (!VISITOR_PAGE.test(url.pathname)) return render();
     // The page is rendered from exactly the catalog its key names.
     const catalog = await catalogSnapshot(deps);
     pinCatalog(deps, catalog);
