@@ -36,7 +36,7 @@ export function AdminNav({ role }: { role: string }) {
           <SiteLink
             key={section.to}
             to={section.to}
-            className={current ? "admin-nav__link active" : "admin-nav__link"}
+            className="admin-nav__link"
             aria-current={current ? "page" : undefined}
           >
             {section.label}
