@@ -17,7 +17,7 @@ const SECTIONS = [
 ] as const;
 
 /** Whether a section is the page shown: its own address, or (unless `end`) an address under it. */
-export function isCurrentSection(pathname: string, section: { to: string; end: boolean }): boolean {
+function isCurrentSection(pathname: string, section: { to: string; end: boolean }): boolean {
   const path = pathname.replace(/\/+$/, "") || "/";
   return path === section.to || (!section.end && path.startsWith(`${section.to}/`));
 }

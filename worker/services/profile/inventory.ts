@@ -6,7 +6,7 @@ import { SESSION_PLAYER_SQL, type SessionKey } from "../auth/sessions.ts";
 import { isoOrNull } from "./time.ts";
 
 /** A row of the Корзина's read, as SQLite gives it. */
-export interface InventoryRow {
+interface InventoryRow {
   id: number;
   itemName: string;
   itemImage: string;

@@ -96,7 +96,7 @@ export async function catalogSnapshot(deps: Pick<Deps, "db" | "now">): Promise<C
  * return of limited stock, an operator's edit), so the next read checks it: the player or operator who
  * made the change sees it on their next page served here.
  */
-export function catalogChanged(): void {
+function catalogChanged(): void {
   localWrites++;
 }
 
