@@ -64,7 +64,7 @@ export function createApp({ pageHandler, platform, overrides, pageCache }: AppOp
   // chain gave it when it was rendered, so a hit costs a lookup and nothing else (decision 102).
   if (servePage) {
     app.use(async (c, next) => {
-      const answer = await servePage(c.req.raw, c.var.deps, async () => {
+      const answer = await servePage(c.req.raw, c.get("deps"), async () => {
         await next();
         return c.res;
       });
@@ -78,7 +78,7 @@ export function createApp({ pageHandler, platform, overrides, pageCache }: AppOp
   // the balance): shared caches must never keep it. API handlers that chose a policy keep theirs.
   app.use(async (c, next) => {
     await next();
-    if (readSessionToken(c.req.raw, c.var.deps.config) === null) return;
+    if (readSessionToken(c.req.raw, c.get("deps").config) === null) return;
     if (isApi(c) && c.res.headers.has("cache-control")) return;
     c.res.headers.set("cache-control", "private, no-store");
   });
@@ -95,19 +95,19 @@ export function createApp({ pageHandler, platform, overrides, pageCache }: AppOp
   app.all("/api/*", (c) => c.json({ error: NOT_FOUND }, 404));
 
   app.all(`${STANDIN_PREFIX}*`, async (c, next) => {
-    if (!standInsEnabled(c.var.deps.config)) return next();
-    const env = { ...standInEnvOf(c.var.deps, selfFetch(c)), styleNonce: c.get("secureHeadersNonce") };
+    if (!standInsEnabled(c.get("deps").config)) return next();
+    const env = { ...standInEnvOf(c.get("deps"), selfFetch(c)), styleNonce: c.get("secureHeadersNonce") };
     return standInsApp().fetch(c.req.raw, env);
   });
 
   // Every other request, of any method, is a page or a form post.
   app.all("*", async (c) => {
     if (!(await readableForm(c.req.raw))) return c.text(BAD_FORM, 400);
-    return pageHandler(c.req.raw, createRouterContext(c.var.deps, c.get("secureHeadersNonce")));
+    return pageHandler(c.req.raw, createRouterContext(c.get("deps"), c.get("secureHeadersNonce")));
   });
 
   app.onError((error, c) => {
-    console.error(JSON.stringify({ requestId: c.var.requestId, error: String(error), stack: error.stack }));
+    console.error(JSON.stringify({ requestId: c.get("requestId"), error: String(error), stack: error.stack }));
     if (new URL(c.req.url).pathname.startsWith("/api/")) {
       return c.json({ error: UNKNOWN_SERVER_ERROR }, 500);
     }

@@ -19,27 +19,27 @@ function redirectTo({ location, cookies }: SignInStep): Response {
 }
 
 // Full-page navigations: both names start the same Steam sign-in.
-authApi.get("/auth/steam", async (c) => redirectTo(await startSteamSignIn(c.var.deps, c.req.raw)));
-authApi.get("/auth/login", async (c) => redirectTo(await startSteamSignIn(c.var.deps, c.req.raw)));
-authApi.get("/auth/steam/callback", async (c) => redirectTo(await completeSteamSignIn(c.var.deps, c.req.raw)));
+authApi.get("/auth/steam", async (c) => redirectTo(await startSteamSignIn(c.get("deps"), c.req.raw)));
+authApi.get("/auth/login", async (c) => redirectTo(await startSteamSignIn(c.get("deps"), c.req.raw)));
+authApi.get("/auth/steam/callback", async (c) => redirectTo(await completeSteamSignIn(c.get("deps"), c.req.raw)));
 
 // /auth-success trades the callback's one-time code for the bearer token, which so never sits in an address.
 authApi.post("/auth/exchange", async (c) => {
   c.header("cache-control", "no-store");
   const body = codeExchangeBodySchema.safeParse(await c.req.json().catch(() => null));
-  const token = body.success ? await exchangeSignInCode(c.var.deps, c.req.raw, body.data.code) : null;
+  const token = body.success ? await exchangeSignInCode(c.get("deps"), c.req.raw, body.data.code) : null;
   if (!token) return c.json({ error: SIGN_IN_CODE_INVALID }, 400);
   return c.json({ token });
 });
 
 authApi.get("/auth/check", async (c) => {
-  const user = await getSessionUser(c.var.deps, c.req.raw);
+  const user = await getSessionUser(c.get("deps"), c.req.raw);
   c.header("cache-control", "no-store");
   return c.json({ authenticated: user !== null, user: user ? publicProfile(user) : null });
 });
 
 const signOut = async (c: Context<AppEnv>) => {
-  c.header("set-cookie", await logout(c.var.deps, c.req.raw));
+  c.header("set-cookie", await logout(c.get("deps"), c.req.raw));
   c.header("cache-control", "no-store");
   return c.json({ success: true });
 };

@@ -56,7 +56,7 @@ const pendingSchema = z.object({ steam_id: steamId });
 
 gameApi.use(async (c, next) => {
   try {
-    c.set("game", await verifyGameRequest(c.var.deps, c.req.raw));
+    c.set("game", await verifyGameRequest(c.get("deps"), c.req.raw));
   } catch (error) {
     if (error instanceof GameRequestError) return c.json({ error: error.message }, error.status);
     throw error;
@@ -68,7 +68,7 @@ gameApi.use(async (c, next) => {
 function parseBody<T extends z.ZodType>(c: Context<GameEnv>, schema: T): z.infer<T> | null {
   let json: unknown;
   try {
-    json = JSON.parse(c.var.game.body);
+    json = JSON.parse(c.get("game").body);
   } catch {
     return null;
   }
@@ -81,9 +81,9 @@ const badRequest = { error: GAME_ERRORS.badRequest };
 gameApi.post("/heartbeat", async (c) => {
   const beat = parseBody(c, heartbeatSchema);
   if (!beat) return c.json(badRequest, 400);
-  const nowSeconds = Math.floor(c.var.deps.now().getTime() / 1000);
+  const nowSeconds = Math.floor(c.get("deps").now().getTime() / 1000);
   if (beat.wiped_at != null && beat.wiped_at > nowSeconds + WIPE_CLOCK_SLACK_SECONDS) return c.json(badRequest, 400);
-  await recordHeartbeat(c.var.deps, c.var.game.server, {
+  await recordHeartbeat(c.get("deps"), c.get("game").server, {
     ...beat,
     map: beat.map ?? null,
     mapSize: beat.map_size ?? null,
@@ -96,8 +96,8 @@ gameApi.post("/heartbeat", async (c) => {
 gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
-  const { server, signature, key } = c.var.game;
-  const deliveries = await leaseDeliveries(c.var.deps, server, body.online);
+  const { server, signature, key } = c.get("game");
+  const deliveries = await leaseDeliveries(c.get("deps"), server, body.online);
   return c.json({
     deliveries,
     lease_seconds: LEASE_MS / 1000,
@@ -110,8 +110,8 @@ gameApi.post("/queue", async (c) => {
 gameApi.post("/ack", async (c) => {
   const body = parseBody(c, ackSchema);
   if (!body) return c.json(badRequest, 400);
-  const { server, signature, key } = c.var.game;
-  const outcome = await acknowledgeDeliveries(c.var.deps, server, body.results);
+  const { server, signature, key } = c.get("game");
+  const outcome = await acknowledgeDeliveries(c.get("deps"), server, body.results);
   // Signed like the queue's answer: the plugin drops journal entries only on an answer from us.
   if (outcome.status !== "ok") {
     const error = outcome.status === "unknown" ? GAME_ERRORS.unknownDeliveries : GAME_ERRORS.foreignDeliveries;
@@ -133,7 +133,7 @@ gameApi.post("/ack", async (c) => {
 gameApi.post("/pending", async (c) => {
   const body = parseBody(c, pendingSchema);
   if (!body) return c.json(badRequest, 400);
-  const { server, signature, key } = c.var.game;
-  const items = await pendingForPlayer(c.var.deps, server, body.steam_id);
+  const { server, signature, key } = c.get("game");
+  const items = await pendingForPlayer(c.get("deps"), server, body.steam_id);
   return c.json({ items, response_signature: await pendingResponseSignature(key, signature, items) });
 });

@@ -15,7 +15,7 @@ giftsApi.get("/gifts/recipient", requireUser, async (c) => {
   const q = query.safeParse(c.req.query("q") ?? "");
   c.header("Cache-Control", "private, no-store");
   if (!q.success) return c.json({ error: GIFT_ERRORS.badFriend }, 400);
-  const found = await findGiftRecipient(c.var.deps, c.var.user.steamId, q.data);
+  const found = await findGiftRecipient(c.get("deps"), c.get("user").steamId, q.data);
   if (!found.ok) return c.json({ error: found.error }, found.status);
   const { steamId, nickname, avatarUrl } = found.recipient;
   return c.json({ steam_id: steamId, nickname, avatar: avatarUrl });

@@ -17,14 +17,14 @@ const purchaseId = z.coerce.number().int().positive().max(Number.MAX_SAFE_INTEGE
 const paymentId = z.uuid();
 
 historyApi.get("/purchase/history", requireUser, async (c) => {
-  const purchases = await listPurchases(c.var.deps, c.var.user.id);
+  const purchases = await listPurchases(c.get("deps"), c.get("user").id);
   c.header("Cache-Control", "private, no-store");
   return c.json({ purchases });
 });
 
 historyApi.get("/purchases/:id{[0-9]+}", requireUser, async (c) => {
   const id = purchaseId.safeParse(c.req.param("id"));
-  const purchase = id.success ? await getPurchase(c.var.deps, c.var.user.id, id.data) : null;
+  const purchase = id.success ? await getPurchase(c.get("deps"), c.get("user").id, id.data) : null;
   // Someone else's purchase reads exactly like a missing one.
   if (!purchase) return c.json({ error: NOT_FOUND }, 404);
   c.header("Cache-Control", "private, no-store");
@@ -33,7 +33,7 @@ historyApi.get("/purchases/:id{[0-9]+}", requireUser, async (c) => {
 
 // A list of deposits, newest first.
 historyApi.get("/payment/history", requireUser, async (c) => {
-  const deposits = await listDeposits(c.var.deps, c.var.user.id);
+  const deposits = await listDeposits(c.get("deps"), c.get("user").id);
   c.header("Cache-Control", "private, no-store");
   return c.json(deposits);
 });
@@ -44,7 +44,7 @@ historyApi.get(
   requireUser,
   async (c) => {
     const id = paymentId.safeParse(c.req.param("id").toLowerCase());
-    const payment = id.success ? await getDeposit(c.var.deps, c.var.user.id, id.data) : null;
+    const payment = id.success ? await getDeposit(c.get("deps"), c.get("user").id, id.data) : null;
     if (!payment) return c.json({ error: NOT_FOUND }, 404);
     c.header("Cache-Control", "private, no-store");
     return c.json({ payment });
@@ -59,7 +59,7 @@ historyApi.get("/balance/history", requireUser, async (c) => {
     STATEMENT_PAGE_SIZE,
   );
   if (!request.ok) return c.json({ error: request.error }, 400);
-  const statement = await listStatement(c.var.deps, c.var.user.id, request.page);
+  const statement = await listStatement(c.get("deps"), c.get("user").id, request.page);
   const page = paginate(request.page, statement.total);
   if (!page.ok) return c.json({ error: page.error }, 400);
   c.header("Cache-Control", "private, no-store");

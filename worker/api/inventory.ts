@@ -12,7 +12,7 @@ const query = z.object({ status: z.enum(INVENTORY_FILTERS).catch("all") });
 // The player's Корзина: {items}, newest first; ?status=not_used|used narrows it.
 inventoryApi.get("/inventory", requireUser, async (c) => {
   const { status } = query.parse({ status: c.req.query("status") ?? "all" });
-  const items = await listInventory(c.var.deps, c.var.user.id, status);
+  const items = await listInventory(c.get("deps"), c.get("user").id, status);
   c.header("Cache-Control", "private, no-store");
   return c.json({ items });
 });

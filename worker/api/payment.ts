@@ -21,7 +21,7 @@ import { handleRefundNotification } from "../services/payments/refunds.ts";
 export const paymentApi = new Hono<AppEnv>();
 
 paymentApi.post("/payment/create", async (c) => {
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   const user = await getSessionUser(deps, c.req.raw);
   if (!user) return c.json({ error: TOP_UP_MESSAGES.createUnauthorized }, 401);
   const body = await c.req.json().catch(() => null);
@@ -50,7 +50,7 @@ const notificationSchema = z.object({
 // Only the payment's (or, for refund.succeeded, the refund's) id is taken from the body; the
 // provider's API is asked what happened. 200 tells the provider to stop repeating; repeats are harmless.
 paymentApi.post("/payment/webhook/:provider", async (c) => {
-  const deps = c.var.deps;
+  const deps = c.get("deps");
   if (c.req.param("provider") !== deps.config.paymentProvider) return c.json({ error: NOT_FOUND }, 404);
   let provider: ReturnType<typeof paymentProvider>;
   try {
@@ -86,7 +86,7 @@ paymentApi.get("/payment/return/:id", async (c) => {
   const id = z.uuid().safeParse(c.req.param("id"));
   let result: "success" | "failed" = "failed";
   try {
-    if (id.success) result = await paymentReturnResult(c.var.deps, id.data);
+    if (id.success) result = await paymentReturnResult(c.get("deps"), id.data);
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
   }

@@ -8,5 +8,5 @@ export const profileApi = new Hono<AppEnv>();
 
 profileApi.get("/profile", requireUser, (c) => {
   c.header("cache-control", "no-store");
-  return c.json(publicProfile(c.var.user));
+  return c.json(publicProfile(c.get("user")));
 });

@@ -10,8 +10,8 @@ export const promosApi = new Hono<AppEnv>();
 // Activates a code for the signed-in player: 200 {message, promo}, else {error} with the failure's status
 // (a 429 also has `code`: use_limit_reached for the code's use limit, too_many_attempts for the guessing pause).
 promosApi.post("/promos/validate", requireUser, async (c) => {
-  const result = await redeemPromo(c.var.deps, {
-    userId: c.var.user.id,
+  const result = await redeemPromo(c.get("deps"), {
+    userId: c.get("user").id,
     ip: clientAddress(c.req.raw),
     code: promoCodeFromBody(await c.req.json().catch(() => null)),
   });

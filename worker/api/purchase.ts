@@ -13,8 +13,8 @@ export const purchaseApi = new Hono<AppEnv>();
 purchaseApi.post("/purchase/items/:id", async (c) => {
   // Only the token's signature is checked here: whether its session is live is checked by the
   // purchase's own SQL, which saves a database round trip on every purchase (decision 100).
-  const token = readSessionToken(c.req.raw, c.var.deps.config);
-  const sessionId = token ? await verifySessionToken(c.var.deps, token) : null;
+  const token = readSessionToken(c.req.raw, c.get("deps").config);
+  const sessionId = token ? await verifySessionToken(c.get("deps"), token) : null;
   if (!sessionId) return c.json({ error: AUTH_REQUIRED }, 401);
   const id = positiveIdText.safeParse(c.req.param("id"));
   if (!id.success) return c.json({ error: PURCHASE_ERRORS.badId }, 400);
@@ -33,15 +33,15 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
   // which checks both again.
   let giftTo: GiftRecipient | null = null;
   if (body.data.gift_to) {
-    const buyer = await getSessionUser(c.var.deps, c.req.raw);
+    const buyer = await getSessionUser(c.get("deps"), c.req.raw);
     if (!buyer) return c.json({ error: AUTH_REQUIRED }, 401);
-    const found = await findGiftRecipient(c.var.deps, buyer.steamId, body.data.gift_to);
+    const found = await findGiftRecipient(c.get("deps"), buyer.steamId, body.data.gift_to);
     if (!found.ok) return c.json({ error: found.error }, found.status);
     giftTo = found.recipient;
   }
 
   const result = await purchaseItem(
-    c.var.deps,
+    c.get("deps"),
     { sessionId },
     {
       itemId: id.data,

@@ -7,7 +7,7 @@ type WithUser = AppEnv & { Variables: AppEnv["Variables"] & { user: SessionUser 
 
 /** 401 «Необходима авторизация» unless the request carries a live session (bearer token or cookie). */
 export const requireUser = createMiddleware<WithUser>(async (c, next) => {
-  const user = await getSessionUser(c.var.deps, c.req.raw);
+  const user = await getSessionUser(c.get("deps"), c.req.raw);
   if (!user) return c.json({ error: AUTH_REQUIRED }, 401);
   c.set("user", user);
   await next();

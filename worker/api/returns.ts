@@ -12,7 +12,7 @@ export const returnsApi = new Hono<AppEnv>();
 returnsApi.post("/purchases/:id/return", requireUser, async (c) => {
   const id = positiveIdText.safeParse(c.req.param("id"));
   if (!id.success) return c.json({ error: RETURN_ERRORS.badId }, 400);
-  const result = await returnPurchase(c.var.deps, c.var.user.id, id.data);
+  const result = await returnPurchase(c.get("deps"), c.get("user").id, id.data);
   c.header("Cache-Control", "no-store");
   if (!result.ok) return c.json({ error: result.error }, result.status);
   return c.json({

@@ -16,7 +16,7 @@ const EMPTY_CACHE = "public, max-age=5, s-maxage=5";
 
 // KV only, never D1: this is the most-requested endpoint.
 serverStatusApi.get("/server-status", async (c) => {
-  const status = await readServerStatus(c.var.deps);
+  const status = await readServerStatus(c.get("deps"));
   if (status.state === "unavailable") {
     c.header("Cache-Control", "no-store");
     return c.json({ servers: [], error: SERVER_STATUS_FAILED }, 503);

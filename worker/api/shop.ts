@@ -32,7 +32,7 @@ shopApi.get("/shop/items", async (c) => {
   if (!query.success) return c.json({ error: SHOP_ERRORS.badQuery }, 400);
   const request = parsePageRequest({ page: pageText, per_page: perPageText }, API_PAGE_SIZE);
   if (!request.ok) return c.json({ error: request.error }, 400);
-  const { items, total } = await listItemsPage(c.var.deps, filterOf(query.data), request.page);
+  const { items, total } = await listItemsPage(c.get("deps"), filterOf(query.data), request.page);
   const page = paginate(request.page, total);
   if (!page.ok) return c.json({ error: page.error }, 400);
   return c.json({ items, ...page.pagination });
@@ -41,7 +41,7 @@ shopApi.get("/shop/items", async (c) => {
 shopApi.get("/shop/items/:id", async (c) => {
   const id = positiveIdText.safeParse(c.req.param("id"));
   if (!id.success) return c.json({ error: SHOP_ERRORS.badId }, 400);
-  const item = await getItem(c.var.deps, id.data);
+  const item = await getItem(c.get("deps"), id.data);
   if (!item) return c.json({ error: SHOP_ERRORS.itemNotFound }, 404);
   return c.json({ item, items: [item] });
 });
@@ -51,7 +51,7 @@ shopApi.get("/shop/search", async (c) => {
   if (!filters.success) return c.json({ error: SHOP_ERRORS.badQuery }, 400);
   const text = searchQuerySchema.safeParse(c.req.query("query") ?? "");
   if (!text.success) return c.json({ error: text.error.issues[0]?.message ?? SHOP_ERRORS.badQuery }, 400);
-  return c.json({ items: await searchItems(c.var.deps, text.data, filterOf(filters.data)) });
+  return c.json({ items: await searchItems(c.get("deps"), text.data, filterOf(filters.data)) });
 });
 
 const limitedSchema = filterSchema.extend({ include_upcoming: z.enum(["true", "false", "1", "0"]).optional() });
@@ -60,10 +60,10 @@ shopApi.get("/shop/limited", async (c) => {
   const query = limitedSchema.safeParse(queryOf(c));
   if (!query.success) return c.json({ error: SHOP_ERRORS.badQuery }, 400);
   const includeUpcoming = query.data.include_upcoming === "true" || query.data.include_upcoming === "1";
-  return c.json(await listLimited(c.var.deps, { ...filterOf(query.data), includeUpcoming }));
+  return c.json(await listLimited(c.get("deps"), { ...filterOf(query.data), includeUpcoming }));
 });
 
 shopApi.get("/shop/categories", async (c) => {
   c.header("Cache-Control", "public, max-age=60");
-  return c.json({ categories: await listCategories(c.var.deps) });
+  return c.json({ categories: await listCategories(c.get("deps")) });
 });

@@ -25,7 +25,7 @@ function startedElsewhere(c: Context<AppEnv>, config: Config): boolean {
 
 export const crossSiteWrites: MiddlewareHandler<AppEnv> = async (c, next) => {
   if (isSafeMethod(c.req.method)) return next();
-  const config = c.var.deps.config;
+  const config = c.get("deps").config;
   if (sessionFromCookie(c.req.raw, config) && startedElsewhere(c, config)) {
     return c.req.path.startsWith("/api/") ? c.json({ error: FORBIDDEN }, 403) : c.text(FORBIDDEN, 403);
   }
