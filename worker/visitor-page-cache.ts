@@ -1,5 +1,5 @@
-import { parseCookie } from "cookie";
-import { serverTypeFromCookies } from "#core/shop/server-type-choice.ts";
+import { requestCookies } from "#core/request-cookies.ts";
+import { keptServerType } from "#core/shop/server-type-choice.ts";
 import type { Deps } from "./deps.ts";
 import type { PageCache } from "./ports/page-cache.ts";
 import { SESSION_COOKIE_NAMES } from "./services/auth/cookie-names.ts";
@@ -27,10 +27,8 @@ const VISITOR_PAGE = /^\/(?:_root\.data|terms(?:\.data)?|shop(?:\.data|\/.*)?)?$
 /** Whether the request names a player (either session cookie name, or any Authorization header). */
 export function namesAPlayer(request: Request): boolean {
   if (request.headers.has("authorization")) return true;
-  const cookies = request.headers.get("cookie");
-  if (!cookies) return false;
-  const parsed = parseCookie(cookies);
-  return SESSION_COOKIE_NAMES.some((name) => parsed[name] !== undefined);
+  const cookies = requestCookies(request);
+  return SESSION_COOKIE_NAMES.some((name) => cookies[name] !== undefined);
 }
 
 /** The answer as it leaves the site: every header the app's middleware adds is on it. */
@@ -54,7 +52,7 @@ export function visitorPageCache(cache: PageCache) {
     url.searchParams.set(VERSION_PARAM, catalogVersionAt(catalog, deps.now().getTime()).version);
     // A page shows the visitor's chosen server type (the header's «Магазин», the shop without a type in its
     // address), so each chosen type has its own copy; a cookie that names no known type is the same as none.
-    url.searchParams.set(SERVER_TYPE_PARAM, serverTypeFromCookies(request.headers.get("cookie")) ?? "");
+    url.searchParams.set(SERVER_TYPE_PARAM, keptServerType(request) ?? "");
     const key = url.href;
     const kept = await cache.get(key);
     if (kept) {

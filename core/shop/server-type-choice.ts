@@ -1,8 +1,8 @@
 // The server type a player chose in the shop's selector, kept in a cookie so every link into the shop,
 // the header and the pages rendered on the server (with or without JavaScript) use the same one.
 
-import { parseCookie } from "cookie";
 import { z } from "zod";
+import { requestCookies } from "../request-cookies.ts";
 import { DEFAULT_SERVER_TYPE, SERVER_TYPES, type ServerType } from "./server-types.ts";
 
 export const SERVER_TYPE_COOKIE = "server_type";
@@ -17,10 +17,9 @@ export function knownServerType(value: unknown): ServerType | null {
   return parsed.success ? parsed.data : null;
 }
 
-/** The type kept in a Cookie header, or null when there is none or it is not a known type. */
-export function serverTypeFromCookies(cookieHeader: string | null | undefined): ServerType | null {
-  if (!cookieHeader) return null;
-  return knownServerType(parseCookie(cookieHeader)[SERVER_TYPE_COOKIE]);
+/** The type a request's cookie keeps, or null when there is none or it is not a known type. */
+export function keptServerType(request: Request): ServerType | null {
+  return knownServerType(requestCookies(request)[SERVER_TYPE_COOKIE]);
 }
 
 /** The `Set-Cookie` value that keeps `type` (not HttpOnly: the page's script may read it; it is no secret). */
@@ -38,7 +37,7 @@ export function chosenServerType(request: Request): ServerType | null {
     const fromAddress = knownServerType(url.searchParams.get("server_type"));
     if (fromAddress) return fromAddress;
   }
-  return serverTypeFromCookies(request.headers.get("cookie"));
+  return keptServerType(request);
 }
 
 /** `/shop`, and the data request React Router makes for it. */
@@ -55,7 +54,7 @@ export function serverTypeCookieUpdate(request: Request): string | null {
   if (!isShopListPath(url.pathname)) return null;
   const wanted = knownServerType(url.searchParams.get("server_type"));
   if (!wanted) return null;
-  const kept = serverTypeFromCookies(request.headers.get("cookie"));
+  const kept = keptServerType(request);
   if (kept === wanted || (kept === null && wanted === DEFAULT_SERVER_TYPE)) return null;
   return serverTypeSetCookie(wanted, url.protocol === "https:");
 }

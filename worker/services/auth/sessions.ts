@@ -1,8 +1,8 @@
-import { parseCookie } from "cookie";
 import { and, eq, gt, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { LRUCache } from "lru-cache";
 import type { SessionUser } from "#core/auth/session-user.ts";
+import { requestCookies } from "#core/request-cookies.ts";
 import { sessions } from "#db/schema.ts";
 import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
@@ -94,7 +94,7 @@ export function readSessionCookie(request: Request, config: Pick<Config, "public
 
 /** A cookie's value from a request, or null. */
 export function readCookie(request: Request, cookieName: string): string | null {
-  return parseCookie(request.headers.get("cookie") ?? "")[cookieName] || null;
+  return requestCookies(request)[cookieName] || null;
 }
 
 // The loaders of one page run side by side and most want the player. On a GET nothing changes
