@@ -15,20 +15,24 @@ const e2eExportRows = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_EXP
 // The browser's code in a few files, not twenty: React and React Router in one, the site's shared modules
 // in another (the console's apart, so players never load it), then each page's own. Each file is one
 // more modulepreload link every page renders and one more request (docs/PERFORMANCE.md run 11).
+const siteModule = (id: string) => /[\\/](app|core)[\\/]/.test(id);
+const consoleModule = (id: string) => siteModule(id) && /[\\/]admin[\\/.-]/.test(id);
 const clientBuild = {
   build: {
     rolldownOptions: {
       output: {
         codeSplitting: {
           groups: [
-            { name: "vendor", test: /node_modules[\\/]/, minShareCount: 2, priority: 2 },
+            { name: "vendor", test: /node_modules[\\/]/, minShareCount: 2, priority: 3 },
+            // Before the console's group: a group also takes in what its modules import, so a module the
+            // console shares with players' pages (the notice line) must already be in "shared".
             {
-              name: (id: string) => (/[\\/]admin[\\/.-]/.test(id) ? "console" : "shared"),
-              debugName: "the site's shared modules",
-              test: /[\\/](app|core)[\\/]/,
+              name: "shared",
+              test: (id: string) => siteModule(id) && !consoleModule(id),
               minShareCount: 2,
-              priority: 1,
+              priority: 2,
             },
+            { name: "console", test: consoleModule, minShareCount: 2, priority: 1 },
           ],
         },
       },

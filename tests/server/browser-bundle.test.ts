@@ -25,4 +25,15 @@ describe("the browser bundle", () => {
     });
     assert.deepEqual(leaks, []);
   });
+
+  it("keeps the console's code out of every player's page", () => {
+    // Rolldown's groups take in what their modules import; a module the console shares with a player's
+    // page must stay in the shared file, or that page loads the console's file too.
+    const consoleFiles = files.filter((name) => name.startsWith("console-"));
+    assert.equal(consoleFiles.length, 1, `the console's own file: ${consoleFiles.join(", ")}`);
+    const loadingConsole = files
+      .filter((name) => !name.startsWith("admin") && !name.startsWith("console-"))
+      .filter((name) => readFileSync(join(ASSETS, name), "utf8").includes(`"./${consoleFiles[0]}"`));
+    assert.deepEqual(loadingConsole, []);
+  });
 });
