@@ -1,4 +1,5 @@
 import { z } from "zod";
+import { oncePer } from "#core/once-per.ts";
 import { isValidInn } from "#core/seller.ts";
 import type { Settings } from "./settings.ts";
 
@@ -144,10 +145,5 @@ function isLocalSite(appEnv: string, publicUrl: string): boolean {
 const standInsByConfig = new WeakMap<Config, boolean>();
 
 export function standInsEnabled(config: Config): boolean {
-  let enabled = standInsByConfig.get(config);
-  if (enabled === undefined) {
-    enabled = isLocalSite(config.appEnv, config.publicUrl);
-    standInsByConfig.set(config, enabled);
-  }
-  return enabled;
+  return oncePer(standInsByConfig, config, ({ appEnv, publicUrl }) => isLocalSite(appEnv, publicUrl));
 }
