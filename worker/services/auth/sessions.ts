@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { LRUCache } from "lru-cache";
 import type { SessionUser } from "#core/auth/session-user.ts";
@@ -130,23 +130,29 @@ export type SessionKey = readonly [sessionId: string, now: number];
 
 type SessionUserRow = Omit<SessionUser, "sessionId">;
 
-const SESSION_USER_SQL = `SELECT u.id AS id, u.steam_id AS steamId, u.nickname AS nickname, u.avatar_url AS avatarUrl,
-    u.balance AS balance
-  FROM sessions s JOIN users u ON u.id = s.user_id
-  WHERE s.id = ?1 AND s.revoked_at IS NULL AND s.expires_at > ?2 LIMIT 1`;
+// The player, if the session is live: the one place that says what a live session is stays SESSION_PLAYER_SQL.
+const SESSION_USER_SQL = `SELECT id, steam_id AS steamId, nickname, avatar_url AS avatarUrl, balance
+  FROM users WHERE id = ${SESSION_PLAYER_SQL}`;
 
 const sessionUserRead = (key: SessionKey) => read<SessionUserRow>(SESSION_USER_SQL, key);
+
+const sessionUserOf = (row: SessionUserRow | undefined, [sessionId]: SessionKey): SessionUser | null =>
+  row ? { ...row, sessionId } : null;
+
+/** The key of the session a well-signed, unexpired token names; whether it is still live is for the read to say. */
+async function sessionKeyOf(deps: Pick<Deps, "config" | "now">, token: string | null): Promise<SessionKey | null> {
+  const sessionId = token ? await verifySessionToken(deps, token) : null;
+  return sessionId ? [sessionId, deps.now().getTime()] : null;
+}
 
 async function lookUpSessionUser(
   deps: Pick<Deps, "db" | "config" | "now">,
   request: Request,
 ): Promise<SessionUser | null> {
-  const token = readSessionToken(request, deps.config);
-  if (!token) return null;
-  const sessionId = await verifySessionToken(deps, token);
-  if (!sessionId) return null;
-  const [[row]] = await deps.db.read([sessionUserRead([sessionId, deps.now().getTime()])] as const);
-  return row ? { ...row, sessionId } : null;
+  const key = await sessionKeyOf(deps, readSessionToken(request, deps.config));
+  if (!key) return null;
+  const [[row]] = await deps.db.read([sessionUserRead(key)] as const);
+  return sessionUserOf(row, key);
 }
 
 /**
@@ -160,12 +166,10 @@ export async function getSessionUserWith<T extends readonly [Read<unknown>, ...R
   request: Request,
   pageReads: (key: SessionKey) => T,
 ): Promise<{ user: SessionUser | null; reads: RowsOf<T> | null }> {
-  const token = readSessionToken(request, deps.config);
-  const sessionId = token ? await verifySessionToken(deps, token) : null;
-  if (!sessionId) return { user: null, reads: null };
-  const key: SessionKey = [sessionId, deps.now().getTime()];
+  const key = await sessionKeyOf(deps, readSessionToken(request, deps.config));
+  if (!key) return { user: null, reads: null };
   const batch = deps.db.read([sessionUserRead(key), ...pageReads(key)] as const);
-  const lookup = batch.then(([[row]]) => (row ? { ...row, sessionId } : null));
+  const lookup = batch.then(([[row]]) => sessionUserOf(row, key));
   if (isSafeMethod(request.method)) lookups.set(request, lookup);
   const [[, ...reads], user] = await Promise.all([batch, lookup]);
   if (!user) return { user: null, reads: null };
@@ -178,16 +182,14 @@ export async function cookieSession(
   request: Request,
 ): Promise<{ sessionId: string; token: string } | null> {
   const token = readSessionCookie(request, deps.config);
-  if (!token) return null;
-  const sessionId = await verifySessionToken(deps, token);
-  if (!sessionId) return null;
-  const [row] = await deps.db.orm
-    .select({ id: sessions.id })
-    .from(sessions)
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
-    .limit(1);
-  return row ? { sessionId, token } : null;
+  const key = await sessionKeyOf(deps, token);
+  if (!token || !key) return null;
+  const [[row]] = await deps.db.read([liveSessionRead(key)] as const);
+  return row?.live ? { sessionId: key[0], token } : null;
 }
+
+const liveSessionRead = (key: SessionKey) =>
+  read<{ live: number }>(`SELECT ${SESSION_PLAYER_SQL} IS NOT NULL AS live`, key);
 
 export async function revokeSession(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<void> {
   await deps.db.orm
