@@ -6,10 +6,10 @@
 // The other commit is checked out in .bench-state/compare-base (a git worktree, removed afterwards)
 // and built, seeded and served from there with this checkout's node_modules.
 import { type ChildProcess, execFileSync } from "node:child_process";
-import { existsSync, rmSync, symlinkSync } from "node:fs";
+import { existsSync, symlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
-import { servePreview, stopSite } from "../tests/e2e/site.ts";
+import { buildSite, freshState, servePreview, stopSite } from "../tests/e2e/site.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { runLoad } from "./load.ts";
 import { median } from "./stats.ts";
@@ -30,7 +30,6 @@ const rounds = Number(args.rounds);
 const measureMs = Number(args.seconds) * 1000;
 
 const BASE_DIR = resolve(".bench-state/compare-base");
-const env = { ...process.env, CLOUDFLARE_ENV: "e2e", WRANGLER_SEND_METRICS: "false" };
 
 interface Build {
   name: string;
@@ -67,28 +66,17 @@ function checkOutBase(commit: string): void {
 }
 
 async function start(build: Build): Promise<void> {
-  const buildEnv = { ...env, E2E_PORT: String(build.port) };
   console.log(`Building and seeding ${build.name}…`);
-  execFileSync(resolve("node_modules/.bin/react-router"), ["build"], {
-    cwd: build.dir,
-    env: buildEnv,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
-  const stateDir = resolve(`.bench-state/compare-${build.port}`);
-  rmSync(stateDir, { recursive: true, force: true });
+  buildSite({ cwd: build.dir, port: build.port });
   // Each commit seeds with its own script and migrations.
-  execFileSync(process.execPath, ["scripts/seed-local.ts", "--persist-to", stateDir, "--env", "e2e"], {
-    cwd: build.dir,
-    env: buildEnv,
-    stdio: ["ignore", "ignore", "inherit"],
-  });
+  const stateDir = freshState(`.bench-state/compare-${build.port}`, undefined, build.dir);
   const origin = `http://localhost:${build.port}`;
   build.server = await servePreview({
     cwd: build.dir,
     port: build.port,
     stateDir,
     readyUrl: `${origin}/api/server-types`,
-    env: buildEnv,
+    env: { ...process.env, CLOUDFLARE_ENV: "e2e", E2E_PORT: String(build.port) },
   });
   build.request = (await target?.prepare?.({ origin })) ?? {};
 }

@@ -11,26 +11,35 @@ export const E2E_ORIGIN = `http://localhost:${E2E_PORT}`;
 
 const env = { ...process.env, CLOUDFLARE_ENV: "e2e", WRANGLER_SEND_METRICS: "false" };
 
-/** Builds the e2e site; `exportRowsPerFile` replaces wrangler.jsonc's EXPORT_ROWS_PER_FILE in the build. */
-export function buildSite(options: { exportRowsPerFile?: number } = {}): void {
+/**
+ * Builds the e2e site; `exportRowsPerFile` replaces wrangler.jsonc's EXPORT_ROWS_PER_FILE in the build,
+ * `port` builds it for another port than E2E_PORT, `cwd` builds another checkout (bench/compare.ts).
+ */
+export function buildSite(options: { exportRowsPerFile?: number; port?: number; cwd?: string } = {}): void {
   const rows =
     options.exportRowsPerFile === undefined ? {} : { E2E_EXPORT_ROWS_PER_FILE: String(options.exportRowsPerFile) };
-  execFileSync("node_modules/.bin/react-router", ["build"], {
+  const port = options.port === undefined ? {} : { E2E_PORT: String(options.port) };
+  execFileSync(resolve("node_modules/.bin/react-router"), ["build"], {
+    cwd: options.cwd,
     stdio: ["ignore", "ignore", "inherit"],
-    env: { ...env, ...rows },
+    env: { ...env, ...rows, ...port },
   });
 }
 
 /** Rows a CSV file holds in the browser tests' builds: the seed's two ledger rows already make two parts. */
 export const E2E_EXPORT_ROWS_PER_FILE = 1;
 
-/** Fresh seeded local D1/KV in `dir`; `catalogSize`: SOLO items (bench/scale.ts). */
-export function freshState(dir: string, catalogSize?: number): string {
+/**
+ * Fresh seeded local D1/KV in `dir`; `catalogSize`: SOLO items (bench/scale.ts); `cwd`: seeded by another
+ * checkout's own script and migrations (bench/compare.ts).
+ */
+export function freshState(dir: string, catalogSize?: number, cwd?: string): string {
   const path = resolve(dir);
   rmSync(path, { recursive: true, force: true });
   const size = catalogSize === undefined ? [] : ["--catalog-size", String(catalogSize)];
   // Wrangler keeps D1/KV under <persist-to>/v3; the Vite plugin expects the same parent.
   execFileSync(process.execPath, ["scripts/seed-local.ts", "--persist-to", path, "--env", "e2e", ...size], {
+    cwd,
     stdio: ["ignore", "ignore", "inherit"],
     env,
   });
