@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { oncePer } from "#core/once-per.ts";
 import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
 import {
@@ -49,12 +50,7 @@ async function readConsole(deps: Pick<Deps, "db" | "config" | "now">, request: R
 }
 
 function lookUpConsole(context: Readonly<RouterContextProvider>, request: Request): Promise<ConsoleLookup> {
-  let lookup = lookups.get(request);
-  if (!lookup) {
-    lookup = readConsole(context.get(depsContext), request);
-    lookups.set(request, lookup);
-  }
-  return lookup;
+  return oncePer(lookups, request, (asked) => readConsole(context.get(depsContext), asked));
 }
 
 /**

@@ -2,6 +2,7 @@ import { and, eq, isNull } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { LRUCache } from "lru-cache";
 import type { SessionUser } from "#core/auth/session-user.ts";
+import { oncePer } from "#core/once-per.ts";
 import { requestCookies } from "#core/request-cookies.ts";
 import { sessions } from "#db/schema.ts";
 import type { Config } from "../../config.ts";
@@ -108,12 +109,7 @@ export function getSessionUser(
   request: Request,
 ): Promise<SessionUser | null> {
   if (!isSafeMethod(request.method)) return lookUpSessionUser(deps, request);
-  let lookup = lookups.get(request);
-  if (!lookup) {
-    lookup = lookUpSessionUser(deps, request);
-    lookups.set(request, lookup);
-  }
-  return lookup;
+  return oncePer(lookups, request, (asked) => lookUpSessionUser(deps, asked));
 }
 
 /**
