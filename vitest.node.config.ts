@@ -45,6 +45,7 @@ export const BOTH_RUNTIMES = [
   // pages
   "tests/visitor-page-cache.test.ts",
   "tests/visitor-page-cache-nonce.test.ts",
+  "tests/public-origin.test.ts",
   // the operator console's summary (one round trip, decision 117), exports and notifications
   "tests/admin-summary.test.ts",
   "tests/admin-exports.test.ts",

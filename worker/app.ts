@@ -13,6 +13,7 @@ import type { AppEnv } from "./hono-env.ts";
 import { isSafeMethod } from "./http-methods.ts";
 import { standInsApp } from "./integrations/stand-ins/app.ts";
 import type { PageCache } from "./ports/page-cache.ts";
+import { atPublicOrigin, plainTextByUrl } from "./public-origin.ts";
 import { securityHeaders } from "./security-headers.ts";
 import { readSessionToken } from "./services/auth/sessions.ts";
 import { PAGE_CACHE_HEADER, visitorPageCache } from "./visitor-page-cache.ts";
@@ -47,17 +48,22 @@ export interface AppOptions {
   overrides?: (c: Context<AppEnv>) => DepsOverrides;
   /** Where signed-out visitors' pages are kept (the runtime's own cache); none: every page is rendered. */
   pageCache?: PageCache;
+  /** Whether a request came in plain text, as far as the runtime knows; by default its URL's scheme says. */
+  plainText?: (request: Request) => boolean;
 }
 
-export function createApp({ pageHandler, platform, overrides, pageCache }: AppOptions) {
+export function createApp({ pageHandler, platform, overrides, pageCache, plainText = plainTextByUrl }: AppOptions) {
   const app = new Hono<AppEnv>();
   const servePage = pageCache ? visitorPageCache(pageCache) : null;
   // The payment stand-in's notifications enter the site here, as the provider's would over the network.
   const selfFetch = (c: Context<AppEnv>) => (request: Request) => app.fetch(request, c.env, executionContextOf(c));
 
   // First, so every guard below reads the same configuration the services get.
+  // Then the request is put at the public origin, so nothing after this sees the proxy's address.
   app.use(async (c, next) => {
-    c.set("deps", wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) }));
+    const deps = wireDeps(platform(c), { overrides: overrides?.(c), notify: selfFetch(c) });
+    c.set("deps", deps);
+    c.req.raw = atPublicOrigin(c.req.raw, deps.config, plainText(c.req.raw));
     await next();
   });
   // Before the rest of the chain: a visitor's page from the cache already carries every header the

@@ -4,13 +4,14 @@ import { lruPageCache } from "../adapters/memory-page-cache.ts";
 import { type AppOptions, createApp } from "../app.ts";
 import type { Platform } from "../deps.ts";
 import { clientAddress, withClientAddress } from "./client-address.ts";
+import { plainTextByProxy } from "./forwarded-proto.ts";
 
 export interface NodeAppOptions {
   pageHandler: AppOptions["pageHandler"];
   platform: Platform;
   /** The client build (build/node/client): hashed assets under /assets, public/ files beside them. */
   clientDir: string;
-  /** A proxy on this machine appends the client's address to X-Forwarded-For (TRUST_PROXY=1). */
+  /** A proxy on this machine appends the client's address to X-Forwarded-For and says its scheme (TRUST_PROXY=1). */
   trustProxy?: boolean;
 }
 
@@ -23,7 +24,12 @@ const SHORT = "public, max-age=3600";
  * browser accepts them), then the same Hono app as on Workers for everything else.
  */
 export function createNodeApp({ pageHandler, platform, clientDir, trustProxy = false }: NodeAppOptions) {
-  const site = createApp({ pageHandler, platform: () => platform, pageCache: lruPageCache() });
+  const site = createApp({
+    pageHandler,
+    platform: () => platform,
+    pageCache: lruPageCache(),
+    plainText: plainTextByProxy(trustProxy),
+  });
   const app = new Hono();
   app.on(
     ["GET", "HEAD"],

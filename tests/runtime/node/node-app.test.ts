@@ -52,3 +52,43 @@ describe("the client's address on Node", () => {
     );
   });
 });
+
+describe("how the visitor came, on Node behind a proxy", () => {
+  const production = {
+    ...testSettings,
+    APP_ENV: "production",
+    PUBLIC_URL: "https://shop.example.ru",
+    STEAM_WEBAPI_BASE: "https://api.steampowered.com",
+    STEAM_OPENID_ENDPOINT: "https://steamcommunity.com/openid/login",
+    SESSION_SECRET: "a-production-session-secret-of-48-characters-xx",
+    GAME_KEY_SECRET: "a-production-game-key-secret-of-48-characters-x",
+    PAYMENT_PROVIDER: "yookassa",
+  } as const;
+  const seen = (trustProxy: boolean) => {
+    let url = "unset";
+    const app = createNodeApp({
+      pageHandler: async (request) => {
+        url = request.url;
+        return new Response("ok");
+      },
+      platform: { ...ports, settings: production },
+      clientDir: mkdtempSync(join(tmpdir(), "site-client-")),
+      trustProxy,
+    });
+    return async (headers: Record<string, string>) => {
+      await app.fetch(new Request("http://shop.example.ru/terms", { headers }));
+      return url;
+    };
+  };
+
+  it("is PUBLIC_URL's scheme when nothing trusted says otherwise", async () => {
+    expect(await seen(true)({ "x-forwarded-proto": "https" })).toBe("https://shop.example.ru/terms");
+    expect(await seen(true)({})).toBe("https://shop.example.ru/terms");
+    // Without TRUST_PROXY a client's own header counts for nothing.
+    expect(await seen(false)({ "x-forwarded-proto": "http" })).toBe("https://shop.example.ru/terms");
+  });
+
+  it("is plain HTTP when the trusted proxy says the visitor came in plain text", async () => {
+    expect(await seen(true)({ "x-forwarded-proto": "https, http" })).toBe("http://shop.example.ru/terms");
+  });
+});

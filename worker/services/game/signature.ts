@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import { POSITIVE_ID_PATTERN } from "#core/schemas/common.ts";
+import { type Config, standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { derivedSigningKey, hexToBytes, importSigningKey } from "./keys.ts";
@@ -47,9 +48,13 @@ export function canonicalRequest(timestamp: string, method: string, path: string
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
 
-/** Plain HTTP is refused except on the developer's own machine. */
-export function isSecureTransport(url: URL): boolean {
-  return url.protocol === "https:" || LOCAL_HOSTS.has(url.hostname);
+/**
+ * Plain HTTP is refused except on the developer's own machine. The URL is already the public one
+ * (worker/public-origin.ts): behind a TLS proxy it says https, and a site on a real host never
+ * takes a loopback name for a sign of safety.
+ */
+export function isSecureTransport(url: URL, config: Config): boolean {
+  return url.protocol === "https:" || (standInsEnabled(config) && LOCAL_HOSTS.has(url.hostname));
 }
 
 async function readBody(request: Request): Promise<string> {
@@ -68,7 +73,7 @@ async function readBody(request: Request): Promise<string> {
  */
 export async function verifyGameRequest(deps: Deps, request: Request): Promise<VerifiedGameRequest> {
   const url = new URL(request.url);
-  if (!isSecureTransport(url)) throw new GameRequestError(403, GAME_ERRORS.httpsRequired);
+  if (!isSecureTransport(url, deps.config)) throw new GameRequestError(403, GAME_ERRORS.httpsRequired);
 
   const serverIdHeader = request.headers.get("x-server-id") ?? "";
   const timestamp = request.headers.get("x-timestamp") ?? "";
