@@ -18,7 +18,7 @@ export default [
     route("statement", "routes/profile.statement.tsx"),
   ]),
   // The operator console: every loader and action checks the role; strangers get the 404 above's twin.
-  // Nested under one "admin" path, so matching any other address rejects the console's fourteen
+  // Nested under one "admin" path, so matching any other address rejects the console's fifteen
   // routes at their first segment (React Router matches every request's path four times).
   route("admin", "routes/admin.tsx", [
     index("routes/admin.index.tsx"),
@@ -27,6 +27,7 @@ export default [
     route("audit", "routes/admin.audit.tsx"),
     route("items", "routes/admin.items.tsx"),
     route("items/:id", "routes/admin.item.tsx"),
+    route("categories", "routes/admin.categories.tsx"),
     route("deliveries", "routes/admin.deliveries.tsx"),
     route("promos", "routes/admin.promos.tsx"),
     route("sales", "routes/admin.sales.tsx"),

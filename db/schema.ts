@@ -110,6 +110,8 @@ export const categories = sqliteTable("categories", {
   name: text("name").notNull(),
   description: text("description").notNull().default(""),
   sortOrder: integer("sort_order").notNull().default(0),
+  // Hidden by an operator (decision 119): neither it nor its items are in the shop; the console still lists it.
+  hidden: integer("hidden", { mode: "boolean" }).notNull().default(false),
 });
 
 export const items = sqliteTable(

@@ -26,6 +26,7 @@ const TARGET_LABEL: Record<string, string> = {
   export: "Выгрузка",
   discord: "Discord",
   sale: "Распродажа",
+  category: "Категория",
   settings: "Настройки",
 };
 

@@ -1,7 +1,8 @@
-import { data, redirect } from "react-router";
+import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { CATEGORY_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { createCatalogItem, itemForEdit, listCategories, updateCatalogItem } from "#worker/services/admin/catalog.ts";
 import { itemFormSchema } from "#worker/services/admin/catalog-input.ts";
@@ -83,13 +84,23 @@ export default function AdminItem({ loaderData, actionData }: Route.ComponentPro
     <section className="admin-section" aria-labelledby="item-title">
       <h2 id="item-title">{id ? `Товар №${id}` : "Новый товар"}</h2>
       <ActionNotice result={actionData ?? (done ? { ok: true, message: done } : undefined)} />
-      <ItemForm
-        key={id ?? "new"}
-        values={values}
-        categories={categories}
-        serverTypes={serverTypes}
-        submitLabel={id ? "Сохранить" : "Добавить товар"}
-      />
+      {categories.length === 0 ? (
+        // A fresh shop: an item needs a category, and there is none to choose yet (decision 119).
+        <p data-testid="item-needs-category">
+          {CATEGORY_TEXT.noneForItem}{" "}
+          <Link to="/admin/categories" className="button button--small">
+            {CATEGORY_TEXT.createFirst}
+          </Link>
+        </p>
+      ) : (
+        <ItemForm
+          key={id ?? "new"}
+          values={values}
+          categories={categories}
+          serverTypes={serverTypes}
+          submitLabel={id ? "Сохранить" : "Добавить товар"}
+        />
+      )}
     </section>
   );
 }

@@ -2,6 +2,7 @@ import { data, Link, redirect } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { CATEGORY_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { listCatalog, setItemVisible } from "#worker/services/admin/catalog.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
@@ -23,6 +24,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     serverType,
     serverTypes: SERVER_TYPES,
     items: catalog.items,
+    hasCategories: catalog.categories.length > 0,
     done: done === "hidden" ? "Товар скрыт" : done === "shown" ? "Товар снова в магазине" : null,
   };
 }
@@ -42,15 +44,25 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AdminItems({ loaderData, actionData }: Route.ComponentProps) {
-  const { items, serverType, serverTypes, done } = loaderData;
+  const { items, serverType, serverTypes, done, hasCategories } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="items-title">
       <div className="admin-head">
         <h2 id="items-title">Каталог</h2>
-        <Link to="/admin/items/new" className="button">
-          Добавить товар
-        </Link>
+        {hasCategories && (
+          <Link to="/admin/items/new" className="button">
+            Добавить товар
+          </Link>
+        )}
       </div>
+      {!hasCategories && (
+        <p data-testid="item-needs-category">
+          {CATEGORY_TEXT.noneForItem}{" "}
+          <Link to="/admin/categories" className="button button--small">
+            {CATEGORY_TEXT.createFirst}
+          </Link>
+        </p>
+      )}
       <ActionNotice result={actionData ?? (done ? { ok: true, message: done } : undefined)} />
       <nav className="admin-nav" aria-label="Типы серверов">
         <Link to="/admin/items" className="admin-nav__link" aria-current={serverType === null ? "page" : undefined}>
@@ -91,7 +103,10 @@ export default function AdminItems({ loaderData, actionData }: Route.ComponentPr
                   {item.isOneTime && <span className="muted"> · разовый</span>}
                 </td>
                 <td>{item.serverType}</td>
-                <td>{item.categoryName}</td>
+                <td>
+                  {item.categoryName}
+                  {item.categoryHidden && <span className="muted"> ({CATEGORY_TEXT.hiddenMark})</span>}
+                </td>
                 <td className="admin-table__num">
                   {formatKopecks(item.price)}
                   {item.discount > 0 && <span className="muted"> −{item.discount}%</span>}

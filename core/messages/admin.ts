@@ -1,5 +1,7 @@
 // What the operator console answers with: its own texts, beside the players' in this folder.
 
+import { pluralRu } from "../format/plural.ts";
+
 export const PAYMENT_ADMIN_TEXT = {
   notFound: "Платёж не найден",
   noProviderId: "Платёж не дошёл до провайдера: проверять нечего",
@@ -70,6 +72,35 @@ export const CATALOG_TEXT = {
   nicknameOutsideChat: "{nickname} можно подставлять только в сообщение чата (команда say …)",
   belowSold: "Количество не может быть меньше уже проданного",
   notFound: "Товар не найден",
+} as const;
+
+const ITEM_FORMS = { one: "товар", few: "товара", many: "товаров" } as const;
+
+/** «Категории» (decision 119): what the catalog is divided into; a fresh shop has none. */
+export const CATEGORY_TEXT = {
+  title: "Категории",
+  help: "Категории делят каталог магазина, игроки выбирают их в фильтре. Порядок здесь — порядок в магазине. Скрытая категория пропадает из магазина вместе со своими товарами; удалить можно только пустую.",
+  empty: "Категорий пока нет. Добавьте первую — без неё нельзя добавить ни одного товара.",
+  badName: "Название категории — от 1 до 60 символов",
+  badDescription: "Описание — не длиннее 300 символов",
+  duplicate: "Категория с таким названием уже есть",
+  notFound: "Категория не найдена",
+  /** «В категории 3 товара: перенесите их в другую категорию или удалите …» */
+  notEmpty: (count: number) =>
+    `В категории ${count} ${pluralRu(count, ITEM_FORMS)}: перенесите их в другую категорию (в карточке товара), потом удалите категорию. Или скройте её — она пропадёт из магазина вместе с товарами.`,
+  cantMove: "Категория уже на краю списка: двигать некуда",
+  hiddenMark: "скрыта",
+  done: {
+    created: "Категория добавлена",
+    renamed: "Категория сохранена",
+    moved: "Порядок категорий изменён",
+    hidden: "Категория скрыта: её и её товаров нет в магазине",
+    shown: "Категория снова в магазине",
+    deleted: "Категория удалена",
+  },
+  /** The item form when there is no category yet. */
+  noneForItem: "Чтобы добавить товар, нужна хотя бы одна категория, а их пока нет.",
+  createFirst: "Создать категорию",
 } as const;
 
 /** «Распродажи» (decision 113). */

@@ -5,6 +5,7 @@ const SECTIONS = [
   { to: "/admin", label: "Сводка", end: true, adminOnly: false },
   { to: "/admin/players", label: "Игроки", end: false, adminOnly: false },
   { to: "/admin/items", label: "Каталог", end: false, adminOnly: true },
+  { to: "/admin/categories", label: "Категории", end: false, adminOnly: true },
   { to: "/admin/deliveries", label: "Доставки", end: false, adminOnly: false },
   { to: "/admin/promos", label: "Промокоды", end: false, adminOnly: false },
   { to: "/admin/sales", label: "Распродажи", end: false, adminOnly: true },

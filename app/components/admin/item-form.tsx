@@ -1,4 +1,5 @@
 import { Form } from "react-router";
+import { CATEGORY_TEXT } from "#core/messages/admin.ts";
 
 export interface ItemFormValues {
   name: string;
@@ -56,7 +57,7 @@ export function ItemForm({
   submitLabel,
 }: {
   values: ItemFormValues;
-  categories: { id: number; name: string }[];
+  categories: { id: number; name: string; hidden: boolean }[];
   serverTypes: readonly string[];
   submitLabel: string;
 }) {
@@ -98,7 +99,7 @@ export function ItemForm({
           <option value="">—</option>
           {categories.map((category) => (
             <option key={category.id} value={category.id}>
-              {category.name}
+              {category.hidden ? `${category.name} (${CATEGORY_TEXT.hiddenMark})` : category.name}
             </option>
           ))}
         </select>

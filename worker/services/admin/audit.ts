@@ -28,6 +28,12 @@ export const AUDIT_ACTIONS = {
   "settings.returns": "Срок возврата покупок изменён",
   "sale.create": "Распродажа создана",
   "sale.end": "Распродажа завершена досрочно",
+  "category.create": "Категория добавлена",
+  "category.rename": "Категория переименована",
+  "category.move": "Порядок категорий изменён",
+  "category.hide": "Категория скрыта",
+  "category.show": "Категория показана",
+  "category.delete": "Категория удалена",
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
@@ -49,7 +55,8 @@ export interface AuditEntry {
     | "export"
     | "discord"
     | "settings"
-    | "sale";
+    | "sale"
+    | "category";
   /** SQL for a row the same batch creates. */
   targetId: string | number | SQL;
   before: AuditValue;

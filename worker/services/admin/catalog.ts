@@ -18,6 +18,7 @@ export async function listCatalog(deps: Pick<Deps, "db">, serverType: string | n
         name: items.name,
         serverType: items.serverType,
         categoryName: categories.name,
+        categoryHidden: categories.hidden,
         price: items.price,
         discount: items.discount,
         isOneTime: items.isOneTime,
@@ -31,19 +32,17 @@ export async function listCatalog(deps: Pick<Deps, "db">, serverType: string | n
       .innerJoin(categories, eq(categories.id, items.categoryId))
       .where(serverType ? eq(items.serverType, serverType) : undefined)
       .orderBy(asc(items.serverType), asc(items.sortOrder), asc(items.id)),
-    deps.db.orm
-      .select({ id: categories.id, name: categories.name })
-      .from(categories)
-      .orderBy(asc(categories.sortOrder)),
+    listCategories(deps),
   ]);
   return { items: rows, categories: categoryRows };
 }
 
+/** Every category an item may be put in, hidden ones too (the form marks them), in the shop's order. */
 export function listCategories(deps: Pick<Deps, "db">) {
   return deps.db.orm
-    .select({ id: categories.id, name: categories.name })
+    .select({ id: categories.id, name: categories.name, hidden: categories.hidden })
     .from(categories)
-    .orderBy(asc(categories.sortOrder));
+    .orderBy(asc(categories.sortOrder), asc(categories.id));
 }
 
 /** One item with what the edit form shows: its durations and command templates. */

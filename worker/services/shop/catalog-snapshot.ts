@@ -1,4 +1,4 @@
-import { asc, isNull, sql } from "drizzle-orm";
+import { asc, eq, isNull, sql } from "drizzle-orm";
 import type { SaleRule } from "#core/shop/sales.ts";
 import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
@@ -22,12 +22,13 @@ export interface ContentRow {
 
 export interface CatalogSnapshot {
   revision: number;
-  /** Listed items (is_available) of every server type, in the catalogue's order: category, then the item's own. */
+  /** Listed items (is_available, in a shown category) of every server type, in the catalogue's order: category, then the item's own. */
   listed: ItemRow[];
   /** The listed items by id. */
   byId: Map<number, ItemRow>;
   /** The listed items of each server type, in the catalogue's order. */
   byServerType: Map<string, ItemRow[]>;
+  /** The categories the shop shows: not hidden, in the operator's order. */
   categories: ShopCategory[];
   categoryNames: Map<number, string>;
   /** Each item's durations, shortest first. */
@@ -122,6 +123,8 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
     orm
       .select({ id: categories.id, name: categories.name, description: categories.description })
       .from(categories)
+      // A hidden category is not in the shop, and so neither are its items (decision 119).
+      .where(eq(categories.hidden, false))
       .orderBy(asc(categories.sortOrder), asc(categories.id)),
     orm.select().from(sales).where(isNull(sales.cancelledAt)).orderBy(asc(sales.id)),
   ]);

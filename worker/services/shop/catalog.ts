@@ -1,4 +1,4 @@
-import { eq, isNull } from "drizzle-orm";
+import { and, eq, isNull } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
 import type { PageRequest } from "#core/shop/pagination.ts";
@@ -6,7 +6,7 @@ import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
 import { matchesSearch, searchWords } from "#core/shop/search.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
-import { itemDurations, items, sales } from "#db/schema.ts";
+import { categories, itemDurations, items, sales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import {
   type CatalogSnapshot,
@@ -226,13 +226,20 @@ export async function listCategories(deps: Pick<Deps, "db" | "now">): Promise<Sh
   return (await catalogSnapshot(deps)).categories;
 }
 
-/** The item row and its durations, for the purchase checks. */
+/** The item row and its durations, for the purchase checks; an item of a hidden category is not for sale. */
 export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
-  const [row, durations, saleRows] = await deps.db.orm.batch([
+  const [row, durations, saleRows, hiddenRows] = await deps.db.orm.batch([
     deps.db.orm.select().from(items).where(eq(items.id, id)).limit(1),
     deps.db.orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
     deps.db.orm.select().from(sales).where(isNull(sales.cancelledAt)),
+    deps.db.orm
+      .select({ id: categories.id })
+      .from(categories)
+      .innerJoin(items, eq(items.categoryId, categories.id))
+      .where(and(eq(items.id, id), eq(categories.hidden, true))),
   ]);
-  const item = row[0];
-  return item ? { item, durations, sales: saleRows.map(toSaleRule) } : null;
+  const found = row[0];
+  if (!found) return null;
+  const item = hiddenRows.length > 0 ? { ...found, isAvailable: false } : found;
+  return { item, durations, sales: saleRows.map(toSaleRule) };
 }

@@ -261,6 +261,7 @@ export async function purchaseItem(
           WHERE i.id = ${input.itemId}
             AND i.server_type = ${input.serverType}
             AND i.is_available = 1
+            AND NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = i.category_id AND c.hidden = 1)
             AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${buyerSql} AND b.purchases_blocked = 1)
             AND (i.start_time IS NULL OR i.start_time <= ${now})
             AND (i.end_time IS NULL OR i.end_time > ${now})
