@@ -49,10 +49,13 @@ export class FakeYooKassa {
   /** Every request fails with a network error while set. */
   down = false;
 
-  constructor(
-    readonly shopId = "123456",
-    readonly secretKey = "test_SecretKeyOfTheFakeShop",
-  ) {}
+  readonly shopId: string;
+  readonly secretKey: string;
+
+  constructor(shopId = "123456", secretKey = "test_SecretKeyOfTheFakeShop") {
+    this.shopId = shopId;
+    this.secretKey = secretKey;
+  }
 
   /** The env a Worker needs to talk to this fake. */
   env(trustedIps = ""): Record<string, string> {

@@ -32,6 +32,8 @@ export interface PluginConfig {
   serverId: number;
   serverKey: string;
   allowedCommands?: string[];
+  /** A certificate the game server's machine trusts besides the system's authorities (the test proxy's own, PEM). */
+  trustedCertificate?: string;
 }
 
 /** A game server with the plugin: `start` is a server boot, `kill` a crash, the folder stays. */
@@ -42,7 +44,10 @@ export class GameServerProcess {
   private waiting: ((event: HarnessEvent) => void) | null = null;
   private exited: Promise<void> = Promise.resolve();
 
+  private readonly trustedCertificate: string | undefined;
+
   constructor(config: PluginConfig) {
+    this.trustedCertificate = config.trustedCertificate;
     this.root = mkdtempSync(join(tmpdir(), "rust-server-"));
     mkdirSync(join(this.root, "oxide", "config"), { recursive: true });
     writeFileSync(
@@ -61,7 +66,13 @@ export class GameServerProcess {
 
   /** Boots the server process and loads the plugin (Init, OnServerInitialized: first heartbeat and poll). */
   async start(): Promise<HarnessEvent[]> {
-    const child = spawn("mono", [join(HARNESS_DIR, "harness.exe"), this.root], { stdio: ["pipe", "pipe", "pipe"] });
+    const env = this.trustedCertificate
+      ? { ...process.env, HARNESS_TRUSTED_CERTIFICATE: this.trustedCertificate }
+      : process.env;
+    const child = spawn("mono", [join(HARNESS_DIR, "harness.exe"), this.root], {
+      stdio: ["pipe", "pipe", "pipe"],
+      env,
+    });
     this.child = child;
     this.exited = new Promise((done) => child.once("exit", () => done()));
     createInterface({ input: child.stdout }).on("line", (line) => {
