@@ -51,8 +51,9 @@ export async function listConsoleCategories(deps: Pick<Deps, "db">): Promise<Con
       name: categories.name,
       description: categories.description,
       hidden: categories.hidden,
-      itemCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = ${categories.id})`,
-      listedCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = ${categories.id} AND i.is_available = 1)`,
+      // Spelled out: drizzle writes a selected column unqualified, which inside the subquery would be items.id.
+      itemCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = categories.id)`,
+      listedCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = categories.id AND i.is_available = 1)`,
     })
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.id));
