@@ -54,7 +54,7 @@ const revision = async () =>
 async function shopCategories(): Promise<{ id: number; name: string; description: string }[]> {
   const response = await api("/shop/categories");
   expect(response.status).toBe(200);
-  return (response.json as { categories: { id: number; name: string; description: string }[] }).categories;
+  return (response.json as unknown as { categories: { id: number; name: string; description: string }[] }).categories;
 }
 
 /** A page component as it prints, reduced to its visible text (and its links' addresses). */
@@ -78,13 +78,14 @@ describe("Категории: who may", () => {
     const id = await created(admin.token, unique("Чужая "));
     const support = await createOperator(deps, "support");
     expect((await thrownStatus(page(support.token))).status).toBe(403);
-    for (const form of [
+    const forms: Fields[] = [
       { intent: "create", name: unique("Поддержка ") },
       { intent: "rename", id, name: unique("Поддержка ") },
       { intent: "move", id, direction: "up" },
       { intent: "visibility", id, hidden: "1" },
       { intent: "delete", id },
-    ]) {
+    ];
+    for (const form of forms) {
       expect(
         (await thrownStatus(action(consoleArgs(deps, "/admin/categories", { token: support.token, form })))).status,
       ).toBe(403);
@@ -203,7 +204,7 @@ describe("Категории: changes", () => {
     expect(await shopOrder()).toEqual([c, b, a]);
     // The shop's items follow their categories' order.
     const listed = await api("/shop/items?server_type=MAX3");
-    const ids = (listed.json as { items: { id: number }[] }).items.map((item) => item.id);
+    const ids = (listed.json as unknown as { items: { id: number }[] }).items.map((item) => item.id);
     expect(ids.indexOf(inC)).toBeLessThan(ids.indexOf(inA));
 
     // Two moves of c, each one place up: the journal keeps the places (1 is the top).
@@ -235,7 +236,7 @@ describe("Категории: changes", () => {
       name: unique("Скрытый товар "),
       price: 5_000,
     });
-    const searchWord = (await api(`/shop/items/${itemId}`)).json as { item: { name: string } };
+    const searchWord = (await api(`/shop/items/${itemId}`)).json as unknown as { item: { name: string } };
     expect(await shopCategories()).toContainEqual(expect.objectContaining({ id }));
     const before = await revision();
 
@@ -249,7 +250,7 @@ describe("Категории: changes", () => {
     expect((await api(`/shop/items?server_type=MAX3&category_id=${id}`)).json).toMatchObject({ items: [] });
     expect((await api(`/shop/items/${itemId}`)).status).toBe(404);
     const search = await api(`/shop/search?query=${encodeURIComponent(searchWord.item.name)}&server_type=MAX3`);
-    expect((search.json as { items: { id: number }[] }).items.map((item) => item.id)).not.toContain(itemId);
+    expect((search.json as unknown as { items: { id: number }[] }).items.map((item) => item.id)).not.toContain(itemId);
     const shop = await shopLoader(
       routeArgs<ShopRoute.LoaderArgs>(deps, `http://localhost/shop?server_type=MAX3&category_id=${id}`),
     );
