@@ -56,6 +56,7 @@ export const BOTH_RUNTIMES = [
   "tests/sale-parity.test.ts",
   "tests/gifts.test.ts",
   "tests/admin-discord.test.ts",
+  "tests/admin-categories.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

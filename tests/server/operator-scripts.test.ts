@@ -114,6 +114,43 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(listed, /│ 0\s+│ 50\s+│/);
   });
 
+  it("categories: an empty shop gets its catalog from the shell; the shop's revision moves with each change", async () => {
+    assert.match(await script("categories.ts", "list"), /^Категорий нет \(база: file:.*\): добавьте первую/);
+    const revision = async () => Number((await sqlRows("SELECT revision FROM catalog_revision"))[0]?.revision);
+    const before = await revision();
+    assert.match(
+      await script("categories.ts", "add", "Привилегии", "--description", "Ранги на 30 дней"),
+      /^Категория №1 «Привилегии» добавлена, последней в магазине \(база: file:/,
+    );
+    assert.match(await script("categories.ts", "add", "--name", "Наборы"), /^Категория №2 «Наборы» добавлена/);
+    assert.match(
+      await refusal("categories.ts", "add", "Привилегии"),
+      /^Категория с таким названием уже есть: «Привилегии»\. Ничего не изменено\./,
+    );
+    assert.match(await refusal("categories.ts", "add", "   "), /^Ошибка: Название категории — от 1 до 60 символов/);
+
+    assert.match(await script("categories.ts", "move", "--id", "2", "--to", "1"), /«Наборы» теперь 1-я из 2/);
+    assert.match(await script("categories.ts", "hide", "--id", "1"), /«Привилегии» скрыта: её и её товаров \(0\) нет/);
+    assert.deepEqual(await sqlRows("SELECT id, name, description, hidden FROM categories ORDER BY sort_order, id"), [
+      { id: 2, name: "Наборы", description: "", hidden: 0 },
+      { id: 1, name: "Привилегии", description: "Ранги на 30 дней", hidden: 1 },
+    ]);
+    assert.ok((await revision()) > before, "the shop sees the scripts' changes");
+
+    await sqlRows(
+      "INSERT INTO items (name, price, img, server_type, category_id) VALUES ('Кит', 10000, '/images/shop/kit-start.svg', 'SOLO', 2)",
+    );
+    assert.match(
+      await refusal("categories.ts", "remove", "--id", "2"),
+      /^В категории 1 товар: перенесите их в другую категорию .* Ничего не изменено\./,
+    );
+    assert.match(await script("categories.ts", "remove", "--id", "1"), /^Категория №1 «Привилегии» удалена/);
+    assert.match(await refusal("categories.ts", "hide", "--id", "1"), /^Категории №1 нет \(база: file:/);
+    const listed = await script("categories.ts", "list");
+    assert.match(listed, /│ 1\s+│ 2\s+│ 'Наборы'\s+│ ''\s+│ 1\s+│ 'да'/);
+    assert.doesNotMatch(listed, /Привилегии/);
+  });
+
   it("servers add refuses an address that can't be one", async () => {
     const said = await refusal("servers.ts", "add", "--name", "X", "--type", "SOLO", "--ip-port", "999.2.3.8:99999");
     assert.match(said, /^--ip-port must be an IPv4 address and a port, like 1\.2\.3\.4:28015/);

@@ -1,6 +1,6 @@
 import { asc, eq, type SQL, sql } from "drizzle-orm";
-import { z } from "zod";
 import { ADMIN_TEXT, CATEGORY_TEXT } from "#core/messages/admin.ts";
+import type { CategoryFields } from "#core/schemas/category.ts";
 import { categories } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { rawSql, statement } from "../../ports/database.ts";
@@ -12,25 +12,6 @@ import type { Operator } from "./roles.ts";
 // The console's categories (issue 34, decision 119): a fresh shop has none, and an item needs one.
 // Every change is one batch with its journal row; the categories triggers of migration 0007 move the
 // catalog's revision, so the shop shows the change as it shows an item's.
-
-export const CATEGORY_NAME_MAX = 60;
-export const CATEGORY_DESCRIPTION_MAX = 300;
-
-/** A category's name and description as a form or a script gives them. */
-export const categoryFieldsSchema = z.object({
-  name: z
-    .string(CATEGORY_TEXT.badName)
-    .trim()
-    .min(1, CATEGORY_TEXT.badName)
-    .max(CATEGORY_NAME_MAX, CATEGORY_TEXT.badName),
-  description: z
-    .string(CATEGORY_TEXT.badDescription)
-    .trim()
-    .max(CATEGORY_DESCRIPTION_MAX, CATEGORY_TEXT.badDescription)
-    .default(""),
-});
-
-export type CategoryFields = z.output<typeof categoryFieldsSchema>;
 
 export interface ConsoleCategory {
   id: number;
@@ -51,8 +32,9 @@ export async function listConsoleCategories(deps: Pick<Deps, "db">): Promise<Con
       name: categories.name,
       description: categories.description,
       hidden: categories.hidden,
-      itemCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = ${categories.id})`,
-      listedCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = ${categories.id} AND i.is_available = 1)`,
+      // Spelled out: drizzle writes a selected column unqualified, which inside the subquery would be items.id.
+      itemCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = categories.id)`,
+      listedCount: sql<number>`(SELECT COUNT(*) FROM items i WHERE i.category_id = categories.id AND i.is_available = 1)`,
     })
     .from(categories)
     .orderBy(asc(categories.sortOrder), asc(categories.id));
