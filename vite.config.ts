@@ -1,3 +1,4 @@
+import { readFileSync } from "node:fs";
 import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
@@ -11,6 +12,11 @@ const node = process.env.SITE_RUNTIME === "node";
 const e2ePort = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_PORT : undefined;
 // The browser tests' build holds few rows a CSV file, so their exports come in parts (decision 115).
 const e2eExportRows = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_EXPORT_ROWS_PER_FILE : undefined;
+// The production-shaped Worker of tests/server/production-shape.test.ts: production's settings (JSON) in
+// place of the e2e build's, served over TLS as Cloudflare's edge serves it (a certificate and key in PEM).
+const e2eVars: Record<string, string> | undefined =
+  process.env.CLOUDFLARE_ENV === "e2e" && process.env.E2E_VARS ? JSON.parse(process.env.E2E_VARS) : undefined;
+const previewTls = process.env.E2E_TLS_CERT && process.env.E2E_TLS_KEY;
 
 // The browser's code in a few files, not twenty: React and React Router in one, the site's shared modules
 // in another (the console's apart, so players never load it), then each page's own. Each file is one
@@ -52,18 +58,29 @@ export default defineConfig(
       }
     : {
         environments: { client: clientBuild },
+        ...(previewTls
+          ? {
+              preview: {
+                https: {
+                  cert: readFileSync(process.env.E2E_TLS_CERT ?? ""),
+                  key: readFileSync(process.env.E2E_TLS_KEY ?? ""),
+                },
+              },
+            }
+          : {}),
         plugins: [
           cloudflare({
             viteEnvironment: { name: "ssr" },
             persistState: stateDir ? { path: stateDir } : true,
             config:
-              e2ePort || e2eExportRows
+              e2ePort || e2eExportRows || e2eVars
                 ? (config) => {
                     for (const [name, value] of Object.entries(config.vars ?? {})) {
                       if (e2ePort && typeof value === "string")
                         config.vars[name] = value.replace(":8788", `:${e2ePort}`);
                     }
                     if (e2eExportRows) config.vars.EXPORT_ROWS_PER_FILE = e2eExportRows;
+                    if (e2eVars) config.vars = e2eVars;
                   }
                 : undefined,
           }),

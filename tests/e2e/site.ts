@@ -58,6 +58,8 @@ export interface PreviewOptions {
   stateDir: string;
   /** Answers 200 once the Worker serves. */
   readyUrl: string;
+  /** Whether it serves yet, when a plain fetch of readyUrl can't tell (a certificate of the test's own). */
+  ready?: () => Promise<boolean>;
   env?: NodeJS.ProcessEnv;
 }
 
@@ -80,8 +82,7 @@ export async function servePreview(options: PreviewOptions): Promise<ChildProces
   for (let attempt = 0; attempt < 120; attempt++) {
     if (server.exitCode !== null) throw new Error(`vite preview in ${cwd} exited:\n${output}`);
     try {
-      const response = await fetch(options.readyUrl);
-      if (response.ok) return server;
+      if (options.ready ? await options.ready() : (await fetch(options.readyUrl)).ok) return server;
     } catch {
       // not up yet
     }

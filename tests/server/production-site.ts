@@ -1,36 +1,47 @@
-// The shop as an owner runs it on the first day: the Node build with production settings over an
-// empty database migrated at start, Caddy in front terminating TLS (the README's Caddyfile), and
-// Steam and YooKassa at network addresses speaking their real protocols (tests/fakes). Nothing here is
-// on the stand-ins, which production refuses.
-import { mkdtempSync, readFileSync } from "node:fs";
+// The shop as an owner runs it on the first day, on an empty database with production settings, with
+// Steam and YooKassa at network addresses speaking their real protocols (tests/fakes). Nothing here
+// is on the stand-ins, which production refuses. Two shapes:
+// - node: the Node build behind Caddy terminating TLS with the README's Caddyfile, migrated at start;
+// - worker: the Worker build in workerd (`vite preview`) over TLS, as Cloudflare's edge hands it
+//   https requests, on a local D1 that only the migrations have touched.
+import { execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { freePort, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
+import { servePreview, stopSite } from "../e2e/site.ts";
 import { type BoundaryServer, startBoundaryServer } from "../fakes/boundary-server.ts";
 import { type Caddy, startCaddy } from "./caddy.ts";
+import { rows as rowsOf } from "./owner-site.ts";
 
 /** The shop's public name; browsers and the notification sender resolve it to this machine. */
 export const SHOP_HOST = "shop.example.ru";
 export const ADMIN_STEAM_ID = "76561198000000001";
 
+export type Shape = "node" | "worker";
+
 export interface ProductionSite {
+  shape: Shape;
   publicUrl: string;
-  /** The same proxy under a name the game server's machine resolves by itself. */
+  /** The same site under a name the game server's machine resolves by itself. */
   pluginUrl: string;
-  caddy: Caddy;
+  /** The certificate served for pluginUrl (PEM, leaf first): what the game server's machine trusts. */
+  pluginCertificate: string;
   boundary: BoundaryServer;
-  node: NodeServer;
-  /** Stops the Node server (SIGTERM), runs `meanwhile` while none listens, and starts it again. */
+  /** Rows of a query on the site's database, read from its file. */
+  rows(sql: string): Promise<unknown[][]>;
+  /** A request to the public address, trusting its certificate as a visitor trusts a real one. */
+  https(path: string, init?: HttpsInit): Promise<HttpsAnswer>;
+  /** Node only: stops the server (SIGTERM), runs `meanwhile` while none listens, and starts it again. */
   restart<T>(meanwhile: () => Promise<T>): Promise<T>;
-  /** What the site's folder holds: the database file, under data/. */
-  folder: string;
-  /** A request to the public address through Caddy, trusting its CA as a visitor trusts a real one. */
-  https(
-    path: string,
-    init?: { method?: string; headers?: Record<string, string>; body?: string },
-  ): Promise<HttpsAnswer>;
   stop(): Promise<void>;
+}
+
+export interface HttpsInit {
+  method?: string;
+  headers?: Record<string, string>;
+  body?: string;
 }
 
 export interface HttpsAnswer {
@@ -39,13 +50,28 @@ export interface HttpsAnswer {
   text: string;
 }
 
-function httpsThrough(caddy: Caddy, publicUrl: string) {
-  const ca = readFileSync(caddy.rootCertificate);
-  return (path: string, init: { method?: string; headers?: Record<string, string>; body?: string } = {}) =>
+/** Production's settings, with Steam and YooKassa at the boundary server. */
+function productionSettings(publicUrl: string, boundary: BoundaryServer): Record<string, string> {
+  return {
+    APP_ENV: "production",
+    PUBLIC_URL: publicUrl,
+    DISCORD_URL: "https://discord.gg/rustfree",
+    SESSION_SECRET: "production-shape-session-secret-0123456789abcdef",
+    GAME_KEY_SECRET: "production-shape-game-key-secret-0123456789abcdef",
+    ADMIN_STEAM_IDS: ADMIN_STEAM_ID,
+    SELLER_NAME: "ИП Петров Пётр Петрович",
+    SELLER_INN: "500100732259",
+    SUPPORT_EMAIL: "support@shop.example.ru",
+    ...boundary.env(),
+  };
+}
+
+function httpsTo(publicUrl: string, trusted: string) {
+  const ca = readFileSync(trusted);
+  return (path: string, init: HttpsInit = {}) =>
     new Promise<HttpsAnswer>((done, fail) => {
-      const url = new URL(path, publicUrl);
       const request = httpsRequest(
-        url,
+        new URL(path, publicUrl),
         {
           method: init.method ?? "GET",
           headers: init.headers,
@@ -70,26 +96,40 @@ function httpsThrough(caddy: Caddy, publicUrl: string) {
     });
 }
 
-export async function startProductionSite(): Promise<ProductionSite> {
-  const nodePort = await freePort();
-  const folder = mkdtempSync(join(tmpdir(), "site-production-"));
-  // The site's address is Caddy's, known only once Caddy has its port; the notification sender needs both.
+/** A boundary server whose «Оплатить» notifies the site once `https` is known. */
+async function boundaryFor(): Promise<{ boundary: BoundaryServer; connect(https: ReturnType<typeof httpsTo>): void }> {
   let send: ((body: string) => Promise<number>) | null = null;
   const boundary = await startBoundaryServer(async (body) => {
     if (!send) throw new Error("the site is not up yet");
     return send(body);
   });
-  const caddy = await startCaddy([SHOP_HOST, "localhost"], nodePort);
+  return {
+    boundary,
+    connect(https) {
+      send = async (body) =>
+        (
+          await https("/api/payment/webhook/yookassa", {
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body,
+          })
+        ).status;
+    },
+  };
+}
+
+export function startProductionSite(shape: Shape): Promise<ProductionSite> {
+  return shape === "node" ? nodeBehindCaddy() : workerOverTls();
+}
+
+async function nodeBehindCaddy(): Promise<ProductionSite> {
+  const nodePort = await freePort();
+  const folder = mkdtempSync(join(tmpdir(), "site-production-"));
+  const { boundary, connect } = await boundaryFor();
+  const caddy: Caddy = await startCaddy([SHOP_HOST, "localhost"], nodePort);
   const publicUrl = `https://${SHOP_HOST}:${caddy.port}`;
-  const https = httpsThrough(caddy, publicUrl);
-  send = async (body) =>
-    (
-      await https("/api/payment/webhook/yookassa", {
-        method: "POST",
-        headers: { "content-type": "application/json" },
-        body,
-      })
-    ).status;
+  const https = httpsTo(publicUrl, caddy.rootCertificate);
+  connect(https);
   const env: NodeJS.ProcessEnv = {
     PATH: process.env.PATH,
     PORT: String(nodePort),
@@ -97,17 +137,9 @@ export async function startProductionSite(): Promise<ProductionSite> {
     DATABASE_URL: `file:${join(folder, "data", "site.db")}`,
     MIGRATE_ON_START: "1",
     TRUST_PROXY: "1",
-    APP_ENV: "production",
-    PUBLIC_URL: publicUrl,
-    SESSION_SECRET: "production-shape-session-secret-0123456789abcdef",
-    GAME_KEY_SECRET: "production-shape-game-key-secret-0123456789abcdef",
-    ADMIN_STEAM_IDS: ADMIN_STEAM_ID,
-    SELLER_NAME: "ИП Петров Пётр Петрович",
-    SELLER_INN: "500100732259",
-    SUPPORT_EMAIL: "support@shop.example.ru",
-    ...boundary.env(),
+    ...productionSettings(publicUrl, boundary),
   };
-  let node = await serveNodeSite(env, folder);
+  let node: NodeServer = await serveNodeSite(env, folder);
   const stopNode = async () => {
     if (node.process.exitCode !== null || !node.process.pid) return;
     const exited = new Promise((done) => node.process.once("exit", done));
@@ -115,14 +147,12 @@ export async function startProductionSite(): Promise<ProductionSite> {
     await exited;
   };
   return {
+    shape: "node",
     publicUrl,
     pluginUrl: `https://localhost:${caddy.port}`,
-    caddy,
+    pluginCertificate: caddy.certificateOf("localhost"),
     boundary,
-    get node() {
-      return node;
-    },
-    folder,
+    rows: (sql) => rowsOf(join(folder, "data", "site.db"), sql),
     https,
     async restart(meanwhile) {
       await stopNode();
@@ -133,6 +163,90 @@ export async function startProductionSite(): Promise<ProductionSite> {
     async stop() {
       await stopNode();
       await caddy.stop();
+      await boundary.stop();
+    },
+  };
+}
+
+/** A certificate of the test's own for the shop's name and localhost, as Cloudflare's edge has a real one. */
+function edgeCertificate(dir: string): { cert: string; key: string } {
+  const cert = join(dir, "edge.crt");
+  const key = join(dir, "edge.key");
+  execFileSync(
+    "openssl",
+    [
+      "req",
+      "-x509",
+      "-newkey",
+      "rsa:2048",
+      "-nodes",
+      "-days",
+      "2",
+      "-subj",
+      `/CN=${SHOP_HOST}`,
+      "-addext",
+      `subjectAltName=DNS:${SHOP_HOST},DNS:localhost`,
+      "-keyout",
+      key,
+      "-out",
+      cert,
+    ],
+    { stdio: "ignore" },
+  );
+  return { cert, key };
+}
+
+async function workerOverTls(): Promise<ProductionSite> {
+  const port = await freePort();
+  const dir = mkdtempSync(join(tmpdir(), "site-production-worker-"));
+  const state = join(dir, "state");
+  const publicUrl = `https://${SHOP_HOST}:${port}`;
+  const { boundary, connect } = await boundaryFor();
+  const tls = edgeCertificate(dir);
+  const https = httpsTo(publicUrl, tls.cert);
+  connect(https);
+  // On Workers the client's address is Cloudflare's CF-Connecting-IP, which no local server sets: the
+  // notification's sender is checked by asking YooKassa about the payment instead.
+  const vars = { ...productionSettings(publicUrl, boundary), YOOKASSA_TRUSTED_IPS: "", EXPORT_ROWS_PER_FILE: "10000" };
+  const env = {
+    ...process.env,
+    CLOUDFLARE_ENV: "e2e",
+    WRANGLER_SEND_METRICS: "false",
+    E2E_VARS: JSON.stringify(vars),
+    E2E_TLS_CERT: tls.cert,
+    E2E_TLS_KEY: tls.key,
+  };
+  execFileSync(resolve("node_modules/.bin/react-router"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
+  // An empty D1: the migrations only, as `wrangler d1 migrations apply` leaves a new database.
+  execFileSync(
+    resolve("node_modules/.bin/wrangler"),
+    ["d1", "migrations", "apply", "DB", "--local", "--env", "e2e", "--persist-to", state],
+    { stdio: ["ignore", "ignore", "inherit"], env: { ...env, CI: "true" } },
+  );
+  const server = await servePreview({
+    port,
+    stateDir: state,
+    readyUrl: `${publicUrl}/api/server-types`,
+    ready: async () => (await https("/api/server-types")).status === 200,
+    env,
+  });
+  const d1File = () => {
+    const folder = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
+    const file = existsSync(folder) ? readdirSync(folder).find((name) => name.endsWith(".sqlite")) : undefined;
+    if (!file) throw new Error(`no local D1 file in ${folder}`);
+    return join(folder, file);
+  };
+  return {
+    shape: "worker",
+    publicUrl,
+    pluginUrl: `https://localhost:${port}`,
+    pluginCertificate: tls.cert,
+    boundary,
+    rows: (sql) => rowsOf(d1File(), sql),
+    https,
+    restart: () => Promise.reject(new Error("a Worker is not restarted by its owner")),
+    async stop() {
+      stopSite(server);
       await boundary.stop();
     },
   };
