@@ -51,3 +51,17 @@ export async function rows(path: string, sql: string): Promise<unknown[][]> {
     client.close();
   }
 }
+
+/** The ```sh blocks of the README's section `### heading`, in order, each as its command lines (comments kept). */
+export function readmeShellBlocks(heading: string): string[][] {
+  const start = readme.indexOf(`### ${heading}\n`);
+  assert.ok(start >= 0, `the README has a "${heading}" section`);
+  const end = readme.slice(start + 4).search(/\n##+ /);
+  const section = readme.slice(start, end < 0 ? undefined : start + 4 + end);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
+    (match[1] ?? "")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("#")),
+  );
+}

@@ -48,7 +48,7 @@ export async function openSiteDatabase(
     if (error instanceof MigrationError) {
       throw new SettingError(
         `MIGRATE_ON_START: the database (${url}) can't be migrated: ${error.message}; ` +
-          "the database is as it was: fix the cause, or run the previous version",
+          "run the previous version meanwhile (README: Upgrading, roll back)",
       );
     }
     throw new SettingError(databaseProblem(url, error));
