@@ -159,7 +159,7 @@ interface Running {
 
 /** `build`'s server (build-node/ beside its migrations/), in `site`, on `port`, as the unit starts it. */
 async function startSite(build: string, site: string, port: number): Promise<Running> {
-  const env = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
+  const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
   delete env.DATABASE_URL;
   const child = spawn(process.execPath, [join(build, "build-node/server/index.js")], {
     cwd: site,
@@ -405,7 +405,7 @@ describe("a migration that fails, from db:migrate and from a start with MIGRATE_
   });
 
   it("the start says it in one line too, and exits 1", async () => {
-    const env = { ...localSiteEnv(await freePort(), ""), MIGRATE_ON_START: "1" };
+    const env: NodeJS.ProcessEnv = { ...localSiteEnv(await freePort(), ""), MIGRATE_ON_START: "1" };
     delete env.DATABASE_URL;
     const child = spawn(process.execPath, [join(root, "build-node/server/index.js")], {
       cwd: site,
