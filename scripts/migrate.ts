@@ -5,7 +5,10 @@
 import { MigrationError, sqliteReason } from "../worker/adapters/libsql.ts";
 import { libsqlDatabaseFromEnv } from "./libsql-env.ts";
 
-const { client, url, migrate } = await libsqlDatabaseFromEnv();
+const { client, url, migrate } = await libsqlDatabaseFromEnv().catch((error: unknown) => {
+  console.error(`Cannot migrate: ${sqliteReason(error)}`);
+  process.exit(1);
+});
 try {
   const applied = await migrate();
   console.log(
