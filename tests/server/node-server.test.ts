@@ -2,7 +2,7 @@
 // SIGTERM. Needs `npm run build:node` first (npm run test:server does it).
 import assert from "node:assert/strict";
 import { spawn } from "node:child_process";
-import { mkdtempSync, readdirSync, symlinkSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -38,8 +38,16 @@ describe("the built Node server from a fresh folder", () => {
     if (server.process.exitCode === null) server.process.kill("SIGKILL");
   });
 
-  it("creates its database in data/site.db", () => {
+  it("creates its database in data/site.db, logging each migration it applies", () => {
     assert.ok(readdirSync(join(folder, "data")).includes("site.db"));
+    const journal = JSON.parse(readFileSync(join(root, "migrations/meta/_journal.json"), "utf8")) as {
+      entries: { tag: string }[];
+    };
+    const logged = [...server.output().matchAll(/^\{"event":"migration_applied","migration":"([^"]+)"\}$/gm)];
+    assert.deepEqual(
+      logged.map((match) => match[1]),
+      journal.entries.map((entry) => entry.tag),
+    );
   });
 
   it("serves the home page, the shop and the server list", async () => {

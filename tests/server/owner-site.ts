@@ -51,3 +51,17 @@ export async function rows(path: string, sql: string): Promise<unknown[][]> {
     client.close();
   }
 }
+
+/** The ```sh blocks of the README's section `### heading` (or `## heading`: `level` 2), in order, each as its lines without comment lines. */
+export function readmeShellBlocks(heading: string, level = 3): string[][] {
+  const start = readme.indexOf(`${"#".repeat(level)} ${heading}\n`);
+  assert.ok(start >= 0, `the README has a "${heading}" section`);
+  const end = readme.slice(start + level + 1).search(/\n##+ /);
+  const section = readme.slice(start, end < 0 ? undefined : start + level + 1 + end);
+  return [...section.matchAll(/```sh\n([\s\S]*?)```/g)].map((match) =>
+    (match[1] ?? "")
+      .split("\n")
+      .map((line) => line.trim())
+      .filter((line) => line !== "" && !line.startsWith("#")),
+  );
+}

@@ -1,10 +1,9 @@
 import { type Client, createClient, type ResultSet } from "@libsql/client";
 import { drizzle } from "drizzle-orm/libsql";
-import { migrate } from "drizzle-orm/libsql/migrator";
-import { readMigrationFiles } from "drizzle-orm/migrator";
 import * as schema from "#db/schema.ts";
 import type { Database, Orm, Statement, StatementResult } from "../ports/database.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
+import { type MigrationFile, type MigrationVersion, pendingOf, readMigrationFolder } from "./migration-files.ts";
 
 // The only module that names libSQL: the ports over one libSQL database, which also holds what KV
 // holds on Workers (table key_values).
@@ -113,21 +112,82 @@ export function libsqlPorts(client: Client) {
   return { db: libsqlDatabase(client), kv: libsqlKeyValueStore(client) };
 }
 
-/** Applies the drizzle-kit migrations in `folder` that this database has not had yet. */
-export async function migrateLibsql(client: Client, folder: string): Promise<void> {
-  await migrate(drizzle(client), { migrationsFolder: folder });
+/** A migration that failed: one line naming it and SQLite's error; nothing of the run was applied. */
+export class MigrationError extends Error {
+  readonly migration: MigrationFile;
+  readonly reason: string;
+  constructor(migration: MigrationFile, reason: string, pending: number) {
+    super(
+      `migration ${migration.tag} (${migration.file}) failed: ${reason}; ` +
+        `nothing was applied (${pending} migration${pending === 1 ? "" : "s"} still to apply)`,
+    );
+    this.name = "MigrationError";
+    this.migration = migration;
+    this.reason = reason;
+  }
 }
 
-/** How many of the migrations in `folder` this database has not had yet (as drizzle's migrator counts them). */
-export async function pendingMigrations(client: Client, folder: string): Promise<number> {
-  const migrations = readMigrationFiles({ migrationsFolder: folder });
-  const table = await client.execute(
-    "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = '__drizzle_migrations'",
+const MIGRATIONS_TABLE = "__drizzle_migrations";
+
+/** The `__drizzle_migrations` rows: drizzle's hash and created_at (the journal's `when`) of each applied migration. */
+async function appliedVersions(client: Client): Promise<MigrationVersion[]> {
+  const table = await client.execute({
+    sql: "SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?",
+    args: [MIGRATIONS_TABLE],
+  });
+  if (table.rows.length === 0) return [];
+  const result = await client.execute(`SELECT hash, created_at FROM ${MIGRATIONS_TABLE}`);
+  return result.rows.map((row) => ({ sha256: String(row[0]), when: Number(row[1]) }));
+}
+
+/** The migrations in `folder` this database has not had yet (decision 120: by hash or `when`, current or earlier). */
+export async function pendingMigrations(client: Client, folder: string): Promise<MigrationFile[]> {
+  return pendingOf(readMigrationFolder(folder), await appliedVersions(client));
+}
+
+/**
+ * Applies the migrations in `folder` this database has not had, all in one transaction (foreign
+ * keys off, as drizzle's migrator runs them), each recorded in `__drizzle_migrations` as drizzle
+ * records it. Answers the tags applied, in order. A failure rolls all of them back and is a
+ * MigrationError naming the migration and SQLite's error.
+ */
+export async function migrateLibsql(client: Client, folder: string): Promise<string[]> {
+  const pending = await pendingMigrations(client, folder);
+  if (pending.length === 0) return [];
+  await client.execute(
+    `CREATE TABLE IF NOT EXISTS ${MIGRATIONS_TABLE} (id SERIAL PRIMARY KEY, hash text NOT NULL, created_at numeric)`,
   );
-  if (table.rows.length === 0) return migrations.length;
-  const last = await client.execute("SELECT max(created_at) FROM __drizzle_migrations");
-  const applied = Number(last.rows[0]?.[0] ?? 0);
-  return migrations.filter((migration) => migration.folderMillis > applied).length;
+  const statements: { sql: string; args: (string | number)[] }[] = [];
+  const owners: MigrationFile[] = [];
+  for (const migration of pending) {
+    for (const sql of migration.statements) {
+      statements.push({ sql, args: [] });
+      owners.push(migration);
+    }
+    statements.push({
+      sql: `INSERT INTO ${MIGRATIONS_TABLE} (hash, created_at) VALUES (?, ?)`,
+      args: [migration.sha256, migration.when],
+    });
+    owners.push(migration);
+  }
+  try {
+    await client.migrate(statements);
+  } catch (error) {
+    const index = (error as { statementIndex?: number }).statementIndex;
+    const failed = index === undefined ? undefined : owners[index];
+    if (failed === undefined) throw error;
+    throw new MigrationError(failed, sqliteReason(error), pending.length);
+  }
+  return pending.map((migration) => migration.tag);
+}
+
+/** `SQLITE_ERROR: table sales already exists`: the code once, the message on one line. */
+export function sqliteReason(error: unknown): string {
+  const cause = (error as { cause?: { code?: string; message?: string } }).cause;
+  const code = (error as { code?: string }).code ?? cause?.code;
+  let text = cause?.message ?? (error instanceof Error ? error.message : String(error));
+  while (code && text.startsWith(`${code}: `)) text = text.slice(code.length + 2);
+  return `${code ? `${code}: ` : ""}${text}`.replace(/\s*\n\s*/g, " ").trim();
 }
 
 /** `PRAGMA integrity_check`: "ok", or the problems it found, one a line. */

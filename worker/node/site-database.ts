@@ -1,5 +1,5 @@
 import type { Client } from "@libsql/client";
-import { migrateLibsql, openLibsql, pendingMigrations } from "../adapters/libsql.ts";
+import { MigrationError, migrateLibsql, openLibsql, pendingMigrations } from "../adapters/libsql.ts";
 import { databaseFilePath, prepareFileDatabase } from "./database-file.ts";
 import { type NodeSettings, SettingError } from "./settings.ts";
 
@@ -9,10 +9,14 @@ const REACH_TIMEOUT_MS = 10_000;
 /**
  * The site's database, opened and checked before the server listens: a folder and file this user
  * can write, a server that answers, and every migration of this version applied (or applied now
- * with MIGRATE_ON_START=1). Anything else is a SettingError naming the fix: a site that answers
- * 500 on every page, or fails every write, must not look up.
+ * with MIGRATE_ON_START=1, each logged as one line). Anything else is a SettingError naming the
+ * fix: a site that answers 500 on every page, or fails every write, must not look up.
  */
-export async function openSiteDatabase(settings: NodeSettings, migrationsFolder: string): Promise<Client> {
+export async function openSiteDatabase(
+  settings: NodeSettings,
+  migrationsFolder: string,
+  log: (line: string) => void = console.log,
+): Promise<Client> {
   const { url } = settings.database;
   prepareFileDatabase(url);
   let client: Client;
@@ -25,10 +29,12 @@ export async function openSiteDatabase(settings: NodeSettings, migrationsFolder:
   }
   try {
     if (settings.migrateOnStart) {
-      await migrateLibsql(client, migrationsFolder);
+      const applied = await migrateLibsql(client, migrationsFolder);
+      for (const migration of applied) log(JSON.stringify({ event: "migration_applied", migration }));
+      if (applied.length === 0) log(JSON.stringify({ event: "migrations_none_to_apply" }));
       return client;
     }
-    const pending = await pendingMigrations(client, migrationsFolder);
+    const pending = (await pendingMigrations(client, migrationsFolder)).length;
     if (pending > 0) {
       throw new SettingError(
         `the database (${url}) lacks ${pending} migration${pending === 1 ? "" : "s"} of this version: ` +
@@ -39,6 +45,12 @@ export async function openSiteDatabase(settings: NodeSettings, migrationsFolder:
   } catch (error) {
     client.close();
     if (error instanceof SettingError) throw error;
+    if (error instanceof MigrationError) {
+      throw new SettingError(
+        `MIGRATE_ON_START: the database (${url}) can't be migrated: ${error.message}; ` +
+          "run the previous version meanwhile (README: Upgrading, roll back)",
+      );
+    }
     throw new SettingError(databaseProblem(url, error));
   }
 }

@@ -10,6 +10,6 @@ export const databaseUrl = `file:${join(databaseDir, "site.db")}`;
 export const client = await openLibsql({ url: databaseUrl });
 export const ports = libsqlPorts(client);
 
-export function applyMigrations(): Promise<void> {
-  return migrateLibsql(client, resolve("migrations"));
+export async function applyMigrations(): Promise<void> {
+  await migrateLibsql(client, resolve("migrations"));
 }
