@@ -150,6 +150,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                       <input type="hidden" name="intent" value="rename" />
                       <input type="hidden" name="id" value={category.id} />
                       <input
+                        className="input"
                         name="name"
                         required
                         maxLength={CATEGORY_NAME_MAX}
@@ -157,6 +158,7 @@ export default function AdminCategories({ loaderData, actionData }: Route.Compon
                         aria-label={`Название категории №${category.id}`}
                       />
                       <input
+                        className="input"
                         name="description"
                         maxLength={CATEGORY_DESCRIPTION_MAX}
                         defaultValue={category.description}
