@@ -11,7 +11,7 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { freePort, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
 import { servePreview, stopSite } from "../e2e/site.ts";
-import { type BoundaryServer, startBoundaryServer } from "../fakes/boundary-server.ts";
+import { type BoundaryServer, startBoundaryServer } from "./boundary-server.ts";
 import { type Caddy, startCaddy } from "./caddy.ts";
 import { rows as rowsOf } from "./owner-site.ts";
 

@@ -1,14 +1,20 @@
 // Steam and YooKassa at a network address, for a site in its own process with production settings
-// (which refuses the in-app stand-ins). The fakes beside this file answer each protocol exactly as in
+// (which refuses the in-app stand-ins). The fakes in tests/fakes answer each protocol exactly as in
 // the worker-side tests; this serves them over HTTP on this machine, and adds the two pages a player's
 // browser visits on those hosts: Steam's sign-in page and YooKassa's checkout, whose «Оплатить» sends
 // the payment notification to the site's address as YooKassa does.
 import { type ServerType, serve } from "@hono/node-server";
 import { Hono } from "hono";
 import { freePort } from "../e2e/node-site.ts";
-import { callbackUrl, FakeSteamOpenId, STEAM_OPENID_ENDPOINT, STEAM_WEBAPI, steamAssertion } from "./steam-openid.ts";
-import { FakeSteamWebApi } from "./steam-webapi.ts";
-import { FakeYooKassa, YOOKASSA_BASE } from "./yookassa.ts";
+import {
+  callbackUrl,
+  FakeSteamOpenId,
+  STEAM_OPENID_ENDPOINT,
+  STEAM_WEBAPI,
+  steamAssertion,
+} from "../fakes/steam-openid.ts";
+import { FakeSteamWebApi } from "../fakes/steam-webapi.ts";
+import { FakeYooKassa, YOOKASSA_BASE } from "../fakes/yookassa.ts";
 
 export interface BoundaryServer {
   origin: string;
