@@ -61,13 +61,19 @@ describe("server keys (decision 103)", () => {
 describe("command templates", () => {
   it("fills every placeholder and leaves a command on one line", () => {
     expect(
-      renderCommand("inventory.giveto {steamid} rifle.ak 1; say {nickname} {days} {server}\n", {
+      renderCommand("say {steamid}; {nickname} {days} {server}\n", {
         steamId: "76561198000000001",
         nickname: "Игрок\r\nquit",
         days: 7,
         server: "Свобода #3 | MAX 2",
       }),
-    ).toBe("inventory.giveto 76561198000000001 rifle.ak 1; say Игрок quit 7 Свобода #3 | MAX 2");
+    ).toBe("say 76561198000000001; Игрок quit 7 Свобода #3 | MAX 2");
+  });
+
+  it("puts a nickname only in a chat message: anywhere else it is the player's SteamID", () => {
+    const values = { steamId: "76561198000000001", nickname: "76561198999999999", days: null, server: "S" };
+    expect(renderCommand("say {nickname} купил VIP", values)).toBe("say 76561198999999999 купил VIP");
+    expect(renderCommand("addmoney {nickname} 100", values)).toBe("addmoney 76561198000000001 100");
   });
 
   it("removes quotes, semicolons and backslashes from values, and caps their length", () => {

@@ -306,9 +306,13 @@ namespace Oxide.Plugins
         private readonly HashSet<string> toldNoRoom = new HashSet<string>();
         private readonly Dictionary<string, float> lastStore = new Dictionary<string, float>();
 
-        private void Init()
+        /// <summary>
+        /// Oxide calls this after the config and before Init (Plugin.HandleAddedToManager). It writes
+        /// oxide/lang/&lt;language&gt;/RustStoreDelivery.json only when missing; an existing file is merged: keys
+        /// added in a new version appear, keys no longer used go, and every text the owner wrote is kept (Lang.MergeMessages).
+        /// </summary>
+        protected override void LoadDefaultMessages()
         {
-            // Oxide writes these to oxide/lang/<language>/RustStoreDelivery.json, where they can be edited.
             lang.RegisterMessages(new Dictionary<string, string>
             {
                 ["Waiting"] = "Ожидают выдачи: {0}. Предметы выдаются автоматически, пока вы на сервере.",
@@ -335,7 +339,10 @@ namespace Oxide.Plugins
                 ["Ended"] = "Store: \"{0}\" has ended.",
                 ["NoRoom"] = "Store: free {0} inventory slots to receive \"{1}\". Delivery resumes by itself.",
             }, this, "en");
+        }
 
+        private void Init()
+        {
             configured = ValidateConfig();
         }
 
@@ -760,12 +767,52 @@ namespace Oxide.Plugins
                     if (normalized == p || normalized.StartsWith(p + " ", StringComparison.Ordinal)) allowed = true;
                 }
                 if (!allowed) return "Команда не разрешена в настройках плагина: " + command;
-                foreach (Match id in SteamIdPattern.Matches(command))
-                {
-                    if (id.Value != delivery.SteamId) return "В команде чужой SteamID: " + command;
-                }
+                if (!ActsOnlyOn(command, delivery.SteamId)) return "В команде чужой SteamID: " + command;
             }
             return null;
+        }
+
+        /// <summary>
+        /// Whether a command can act on no player but the delivery's own. The commands the plugin runs itself name
+        /// their player in one argument (inventory.giveto's first, oxide.usergroup's and oxide.grant/revoke user's
+        /// second): that argument must be the delivery's SteamID. A chat message (say) acts on nobody, and its text
+        /// is where a player's own words can be (the site lets {nickname} fill only a say): it is never read for
+        /// SteamIDs, so a name of seventeen digits delivers like any other. Any other verb the owner allowed is read
+        /// whole: every 17-digit number in it must be the delivery's SteamID.
+        /// </summary>
+        private static bool ActsOnlyOn(string command, string steamId)
+        {
+            var words = Words(command);
+            var target = -1;
+            switch (words[0])
+            {
+                case "say":
+                    return true;
+                case "inventory.giveto":
+                    target = 1;
+                    break;
+                case "oxide.usergroup":
+                    if (words.Length > 1 && (words[1] == "add" || words[1] == "remove")) target = 2;
+                    break;
+                case "oxide.grant":
+                case "oxide.revoke":
+                    if (words.Length > 1 && words[1] == "user") target = 2;
+                    break;
+            }
+            if (target > 0 && words.Length > target) return words[target] == steamId;
+            foreach (Match id in SteamIdPattern.Matches(command))
+            {
+                if (id.Value != steamId) return false;
+            }
+            return true;
+        }
+
+        /// <summary>A chat command's text: everything after the verb, as written (say's text in Rust is the rest of the line).</summary>
+        private static string ChatText(string command)
+        {
+            var trimmed = command.Trim();
+            var verb = Whitespace.Match(trimmed);
+            return verb.Success ? trimmed.Substring(verb.Index).Trim() : "";
         }
 
         private static int SlotsNeeded(Delivery delivery, JournalEntry known)
@@ -821,14 +868,63 @@ namespace Oxide.Plugins
                         return "Право «" + words[3] + "» не зарегистрировано: установлен ли плагин, которому оно принадлежит?";
                     if (granting) permission.GrantUserPermission(words[2], words[3], null);
                     else permission.RevokeUserPermission(words[2], words[3]);
-                    if (permission.UserHasPermission(words[2], words[3]) == granting) return null;
+                    if (OwnPermissionsMatch(words[2], words[3], granting))
+                    {
+                        if (!granting && permission.UserHasPermission(words[2], words[3]))
+                            Puts("{0} still has {1} through the Oxide group(s) {2}: the server's own setting, not this purchase.",
+                                words[2], words[3], HoldingGroups(words[2], words[3]));
+                        return null;
+                    }
                     return "После «" + command.Trim() + "» право " + (granting ? "не выдано" : "осталось");
                 }
+                case "say":
+                    // What Rust's say does (Chat.Broadcast(arg.FullString, "SERVER", "#eee", 0)), without the console:
+                    // the text, a player's name in it included, is shown as it is and never parsed as a command.
+                    ConVar.Chat.Broadcast(ChatText(command), "SERVER", "#eee", 0UL);
+                    return null;
                 default:
                     // Allowed by the owner's config (say, or a verb they added): success unless it throws.
                     ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), command);
                     return null;
             }
+        }
+
+        /// <summary>
+        /// Whether the player's own permissions (Oxide's UserData.Perms, the set oxide.grant/revoke user change) are
+        /// as the command leaves them. Granted: the permission is now the player's own, so it stays theirs whatever
+        /// happens to a group; for `prefix.*` or `*`, each permission Oxide expands it to (those registered now).
+        /// Revoked: no longer the player's own (for `prefix.*` none with the prefix, for `*` none at all). A group the
+        /// player is in may hold the same permission (Oxide's UserHasPermission counts groups and their parents):
+        /// that is the server's own setting, which this delivery neither gave nor may take, so it is no failure.
+        /// </summary>
+        private bool OwnPermissionsMatch(string steamId, string perm, bool granting)
+        {
+            var own = new HashSet<string>(permission.GetUserData(steamId).Perms, StringComparer.OrdinalIgnoreCase);
+            if (!perm.EndsWith("*", StringComparison.Ordinal)) return own.Contains(perm) == granting;
+            var prefix = perm.TrimEnd('*');
+            if (!granting)
+            {
+                foreach (var name in own)
+                {
+                    if (perm == "*" || name.StartsWith(prefix, StringComparison.OrdinalIgnoreCase)) return false;
+                }
+                return true;
+            }
+            foreach (var name in permission.GetPermissions())
+            {
+                if ((perm == "*" || name.StartsWith(prefix, StringComparison.OrdinalIgnoreCase)) && !own.Contains(name)) return false;
+            }
+            return true;
+        }
+
+        private string HoldingGroups(string steamId, string perm)
+        {
+            var groups = new List<string>();
+            foreach (var group in permission.GetUserGroups(steamId))
+            {
+                if (permission.GroupHasPermission(group, perm)) groups.Add(group);
+            }
+            return string.Join(", ", groups.ToArray());
         }
 
         private static string GiveItem(string[] words, BasePlayer player, string command)

@@ -60,12 +60,14 @@ public static class HarnessMain
             case "load":
                 plugin = new RustStoreDelivery();
                 Call("LoadConfig");
+                Call("LoadDefaultMessages"); // Oxide: Plugin.HandleAddedToManager, between the config and Init
                 Call("Init");
                 Call("OnServerInitialized");
                 World.Settle(SettleLimit);
                 break;
             case "unload":
                 Call("Unload");
+                World.Lang.PluginUnloaded(plugin);
                 World.Settle(SettleLimit);
                 break;
             case "advance":
@@ -117,6 +119,20 @@ public static class HarnessMain
             case "permission":
                 World.Permission.RegisterPermission(words[1], null);
                 break;
+            case "holds":
+            {
+                // What Oxide answers about a player and a permission: held at all (own or through a group and its
+                // parents), held as the player's own, and the player's groups.
+                var data = World.Permission.GetUserData(words[1]);
+                World.Emit(new Dictionary<string, object>
+                {
+                    ["ev"] = "holds", ["steam_id"] = words[1], ["perm"] = words[2],
+                    ["holds"] = World.Permission.UserHasPermission(words[1], words[2]),
+                    ["own"] = data.Perms.Contains(words[2]),
+                    ["groups"] = new List<string>(data.Groups),
+                });
+                break;
+            }
             case "chat":
             {
                 var player = Player(words[1]);

@@ -152,80 +152,325 @@ namespace Oxide.Core.Libraries
         }
     }
 
+    /// <summary>Oxide's UserData (Permission.cs): the user's own permissions and the groups they are in, both case-insensitive.</summary>
+    public class UserData
+    {
+        public string LastSeenNickname { get; set; } = "Unnamed";
+        public HashSet<string> Perms { get; set; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        public HashSet<string> Groups { get; set; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+    }
+
+    /// <summary>Oxide's GroupData (Permission.cs): a group's own permissions and its parent group.</summary>
+    public class GroupData
+    {
+        public string Title { get; set; } = string.Empty;
+        public int Rank { get; set; }
+        public HashSet<string> Perms { get; set; } = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+        public string ParentGroup { get; set; } = string.Empty;
+    }
+
+    /// <summary>
+    /// Oxide's permission library, rule for rule, read from OxideMod/Oxide.Core src/Libraries/Permission.cs
+    /// (commit 64f9932b5a29ca2829da21a047b331ca0a69dc30). What matters for deliveries:
+    /// - A user holds a permission when it is among their own (UserData.Perms) or a group they are in holds it,
+    ///   a group holding it when it is among the group's own or its parent group holds it, up the chain:
+    ///   UserHasPermission: `if (userData.Perms.Contains(permission, ...)) return true; return GroupsHavePermission(userData.Groups, permission);`
+    ///   GroupHasPermission: `return groupData.Perms.Contains(permission, ...) || GroupHasPermission(groupData.ParentGroup, permission);`
+    /// - Wildcards are expanded when granted, never when checked: granting `kits.*` (or `*`) adds every
+    ///   permission registered at that moment whose name starts with `kits.` (or all of them) to the user's or
+    ///   group's own set (GrantUserPermission / GrantGroupPermission: `permissions.Where(p => p.StartsWith(permission.TrimEnd('*'), ...))`);
+    ///   a permission registered later is not held. Revoking `kits.*` removes every own permission with that
+    ///   prefix (`userData.Perms.RemoveWhere(p => p.StartsWith(...))`), `*` clears them all.
+    /// - A wildcard "exists" when some registered permission matches it (PermissionExists).
+    /// - Revoking a user's permission touches only the user's own set: a group's stays (RevokeUserPermission).
+    /// - Names are compared ignoring case (StringComparer.OrdinalIgnoreCase throughout).
+    /// Oxide keeps all this in memory and writes it (SaveData: oxide.users.data, oxide.groups.data) on the
+    /// server's save (OnServerSave) and at shutdown; this stand-in keeps it in memory only.
+    /// Every change to a user emits an event ("perm" for a user's own permission, "group" for membership)
+    /// and to a group ("group_perm", "group_parent"), so a test sees exactly what changed.
+    /// </summary>
     public class Permission
     {
-        private readonly Dictionary<string, HashSet<string>> groups = new Dictionary<string, HashSet<string>>(StringComparer.OrdinalIgnoreCase);
         private readonly HashSet<string> registered = new HashSet<string>(StringComparer.OrdinalIgnoreCase);
-        private readonly Dictionary<string, HashSet<string>> userPermissions = new Dictionary<string, HashSet<string>>();
+        private readonly Dictionary<string, UserData> usersData = new Dictionary<string, UserData>(StringComparer.OrdinalIgnoreCase);
+        private readonly Dictionary<string, GroupData> groupsData = new Dictionary<string, GroupData>(StringComparer.OrdinalIgnoreCase);
 
-        public bool GroupExists(string group) { return !string.IsNullOrEmpty(group) && groups.ContainsKey(group); }
-
-        public bool CreateGroup(string group, string title, int rank)
+        private static void Emit(string ev, string op, string key, string id, string what, string value)
         {
-            if (GroupExists(group)) return false;
-            groups[group] = new HashSet<string>();
-            return true;
+            World.Emit(new Dictionary<string, object> { ["ev"] = ev, ["op"] = op, [key] = id, [what] = value });
         }
 
-        public bool UserHasGroup(string id, string name)
+        // Registering
+
+        public void RegisterPermission(string name, Oxide.Core.Plugins.Plugin owner)
         {
-            HashSet<string> members;
-            return groups.TryGetValue(name ?? "", out members) && members.Contains(id);
+            if (string.IsNullOrEmpty(name)) return;
+            registered.Add(name);
         }
 
-        public void AddUserGroup(string id, string name)
+        /// <summary>Oxide: `*` exists once anything is registered; `prefix*` when a registered name starts with the prefix.</summary>
+        public bool PermissionExists(string name, Oxide.Core.Plugins.Plugin owner = null)
         {
-            HashSet<string> members;
-            if (!groups.TryGetValue(name ?? "", out members)) return; // Oxide: nothing happens for an unknown group
-            if (members.Add(id)) World.Emit(new Dictionary<string, object> { ["ev"] = "group", ["op"] = "add", ["steam_id"] = id, ["group"] = name });
+            if (string.IsNullOrEmpty(name)) return false;
+            if (registered.Count > 0)
+            {
+                if (name == "*") return true;
+                if (name.EndsWith("*", StringComparison.Ordinal)) return Matching(name).Count > 0;
+            }
+            return registered.Contains(name);
         }
 
-        public void RemoveUserGroup(string id, string name)
+        public string[] GetPermissions() { return new List<string>(registered).ToArray(); }
+
+        /// <summary>The registered permissions a wildcard stands for (all for `*`), as Oxide expands it when granting.</summary>
+        private List<string> Matching(string wildcard)
         {
-            HashSet<string> members;
-            if (!groups.TryGetValue(name ?? "", out members)) return;
-            if (members.Remove(id)) World.Emit(new Dictionary<string, object> { ["ev"] = "group", ["op"] = "remove", ["steam_id"] = id, ["group"] = name });
+            var prefix = wildcard.TrimEnd('*');
+            var found = new List<string>();
+            foreach (var name in registered)
+            {
+                if (wildcard == "*" || name.StartsWith(prefix, StringComparison.OrdinalIgnoreCase)) found.Add(name);
+            }
+            return found;
         }
 
-        public void RegisterPermission(string name, Oxide.Core.Plugins.Plugin owner) { registered.Add(name); }
+        // Users
 
-        public bool PermissionExists(string name, Oxide.Core.Plugins.Plugin owner = null) { return registered.Contains(name ?? ""); }
+        public bool UserExists(string id) { return usersData.ContainsKey(id); }
+
+        /// <summary>Oxide: the user's record, created empty the first time it is asked for.</summary>
+        public UserData GetUserData(string id)
+        {
+            UserData data;
+            if (!usersData.TryGetValue(id, out data)) usersData.Add(id, data = new UserData());
+            return data;
+        }
 
         public bool UserHasPermission(string id, string perm)
         {
-            HashSet<string> granted;
-            return userPermissions.TryGetValue(id, out granted) && granted.Contains(perm.ToLowerInvariant());
+            if (string.IsNullOrEmpty(perm)) return false;
+            if (id == "server_console") return true;
+            var data = GetUserData(id);
+            if (data.Perms.Contains(perm)) return true;
+            foreach (var group in data.Groups)
+            {
+                if (GroupHasPermission(group, perm)) return true;
+            }
+            return false;
         }
 
         public void GrantUserPermission(string id, string perm, Oxide.Core.Plugins.Plugin owner)
         {
-            if (!PermissionExists(perm)) return; // Oxide: an unregistered permission is not granted
-            HashSet<string> granted;
-            if (!userPermissions.TryGetValue(id, out granted)) userPermissions[id] = granted = new HashSet<string>();
-            if (granted.Add(perm.ToLowerInvariant())) World.Emit(new Dictionary<string, object> { ["ev"] = "perm", ["op"] = "grant", ["steam_id"] = id, ["perm"] = perm });
+            if (!PermissionExists(perm, owner)) return; // Oxide: an unregistered permission is not granted
+            var data = GetUserData(id);
+            var names = perm.EndsWith("*", StringComparison.Ordinal) ? Matching(perm) : new List<string> { perm };
+            foreach (var name in names)
+            {
+                if (data.Perms.Add(name)) Emit("perm", "grant", "steam_id", id, "perm", name);
+            }
         }
 
         public void RevokeUserPermission(string id, string perm)
         {
-            HashSet<string> granted;
-            if (userPermissions.TryGetValue(id, out granted) && granted.Remove(perm.ToLowerInvariant()))
-                World.Emit(new Dictionary<string, object> { ["ev"] = "perm", ["op"] = "revoke", ["steam_id"] = id, ["perm"] = perm });
+            if (string.IsNullOrEmpty(perm)) return;
+            var data = GetUserData(id);
+            foreach (var name in new List<string>(data.Perms))
+            {
+                var matches = perm == "*" || (perm.EndsWith("*", StringComparison.Ordinal)
+                    ? name.StartsWith(perm.TrimEnd('*'), StringComparison.OrdinalIgnoreCase)
+                    : name.Equals(perm, StringComparison.OrdinalIgnoreCase));
+                if (matches && data.Perms.Remove(name)) Emit("perm", "revoke", "steam_id", id, "perm", name);
+            }
+        }
+
+        /// <summary>Oxide: the user's own permissions and those of the groups they are in (not the groups' parents).</summary>
+        public string[] GetUserPermissions(string id)
+        {
+            var data = GetUserData(id);
+            var all = new HashSet<string>(data.Perms, StringComparer.OrdinalIgnoreCase);
+            foreach (var group in data.Groups) all.UnionWith(GetGroupPermissions(group));
+            return new List<string>(all).ToArray();
+        }
+
+        public string[] GetUserGroups(string id) { return new List<string>(GetUserData(id).Groups).ToArray(); }
+
+        public bool UserHasGroup(string id, string name)
+        {
+            if (!GroupExists(name)) return false;
+            return GetUserData(id).Groups.Contains(name);
+        }
+
+        public void AddUserGroup(string id, string name)
+        {
+            if (!GroupExists(name)) return; // Oxide: nothing happens for an unknown group
+            if (GetUserData(id).Groups.Add(name)) Emit("group", "add", "steam_id", id, "group", name);
+        }
+
+        public void RemoveUserGroup(string id, string name)
+        {
+            if (!GroupExists(name)) return;
+            var data = GetUserData(id);
+            if (name == "*")
+            {
+                foreach (var group in new List<string>(data.Groups)) Emit("group", "remove", "steam_id", id, "group", group);
+                data.Groups.Clear();
+                return;
+            }
+            if (data.Groups.Remove(name)) Emit("group", "remove", "steam_id", id, "group", name);
+        }
+
+        // Groups
+
+        /// <summary>Oxide: `*` counts as an existing group (it stands for all of a user's groups in RemoveUserGroup).</summary>
+        public bool GroupExists(string name) { return !string.IsNullOrEmpty(name) && (name == "*" || groupsData.ContainsKey(name)); }
+
+        public string[] GetGroups() { return new List<string>(groupsData.Keys).ToArray(); }
+
+        public bool CreateGroup(string name, string title, int rank)
+        {
+            if (GroupExists(name) || string.IsNullOrEmpty(name)) return false;
+            groupsData.Add(name, new GroupData { Title = title, Rank = rank });
+            return true;
+        }
+
+        /// <summary>Oxide: the group goes, its children lose their parent, its members lose it.</summary>
+        public bool RemoveGroup(string name)
+        {
+            if (!GroupExists(name)) return false;
+            if (groupsData.Remove(name))
+            {
+                foreach (var child in groupsData.Values)
+                {
+                    if (string.Equals(child.ParentGroup, name, StringComparison.OrdinalIgnoreCase)) child.ParentGroup = string.Empty;
+                }
+            }
+            foreach (var pair in usersData)
+            {
+                if (pair.Value.Groups.Remove(name)) Emit("group", "remove", "steam_id", pair.Key, "group", name);
+            }
+            return true;
+        }
+
+        public bool GroupHasPermission(string name, string perm)
+        {
+            GroupData data;
+            if (!GroupExists(name) || string.IsNullOrEmpty(perm) || !groupsData.TryGetValue(name, out data)) return false;
+            return data.Perms.Contains(perm) || GroupHasPermission(data.ParentGroup, perm);
+        }
+
+        /// <summary>Oxide: the group's own permissions, with its parents' when asked.</summary>
+        public string[] GetGroupPermissions(string name, bool parents = false)
+        {
+            GroupData data;
+            if (!GroupExists(name) || !groupsData.TryGetValue(name, out data)) return new string[0];
+            var all = new HashSet<string>(data.Perms, StringComparer.OrdinalIgnoreCase);
+            if (parents) all.UnionWith(GetGroupPermissions(data.ParentGroup, true));
+            return new List<string>(all).ToArray();
+        }
+
+        public void GrantGroupPermission(string name, string perm, Oxide.Core.Plugins.Plugin owner)
+        {
+            GroupData data;
+            if (!PermissionExists(perm, owner) || !GroupExists(name) || !groupsData.TryGetValue(name, out data)) return;
+            var names = perm.EndsWith("*", StringComparison.Ordinal) ? Matching(perm) : new List<string> { perm };
+            foreach (var added in names)
+            {
+                if (data.Perms.Add(added)) Emit("group_perm", "grant", "group", name, "perm", added);
+            }
+        }
+
+        public void RevokeGroupPermission(string name, string perm)
+        {
+            GroupData data;
+            if (!GroupExists(name) || string.IsNullOrEmpty(perm) || !groupsData.TryGetValue(name, out data)) return;
+            foreach (var held in new List<string>(data.Perms))
+            {
+                var matches = perm == "*" || (perm.EndsWith("*", StringComparison.Ordinal)
+                    ? held.StartsWith(perm.TrimEnd('*'), StringComparison.OrdinalIgnoreCase)
+                    : held.Equals(perm, StringComparison.OrdinalIgnoreCase));
+                if (matches && data.Perms.Remove(held)) Emit("group_perm", "revoke", "group", name, "perm", held);
+            }
+        }
+
+        public string GetGroupParent(string name)
+        {
+            GroupData data;
+            return GroupExists(name) && groupsData.TryGetValue(name, out data) ? data.ParentGroup : string.Empty;
+        }
+
+        /// <summary>Oxide: an empty parent clears it; an unknown parent, the group itself or a loop is refused.</summary>
+        public bool SetGroupParent(string name, string parent)
+        {
+            GroupData data;
+            if (!GroupExists(name) || !groupsData.TryGetValue(name, out data)) return false;
+            if (string.IsNullOrEmpty(parent))
+            {
+                data.ParentGroup = null;
+                return true;
+            }
+            if (!GroupExists(parent) || name.Equals(parent)) return false;
+            if (!string.IsNullOrEmpty(data.ParentGroup) && data.ParentGroup.Equals(parent)) return true;
+            if (HasCircularParent(name, parent)) return false;
+            data.ParentGroup = parent;
+            Emit("group_parent", "set", "group", name, "parent", parent);
+            return true;
+        }
+
+        private bool HasCircularParent(string name, string parent)
+        {
+            GroupData data;
+            if (!groupsData.TryGetValue(parent, out data)) return false;
+            var seen = new HashSet<string>(StringComparer.OrdinalIgnoreCase) { name, parent };
+            while (!string.IsNullOrEmpty(data.ParentGroup))
+            {
+                if (!seen.Add(data.ParentGroup)) return true;
+                if (!groupsData.TryGetValue(data.ParentGroup, out data)) return false;
+            }
+            return false;
         }
     }
 
+    /// <summary>
+    /// Oxide's lang library, read from OxideMod/Oxide.Core src/Libraries/Lang.cs (commit 5e3995c38b082e5119ecf1b2fc17bab162e1af13):
+    /// - RegisterMessages writes oxide/lang/&lt;lang&gt;/&lt;Plugin&gt;.json when there is none. When the file exists, it is
+    ///   merged (MergeMessages): keys the plugin has and the file lacks are added, keys the plugin no longer has are
+    ///   removed, and every text already in the file is kept, so an owner's translation or rewording survives
+    ///   plugin loads and updates; the file is written only when the merge changed it.
+    /// - GetMessage reads the file of the player's language (else the server's, else "en") once and caches it
+    ///   until the plugin is unloaded (plugin_OnRemovedFromManager); on that first read the "en" file's keys are
+    ///   merged into it the same way. A key with no text answers the key itself.
+    /// </summary>
     public class Lang
     {
-        private readonly Dictionary<string, Dictionary<string, string>> messages = new Dictionary<string, Dictionary<string, string>>();
+        private const string DefaultLang = "en";
+        private readonly Dictionary<string, Dictionary<string, string>> langFiles = new Dictionary<string, Dictionary<string, string>>();
         private readonly Dictionary<string, string> languages = new Dictionary<string, string>();
-        public string ServerLanguage = "en";
+        public string ServerLanguage = DefaultLang;
 
-        public void RegisterMessages(Dictionary<string, string> messages, Oxide.Core.Plugins.Plugin plugin, string lang = "en")
+        private static string LangDirectory { get { return Path.Combine(World.Root, "oxide", "lang"); } }
+
+        private static string FileOf(string plugin, string lang) { return Path.Combine(lang, plugin + ".json"); }
+
+        public void RegisterMessages(Dictionary<string, string> messages, Oxide.Core.Plugins.Plugin plugin, string lang = DefaultLang)
         {
-            this.messages[lang] = new Dictionary<string, string>(messages);
-            // Oxide writes oxide/lang/<lang>/<plugin>.json, where owners translate; the harness keeps it too.
-            var path = Path.Combine(World.Root, "oxide", "lang", lang, plugin.Name + ".json");
-            Directory.CreateDirectory(Path.GetDirectoryName(path));
-            File.WriteAllText(path, JsonConvert.SerializeObject(messages, Formatting.Indented));
+            if (messages == null || string.IsNullOrEmpty(lang) || plugin == null) return;
+            var file = FileOf(plugin.Name, lang);
+            var existing = GetMessageFile(plugin.Name, lang);
+            bool changed;
+            if (existing == null)
+            {
+                langFiles.Remove(file);
+                langFiles.Add(file, messages);
+                changed = true;
+            }
+            else
+            {
+                changed = MergeMessages(existing, messages);
+                messages = existing;
+            }
+            if (!changed) return;
+            Directory.CreateDirectory(Path.Combine(LangDirectory, lang));
+            File.WriteAllText(Path.Combine(LangDirectory, file), JsonConvert.SerializeObject(messages, Formatting.Indented));
         }
 
         public void SetLanguage(string lang, string userId) { languages[userId] = lang; }
@@ -233,16 +478,66 @@ namespace Oxide.Core.Libraries
         public string GetLanguage(string userId = null)
         {
             string lang;
-            return userId != null && languages.TryGetValue(userId, out lang) ? lang : ServerLanguage;
+            return !string.IsNullOrEmpty(userId) && languages.TryGetValue(userId, out lang) ? lang : ServerLanguage;
         }
 
         public string GetMessage(string key, Oxide.Core.Plugins.Plugin plugin, string userId = null)
         {
-            Dictionary<string, string> table;
+            if (string.IsNullOrEmpty(key) || plugin == null) return key;
+            var lang = GetLanguage(userId);
+            var file = FileOf(plugin.Name, lang);
+            Dictionary<string, string> messages;
+            if (!langFiles.TryGetValue(file, out messages))
+            {
+                messages = GetMessageFile(plugin.Name, lang) ?? GetMessageFile(plugin.Name, ServerLanguage) ?? GetMessageFile(plugin.Name, DefaultLang);
+                if (messages == null)
+                {
+                    World.Log("warn", "Plugin '" + plugin.Name + "' is using the Lang API but has no messages registered");
+                    return key;
+                }
+                var defaults = GetMessageFile(plugin.Name, DefaultLang);
+                if (defaults != null && MergeMessages(messages, defaults) && File.Exists(Path.Combine(LangDirectory, file)))
+                    File.WriteAllText(Path.Combine(LangDirectory, file), JsonConvert.SerializeObject(messages, Formatting.Indented));
+                langFiles.Add(file, messages);
+            }
             string text;
-            if (messages.TryGetValue(GetLanguage(userId), out table) && table.TryGetValue(key, out text)) return text;
-            if (messages.TryGetValue("en", out table) && table.TryGetValue(key, out text)) return text;
-            return key;
+            return messages.TryGetValue(key, out text) ? text : key;
+        }
+
+        /// <summary>Oxide forgets a plugin's cached files when the plugin is unloaded; the next load reads them again.</summary>
+        public void PluginUnloaded(Oxide.Core.Plugins.Plugin plugin)
+        {
+            foreach (var file in new List<string>(langFiles.Keys))
+            {
+                if (Path.GetFileName(file) == plugin.Name + ".json") langFiles.Remove(file);
+            }
+        }
+
+        private static Dictionary<string, string> GetMessageFile(string plugin, string lang)
+        {
+            if (string.IsNullOrEmpty(plugin)) return null;
+            foreach (var invalid in Path.GetInvalidFileNameChars()) lang = lang.Replace(invalid, '_');
+            var path = Path.Combine(LangDirectory, FileOf(plugin, lang));
+            return File.Exists(path) ? JsonConvert.DeserializeObject<Dictionary<string, string>>(File.ReadAllText(path)) : null;
+        }
+
+        /// <summary>Oxide's MergeMessages: adds what is missing, drops what the plugin no longer has, keeps every existing text.</summary>
+        private static bool MergeMessages(Dictionary<string, string> existing, Dictionary<string, string> messages)
+        {
+            var changed = false;
+            foreach (var message in messages)
+            {
+                if (existing.ContainsKey(message.Key)) continue;
+                existing.Add(message.Key, message.Value);
+                changed = true;
+            }
+            foreach (var key in new List<string>(existing.Keys))
+            {
+                if (messages.ContainsKey(key)) continue;
+                existing.Remove(key);
+                changed = true;
+            }
+            return changed;
         }
     }
 }
@@ -273,6 +568,10 @@ namespace Oxide.Core.Plugins
 
         protected virtual void LoadDefaultConfig() { }
         protected virtual void SaveConfig() { }
+
+        // Oxide (Plugin.HandleAddedToManager, src/Plugins/Plugin.cs): after the config and before Init, a plugin's
+        // default messages are registered: `if (HasMessages) { LoadDefaultMessages(); }`. The harness's loader calls it there.
+        protected virtual void LoadDefaultMessages() { }
     }
 }
 

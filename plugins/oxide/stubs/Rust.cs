@@ -240,4 +240,16 @@ namespace ConVar
         public static int worldsize = 4500;
         public static int seed = 12345;
     }
+
+    /// <summary>
+    /// Rust's server chat. The console's `say` is `Chat.Broadcast(arg.FullString, "SERVER", "#eee", 0UL)` (ConVar.Global.say
+    /// in Rust's Assembly-CSharp): the text goes to every player's chat as it is, under the name SERVER.
+    /// </summary>
+    public class Chat
+    {
+        public static void Broadcast(string message, string username = "SERVER", string color = "#eee", ulong userid = 0UL)
+        {
+            World.Emit(new Dictionary<string, object> { ["ev"] = "broadcast", ["text"] = message, ["username"] = username });
+        }
+    }
 }

@@ -184,7 +184,7 @@ namespace Harness
             switch (verb)
             {
                 case "say":
-                    Emit(new Dictionary<string, object> { ["ev"] = "broadcast", ["text"] = line.Substring(parts[0].Length).Trim() });
+                    ConVar.Chat.Broadcast(line.Substring(parts[0].Length).Trim(), "SERVER", "#eee", 0UL);
                     return "";
                 case "inventory.giveto":
                 {
@@ -210,15 +210,37 @@ namespace Harness
                     if (parts[1] == "remove") { Permission.RemoveUserGroup(parts[2], parts[3]); return "Player '" + parts[2] + "' removed from group: " + parts[3]; }
                     return "Usage: usergroup <add|remove> <username|id> <groupname>";
                 case "oxide.group":
+                    // Oxide.Rust's group command: add <name>, remove <name>, parent <name> <parent>.
                     if (parts.Count >= 3 && parts[1] == "add") { Permission.CreateGroup(parts[2], parts[2], 0); return "Group '" + parts[2] + "' created"; }
+                    if (parts.Count >= 3 && parts[1] == "remove")
+                        return Permission.RemoveGroup(parts[2]) ? "Group '" + parts[2] + "' deleted" : "Group '" + parts[2] + "' doesn't exist";
+                    if (parts.Count >= 4 && parts[1] == "parent")
+                    {
+                        if (!Permission.GroupExists(parts[2])) return "Group '" + parts[2] + "' doesn't exist";
+                        return Permission.SetGroupParent(parts[2], parts[3])
+                            ? "Group '" + parts[2] + "' parent changed to '" + parts[3] + "'"
+                            : "Group '" + parts[2] + "' parent could not be changed to '" + parts[3] + "'";
+                    }
                     return "Usage: group <add|remove|set|parent> <name>";
                 case "oxide.grant":
-                    if (parts.Count < 4 || parts[1] != "user") return "Usage: grant <group|user> <name|id> <permission>";
+                    if (parts.Count < 4 || (parts[1] != "user" && parts[1] != "group")) return "Usage: grant <group|user> <name|id> <permission>";
                     if (!Permission.PermissionExists(parts[3])) return "Permission '" + parts[3] + "' doesn't exist";
+                    if (parts[1] == "group")
+                    {
+                        if (!Permission.GroupExists(parts[2])) return "Group '" + parts[2] + "' doesn't exist";
+                        Permission.GrantGroupPermission(parts[2], parts[3], null);
+                        return "Group '" + parts[2] + "' granted permission '" + parts[3] + "'";
+                    }
                     Permission.GrantUserPermission(parts[2], parts[3], null);
                     return "Player '" + parts[2] + "' granted permission '" + parts[3] + "'";
                 case "oxide.revoke":
-                    if (parts.Count < 4 || parts[1] != "user") return "Usage: revoke <group|user> <name|id> <permission>";
+                    if (parts.Count < 4 || (parts[1] != "user" && parts[1] != "group")) return "Usage: revoke <group|user> <name|id> <permission>";
+                    if (parts[1] == "group")
+                    {
+                        if (!Permission.GroupExists(parts[2])) return "Group '" + parts[2] + "' doesn't exist";
+                        Permission.RevokeGroupPermission(parts[2], parts[3]);
+                        return "Group '" + parts[2] + "' revoked permission '" + parts[3] + "'";
+                    }
                     Permission.RevokeUserPermission(parts[2], parts[3]);
                     return "Player '" + parts[2] + "' revoked permission '" + parts[3] + "'";
                 default:

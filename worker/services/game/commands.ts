@@ -25,8 +25,15 @@ export function sanitizeCommandValue(value: string, maxLength = 64): string {
   );
 }
 
+/** A chat message: the plugin shows its text as it is and never reads it for SteamIDs or arguments. */
+const CHAT_COMMAND = /^\s*say\s/i;
+
 export function renderCommand(template: string, values: CommandValues): string {
-  const nickname = sanitizeCommandValue(values.nickname, MAX_NICKNAME_LENGTH) || values.steamId;
+  // A nickname is the player's own text: it fills only a chat message (the catalog refuses it elsewhere;
+  // a template saved before that rule gets the SteamID, so a name never becomes a command's argument).
+  const nickname = CHAT_COMMAND.test(template)
+    ? sanitizeCommandValue(values.nickname, MAX_NICKNAME_LENGTH) || values.steamId
+    : values.steamId;
   const replacements: Record<string, string> = {
     steamid: /^[0-9]{17}$/.test(values.steamId) ? values.steamId : "",
     nickname,
