@@ -51,7 +51,15 @@ function cases(): Case[] {
         for (const durations of [[], [[30, null]]] as [number, number | null][][]) {
           for (const durationDays of [null, 30, 7]) {
             all.push({
-              item: { isOneTime, durations, ...window, ...stock, price: 100, serverType: UNSERVED, withoutServer: true },
+              item: {
+                isOneTime,
+                durations,
+                ...window,
+                ...stock,
+                price: 100,
+                serverType: UNSERVED,
+                withoutServer: true,
+              },
               request: { serverType: UNSERVED, durationDays },
             });
           }

@@ -6,6 +6,7 @@ import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
+  blockedText,
   INSUFFICIENT_FUNDS,
   ITEM_INFO_FAILED,
   isInsufficientFunds,
@@ -14,7 +15,6 @@ import {
   SIGN_IN_TO_BUY,
   TOP_UP_NOT_FINISHED,
   TOPPED_UP_FOR_PURCHASE,
-  blockedText,
 } from "#core/messages/shop.ts";
 import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
