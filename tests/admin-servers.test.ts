@@ -1,4 +1,7 @@
 import { sql } from "drizzle-orm";
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { lastServerQueueText } from "#core/messages/admin.ts";
 import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
@@ -23,7 +26,7 @@ import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import { CATALOG_TRUST_MS } from "#worker/services/shop/catalog-snapshot.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
-import { action, loader } from "../app/routes/admin.servers.tsx";
+import AdminServers, { action, loader } from "../app/routes/admin.servers.tsx";
 
 const clock = testClock();
 const deps = testDeps({ now: clock.now });
@@ -322,5 +325,69 @@ describe("Серверы", () => {
     expect(await revision()).toBe(afterAdd);
     await post(admin.token, { intent: "remove", serverId: String(serverId), confirm: "yes", confirmQueued: "yes" });
     expect(await revision()).toBeGreaterThan(afterAdd);
+  });
+
+  it("shows the warning with a plain form that confirms, and the types left unsold", async () => {
+    const admin = await createOperator(deps, "admin");
+    const serverType = uniqueServerType();
+    const server = await createGameServer(deps, { serverType });
+    const item = await createDeliverableItem(deps, { serverType });
+    const player = await createPlayer({ deps, balance: 50_000 });
+    await purchaseItem(deps, player.id, {
+      itemId: item.id,
+      serverType,
+      durationDays: null,
+      idempotencyKey: crypto.randomUUID(),
+    });
+    const warned = await action(
+      consoleArgs(deps, "/admin/servers", {
+        token: admin.token,
+        form: { intent: "remove", serverId: String(server.id), confirm: "yes" },
+      }),
+    );
+    const page = (actionData: unknown) =>
+      renderToStaticMarkup(
+        createElement(RouterProvider, {
+          router: createMemoryRouter(
+            [
+              {
+                path: "/admin/servers",
+                // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+                element: createElement(AdminServers, { loaderData: listed, actionData } as any),
+              },
+            ],
+            { initialEntries: ["/admin/servers"] },
+          ),
+        }),
+      );
+    const listed = await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }));
+    const markup = page(actionResult(warned).data);
+    expect(markup).toContain(`ждут выдачи 1 предмет, а это последний сервер типа ${serverType}`);
+    const warning = markup.slice(markup.indexOf('data-testid="server-queue-warning"'));
+    // The warning's own form, up to the end of the warning: it posts back to this page.
+    const form = warning.slice(0, warning.indexOf("</div>"));
+    expect(form).toMatch(/<form [^>]*action="\/admin\/servers" method="post">/);
+    for (const field of [
+      '<input type="hidden" name="intent" value="remove"/>',
+      `<input type="hidden" name="serverId" value="${server.id}"/>`,
+      '<input type="hidden" name="confirm" value="yes"/>',
+      '<input type="hidden" name="confirmQueued" value="yes"/>',
+    ]) {
+      expect(form).toContain(field);
+    }
+    expect(form).toContain("Удалить всё равно");
+
+    await post(admin.token, { intent: "remove", serverId: String(server.id), confirm: "yes", confirmQueued: "yes" });
+    const after = await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }));
+    const unsold = renderToStaticMarkup(
+      createElement(RouterProvider, {
+        router: createMemoryRouter(
+          // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+          [{ path: "/", element: createElement(AdminServers, { loaderData: after } as any) }],
+        ),
+      }),
+    );
+    expect(unsold).toContain("Эти типы серверов не продаются, пока не добавлен сервер такого типа:");
+    expect(unsold).toContain(`${serverType}: нет сервера; ждут выдачи 1 предмет`);
   });
 });
