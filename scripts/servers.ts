@@ -3,7 +3,7 @@
 //
 //   npm run servers -- add --name "Свобода #6 | MAX 2" --type MAX2 --ip-port 1.2.3.4:28015 [--sort 6] [--remote]
 //   npm run servers -- rotate-key --id 6 [--remote]
-//   npm run servers -- remove --id 6 [--remote]
+//   npm run servers -- remove --id 6 [--confirm-queue] [--remote]
 //   npm run servers -- list [--remote]
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
@@ -19,7 +19,7 @@ import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 const usage = `Usage:
   npm run servers -- add --name NAME --type ${SERVER_TYPES.join("|")} --ip-port IP:PORT [--sort N] [--remote]
   npm run servers -- rotate-key --id N [--remote]
-  npm run servers -- remove --id N [--remote]
+  npm run servers -- remove --id N [--confirm-queue] [--remote]
   npm run servers -- list [--remote]
 Local options: --persist-to DIR, --env NAME
 The Node server's libSQL database instead: --libsql, or DATABASE_URL set (also read from .env)`;
@@ -38,6 +38,7 @@ const { values, positionals } = parseArgs({
     sort: { type: "string" },
     id: { type: "string" },
     remote: { type: "boolean", default: false },
+    "confirm-queue": { type: "boolean", default: false },
     "persist-to": { type: "string" },
     env: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
@@ -53,23 +54,43 @@ function sql(value: string | number | null): string {
 
 /**
  * As the console removes one (worker/services/admin/servers.ts, removeServer): refused while it
- * holds leased deliveries; the pending revokes of ranks it granted become `stranded` naming it;
- * its entries stop pointing at it; then the server, its heartbeat and its nonces go.
+ * holds leased deliveries; the last server of a type whose grants wait is removed only with
+ * --confirm-queue (its type then stops selling, the queue waits for a new server of the type,
+ * decision 122); the pending revokes of ranks it granted become `stranded` naming it; its entries
+ * stop pointing at it; then the server, its heartbeat and its nonces go.
  */
-async function removeServer(id: number) {
+async function removeServer(id: number, confirmQueue: boolean) {
   if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
   const now = Date.now();
-  const [server] = await database.query(`SELECT id, name FROM servers WHERE id = ${id}`);
-  if (!server) fail(`No server #${id} in ${where}.`);
   const leased = `EXISTS (SELECT 1 FROM deliveries WHERE leased_server_id = ${id} AND status = 'pending' AND lease_until > ${now})`;
-  const [busy] = await database.query(`SELECT ${leased} AS busy`);
-  if (busy?.busy) {
+  const typeOf = `(SELECT server_type FROM servers WHERE id = ${id})`;
+  const lastOfType = `NOT EXISTS (SELECT 1 FROM servers o WHERE o.server_type = ${typeOf} AND o.id <> ${id})`;
+  // Корзина entries waiting for a server of the type: undelivered, their grant pending or not queued yet.
+  const grantsWaiting = `FROM inventory_entries e WHERE e.server_type = ${typeOf} AND e.status = 'not_used'
+    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant' AND d.status <> 'pending')`;
+  const [server] = await database.query(
+    `SELECT id, name, server_type, ${leased} AS busy, ${lastOfType} AS last, (SELECT COUNT(*) ${grantsWaiting}) AS waiting
+     FROM servers WHERE id = ${id}`,
+  );
+  if (!server) fail(`No server #${id} in ${where}.`);
+  if (server.busy) {
     console.error(
       `Server #${id} has deliveries it is running and has not acknowledged yet; remove it once it does (within 5 minutes). Nothing was changed.`,
     );
     process.exit(1);
   }
-  const removable = `EXISTS (SELECT 1 FROM servers WHERE id = ${id}) AND NOT ${leased}`;
+  const type = String(server.server_type);
+  const waiting = Number(server.waiting);
+  if (server.last && waiting > 0 && !confirmQueue) {
+    console.error(
+      `Server #${id} is the last ${type} server, and ${waiting} purchased or promo items wait for delivery on ${type}. ` +
+        `Without it they stay queued until a ${type} server is added, and the shop stops selling ${type} items meanwhile. ` +
+        "To remove it anyway, run again with --confirm-queue. Nothing was changed.",
+    );
+    process.exit(1);
+  }
+  const queueAllowed = confirmQueue ? "1" : `NOT (${lastOfType} AND EXISTS (SELECT 1 ${grantsWaiting}))`;
+  const removable = `EXISTS (SELECT 1 FROM servers WHERE id = ${id}) AND NOT ${leased} AND ${queueAllowed}`;
   const grantedThere = `SELECT id FROM inventory_entries WHERE used_server_id = ${id}`;
   const [stranded = 0, , , removed = 0] = await database.batch([
     `UPDATE deliveries SET status = 'stranded', lease_until = NULL,
@@ -77,13 +98,20 @@ async function removeServer(id: number) {
      WHERE kind = 'revoke' AND status = 'pending' AND inventory_entry_id IN (${grantedThere}) AND ${removable}`,
     `UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${id} AND ${removable}`,
     `DELETE FROM game_request_nonces WHERE server_id = ${id} AND ${removable}`,
-    `DELETE FROM servers WHERE id = ${id} AND NOT ${leased}`,
+    `DELETE FROM servers WHERE id = ${id} AND ${removable}`,
   ]);
-  if (removed !== 1) fail(`Server #${id} was not removed (it took a delivery meanwhile?); try again.`);
+  if (removed !== 1)
+    fail(`Server #${id} was not removed (it took a delivery, or a purchase queued, meanwhile?); try again.`);
   console.log(`Removed server #${id} "${server.name}" from ${where}; its key no longer works.`);
   if (stranded > 0) {
     console.log(
       `${stranded} revoke(s) of ranks it granted can't run anywhere else: they are stranded, for you to take the ranks away by hand (console, Доставки).`,
+    );
+  }
+  if (server.last) {
+    console.log(
+      `It was the last ${type} server: the shop does not sell ${type} items until one is added` +
+        (waiting > 0 ? `; ${waiting} items stay queued and are delivered once it is.` : "."),
     );
   }
 }
@@ -138,7 +166,7 @@ if (command === "add") {
   console.log("\nPut it in the plugin config and run `oxide.reload RustStoreDelivery` — it is shown only now:");
   console.log(`  "Server key": "${key}"`);
 } else if (command === "remove") {
-  await removeServer(Number(values.id));
+  await removeServer(Number(values.id), values["confirm-queue"]);
 } else if (command === "list") {
   const rows = await database.query(
     `SELECT s.id, s.name, s.server_type, s.ip_port, s.key_hash IS NOT NULL AS legacy_key, s.key_salt IS NOT NULL AS derived_key, s.key_rotated_at, h.received_at AS heartbeat_at

@@ -1,5 +1,5 @@
 import { eq } from "drizzle-orm";
-import { describe, expect, it } from "vitest";
+import { beforeAll, describe, expect, it } from "vitest";
 import { categories, purchases } from "#db/schema.ts";
 import {
   actionResult,
@@ -11,11 +11,16 @@ import {
 import { testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { api } from "#tests/support/profile-fixtures.ts";
+import { ensureServerStatement } from "#tests/support/shop-fixtures.ts";
+import { runBatch } from "#tests/support/sql.ts";
 import { unique } from "#tests/support/unique.ts";
 import { action as itemAction, loader as itemLoader } from "../app/routes/admin.item.tsx";
 import { action as itemsAction, loader as itemsLoader } from "../app/routes/admin.items.tsx";
 
 const deps = testDeps();
+
+// The items made here are bought as SOLO: a shop sells a type only while it has a server of it (decision 122).
+beforeAll(() => runBatch([ensureServerStatement("SOLO")]));
 
 async function category() {
   const [row] = await deps.db.orm

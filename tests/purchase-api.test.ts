@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
+import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
-import { buy, createItem } from "./support/shop-fixtures.ts";
+import { buy, createItem, ensureServerStatement, fetchApi } from "./support/shop-fixtures.ts";
 import { sessionCookie } from "./support/sign-in.ts";
 import { raw, rows, runBatch } from "./support/sql.ts";
 
@@ -191,6 +192,39 @@ describe("POST /api/purchase/items/:id", () => {
       expect(await response.json()).toEqual({ error });
     }
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 100_000, ledger: 100_000 });
+  });
+
+  it("refuses a server type with no game server for now (409), keeps what was bought queued, and sells again once one is added", async () => {
+    const player = await createPlayer({ balance: 100_000 });
+    const friend = await createPlayer();
+    const itemId = await createItem({ price: 10_000, isOneTime: true, serverType: "NO_LIMIT" });
+    expect((await buy(player.token, itemId, { server_type: "NO_LIMIT" })).status).toBe(201);
+
+    // The last NO_LIMIT server goes (decision 122): its type isn't sold, for the buyer or as a gift.
+    await runBatch([raw("DELETE FROM servers WHERE server_type = 'NO_LIMIT'")]);
+    const refused = await buy(player.token, itemId, { server_type: "NO_LIMIT" });
+    expect(refused.status).toBe(409);
+    expect(await refused.json()).toEqual({ error: PURCHASE_ERRORS.noServer });
+    expect(PURCHASE_ERRORS.noServer).toBe(
+      "Товары для этого типа серверов временно не продаются: сейчас нет ни одного сервера этого типа",
+    );
+    const gift = await buy(player.token, itemId, { server_type: "NO_LIMIT", gift_to: friend.steamId });
+    expect(gift.status).toBe(409);
+    expect(await gift.json()).toEqual({ error: PURCHASE_ERRORS.noServer });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 90_000, ledger: 90_000 });
+    // The API's item says so; what was bought stays in the Корзина, waiting.
+    const item = (await (await fetchApi(`/shop/items/${itemId}`)).json()) as { item: Record<string, unknown> };
+    expect(item.item).toMatchObject({ is_available: false, no_server: true });
+    expect(await rows("SELECT status FROM inventory_entries WHERE user_id = ?", player.id)).toEqual([
+      { status: "not_used" },
+    ]);
+
+    // A server of the type again: sold again.
+    await runBatch([ensureServerStatement("NO_LIMIT")]);
+    const again = (await (await fetchApi(`/shop/items/${itemId}`)).json()) as { item: Record<string, unknown> };
+    expect(again.item).toMatchObject({ is_available: true, no_server: false });
+    expect((await buy(player.token, itemId, { server_type: "NO_LIMIT" })).status).toBe(201);
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 80_000, ledger: 80_000 });
   });
 
   it("buys once for a repeated idempotency key (body or header) and returns the same purchase", async () => {

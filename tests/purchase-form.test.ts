@@ -1,14 +1,20 @@
 // The item page's loader and action: the purchase form that works without JavaScript,
 // and the same action the buy dialog posts to.
+
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
 import { describe, expect, it } from "vitest";
+import { blockedText } from "#core/messages/shop.ts";
+import { ItemCard } from "../app/components/shop/item-card.tsx";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
-import { createCategory, createItem } from "./support/shop-fixtures.ts";
+import { createCategory, createItem, ensureServerStatement } from "./support/shop-fixtures.ts";
 import { sessionCookie } from "./support/sign-in.ts";
+import { raw, runBatch } from "./support/sql.ts";
 
 type ActionArgs = Parameters<typeof action>[0];
 type LoaderArgs = Parameters<typeof loader>[0];
@@ -96,6 +102,38 @@ describe("/shop/items/:id action", () => {
     }
     expect((await unwrap(await post(rank, { server_type: "X", idempotency_key: key() }, poor.token))).status).toBe(400);
     expect(await balanceAndLedger(poor.id)).toEqual({ balance: 100, ledger: 100 });
+  });
+
+  it("shows a type with no game server as not sold for now, refuses the form (409), and sells once a server is added", async () => {
+    const player = await createPlayer({ balance: 100_000 });
+    const id = await createItem({ price: 5_000, isOneTime: true, serverType: "MAX2" });
+    await runBatch([raw("DELETE FROM servers WHERE server_type = 'MAX2'")]);
+    const page = await loader(args(`http://localhost/shop/items/${id}`, { token: player.token }, id));
+    expect(page.item).toMatchObject({ is_available: false, no_server: true });
+    // What the card and the item page say instead of «Купить».
+    const card = renderToStaticMarkup(createElement(ItemCard, { item: page.item, serverNow: page.now, eager: true }));
+    expect(card).toContain("Временно не продаётся: сейчас нет сервера этого типа");
+    expect(blockedText(page.item, null)).toBe("Временно не продаётся: сейчас нет сервера этого типа");
+    // A form posted anyway (an old page, no JavaScript): the reason, nothing charged.
+    const fields = { server_type: "MAX2", idempotency_key: crypto.randomUUID() };
+    expect(await unwrap(await post(id, fields, player.token))).toEqual({
+      status: 409,
+      body: {
+        ok: false,
+        status: 409,
+        error: "Товары для этого типа серверов временно не продаются: сейчас нет ни одного сервера этого типа",
+      },
+    });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 100_000, ledger: 100_000 });
+
+    await runBatch([ensureServerStatement("MAX2")]);
+    const sold = await loader(args(`http://localhost/shop/items/${id}`, { token: player.token }, id));
+    expect(sold.item).toMatchObject({ is_available: true, no_server: false });
+    const redirect = (await thrown(
+      post(id, { ...fields, idempotency_key: crypto.randomUUID() }, player.token),
+    )) as Response;
+    expect(redirect.status).toBe(302);
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 95_000, ledger: 95_000 });
   });
 
   it("answers 404 for an unknown or malformed item id", async () => {

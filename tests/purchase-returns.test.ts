@@ -127,6 +127,66 @@ describe("POST /api/purchases/:id/return", () => {
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 10_000, ledger: 10_000 });
   });
 
+  it("tells the truth about a purchase from before returns existed: not returnable, and why", async () => {
+    const player = await createPlayer({ balance: 20_000 });
+    const itemId = await createItem({ price: 5_000 });
+    // A purchase as the versions before migration 0010 wrote it: no return window, no gift, no sale,
+    // its Корзина entry still waiting for delivery.
+    const transactionId = crypto.randomUUID();
+    const bought = Date.now() - HOUR;
+    await runBatch([
+      raw(
+        `INSERT INTO purchases (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price,
+           status, paid_at, created_at)
+         VALUES (?, ?, ?, ?, 'SOLO', NULL, 5000, 'completed', ?, ?)`,
+        player.id,
+        itemId,
+        transactionId,
+        crypto.randomUUID(),
+        bought,
+        bought,
+      ),
+      raw("UPDATE users SET balance = balance - 5000 WHERE id = ?", player.id),
+      raw(
+        `INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
+         VALUES (?, -5000, 'purchase', (SELECT id FROM purchases WHERE transaction_id = ?), ?)`,
+        player.id,
+        transactionId,
+        bought,
+      ),
+      raw(
+        `INSERT INTO inventory_entries (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, created_at)
+         VALUES (?, ?, (SELECT id FROM purchases WHERE transaction_id = ?), 'SOLO', NULL, 1, 'not_used', ?)`,
+        player.id,
+        itemId,
+        transactionId,
+        bought,
+      ),
+    ]);
+    const old = await firstRow<{ id: number; return_until: number | null }>(
+      `SELECT p.id, e.return_until FROM purchases p JOIN inventory_entries e ON e.purchase_id = p.id
+       WHERE p.transaction_id = ?`,
+      transactionId,
+    );
+    expect(old?.return_until).toBeNull();
+    const [card] = (await inventoryOf(player.token)).filter((item) => item.purchase_id === old?.id);
+    expect(card).toMatchObject({ status: "not_used", returnable: false, return_until: null });
+
+    // Returns are on (24 h): the answer doesn't say they are off, it says they didn't apply then.
+    const refused = await returnApi(player.token, old?.id ?? 0);
+    expect(refused.status).toBe(403);
+    expect(await refused.json()).toEqual({
+      error: "Эту покупку вернуть нельзя: когда она была сделана, возврат покупок не действовал",
+    });
+    // Turned off now: that is what it says.
+    await setReturnWindow(0);
+    const off = await returnApi(player.token, old?.id ?? 0);
+    expect(off.status).toBe(403);
+    expect(await off.json()).toEqual({ error: "Возврат покупок отключён" });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 15_000, ledger: 15_000 });
+    expect(await firstRow("SELECT status FROM purchases WHERE id = ?", old?.id)).toEqual({ status: "completed" });
+  });
+
   it("gives limited stock back, so the next player can buy the last one", async () => {
     const first = await createPlayer({ balance: 10_000 });
     const second = await createPlayer({ balance: 10_000 });

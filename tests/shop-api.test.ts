@@ -44,6 +44,7 @@ describe("GET /api/shop/items", () => {
       is_one_time: false,
       is_limited: false,
       is_available: true,
+      no_server: false,
       reload_time: 0,
       // 7 days: round(7/30 × 199) = 46 ₽, minus 15% = 39 ₽; 30 days: 199 → 169; 90 days has its own price.
       durations: [

@@ -57,6 +57,7 @@ describe("shop page loader: pages of cards", () => {
         "is_one_time",
         "is_limited",
         "is_available",
+        "no_server",
         "durations",
         "start_time",
         "end_time",

@@ -29,6 +29,7 @@ const item: ShopCardItem = {
   is_one_time: true,
   is_limited: false,
   is_available: true,
+  no_server: false,
   durations: [],
   start_time: null,
   end_time: null,

@@ -8,7 +8,7 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { chosenServerType } from "#core/shop/server-type-choice.ts";
 import { testClock, testDeps } from "#tests/support/deps.ts";
 import { pageCacheFor, platformFor } from "#tests/support/platform.ts";
-import { createItem } from "#tests/support/shop-fixtures.ts";
+import { createItem, ensureServerStatement } from "#tests/support/shop-fixtures.ts";
 import { raw, runBatch } from "#tests/support/sql.ts";
 import { createApp } from "#worker/app.ts";
 import type { Env } from "#worker/env.ts";
@@ -133,6 +133,22 @@ describe("visitors' pages from the cache", () => {
     await setPrice(id, 25_000);
     site.clock.advance(10_000);
     expect(await site.get(path)).toMatchObject({ text: "250 ₽, можно купить", cache: "miss" });
+  });
+
+  it("shows a visitor within 10 seconds that a type lost its last game server, and got one back", async () => {
+    const site = visitorSite();
+    const id = await createItem({ price: 10_000, serverType: "MAX3" });
+    const path = `/shop/items/${id}?item=${id}`;
+    expect((await site.get(path)).text).toBe("100 ₽, можно купить");
+    expect((await site.get(path)).cache).toBe("hit");
+    // Written elsewhere (an operator's script, SQL by hand): only the servers' triggers move the revision.
+    const elsewhere = (statement: ReturnType<typeof raw>) => testDeps().db.run(statement);
+    await elsewhere(raw("DELETE FROM servers WHERE server_type = 'MAX3'"));
+    site.clock.advance(10_000);
+    expect(await site.get(path)).toMatchObject({ text: "100 ₽, нельзя купить", cache: "miss" });
+    await elsewhere(ensureServerStatement("MAX3"));
+    site.clock.advance(10_000);
+    expect(await site.get(path)).toMatchObject({ text: "100 ₽, можно купить", cache: "miss" });
   });
 
   it("shows the end of a limited offer from the moment it ends", async () => {

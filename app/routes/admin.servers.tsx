@@ -2,7 +2,7 @@ import { data, Form } from "react-router";
 import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { SERVER_TEXT } from "#core/messages/admin.ts";
+import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
   addServer,
@@ -22,12 +22,12 @@ import type { Route } from "./+types/admin.servers";
 export type ServerActionData =
   | { ok: true; message: string; serverId: number; key: string }
   | { ok: true; message: string; serverId: number; key?: undefined }
-  | { ok: false; error: string };
+  | { ok: false; error: string; queued?: { serverId: number; serverType: string; waiting: number } };
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
-  return { servers: await listServers(deps), serverTypes: SERVER_TYPES };
+  return { ...(await listServers(deps)), serverTypes: SERVER_TYPES };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -41,15 +41,22 @@ export async function action({ context, request }: Route.ActionArgs) {
     if (form.confirm !== "yes") {
       return data<ServerActionData>({ ok: false, error: SERVER_TEXT.confirmRemoval }, { status: 400 });
     }
-    const result = await removeServer(deps, operator, id.data);
-    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+    // The last server of a type with a queue: removed only when the warning's own form confirms it.
+    const result = await removeServer(deps, operator, id.data, { confirmQueued: form.confirmQueued === "yes" });
+    if (!result.ok) {
+      const queued = "queued" in result ? { queued: result.queued } : {};
+      return data<ServerActionData>({ ok: false, error: result.error, ...queued }, { status: result.status });
+    }
     const stranded =
       result.strandedRevokes > 0
         ? `; снятий привилегий, выданных на нём, осталось без сервера: ${result.strandedRevokes} — они в разделе «Доставки»`
         : "";
+    const last = result.lastOfType
+      ? `. ${lastServerRemovedText(result.lastOfType.serverType, result.lastOfType.waiting)}`
+      : "";
     return data<ServerActionData>({
       ok: true,
-      message: `Сервер №${result.serverId} удалён${stranded}`,
+      message: `Сервер №${result.serverId} удалён${stranded}${last}`,
       serverId: result.serverId,
     });
   }
@@ -84,7 +91,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
-  const { servers, serverTypes } = loaderData;
+  const { servers, unserved, serverTypes } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="servers-title">
       <h2 id="servers-title">Серверы</h2>
@@ -96,9 +103,21 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
             {actionData.key}
           </code>
         </div>
+      ) : actionData?.ok === false && actionData.queued ? (
+        <QueueWarning warning={actionData.error} queued={actionData.queued} />
       ) : (
         <ActionNotice result={actionData} />
       )}
+      {unserved.length > 0 ? (
+        <div className="admin-notice admin-notice--error" data-testid="unserved-types">
+          <p>{SERVER_TEXT.unservedTitle}</p>
+          <ul>
+            {unserved.map((type) => (
+              <li key={type.serverType}>{unservedTypeText(type.serverType, type.waiting)}</li>
+            ))}
+          </ul>
+        </div>
+      ) : null}
       <Form method="post" className="admin-form" aria-label="Новый сервер">
         <input type="hidden" name="intent" value="add" />
         <label className="admin-field admin-field--wide">
@@ -184,5 +203,32 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
         </table>
       </div>
     </section>
+  );
+}
+
+/**
+ * The last server of a type has grants waiting (decision 122): the count, and a second form that
+ * removes it anyway. A plain form post, so it works without JavaScript.
+ */
+function QueueWarning({
+  warning,
+  queued,
+}: {
+  warning: string;
+  queued: { serverId: number; serverType: string; waiting: number };
+}) {
+  return (
+    <div className="admin-notice admin-notice--error" role="alert" data-testid="server-queue-warning">
+      <p>{warning}</p>
+      <Form method="post" className="admin-form admin-form--inline" aria-label={`Удалить сервер №${queued.serverId}`}>
+        <input type="hidden" name="intent" value="remove" />
+        <input type="hidden" name="serverId" value={queued.serverId} />
+        <input type="hidden" name="confirm" value="yes" />
+        <input type="hidden" name="confirmQueued" value="yes" />
+        <button type="submit" className="button button--small">
+          {SERVER_TEXT.confirmQueued}
+        </button>
+      </Form>
+    </div>
   );
 }

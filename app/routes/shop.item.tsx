@@ -6,6 +6,7 @@ import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
+  blockedText,
   INSUFFICIENT_FUNDS,
   ITEM_INFO_FAILED,
   isInsufficientFunds,
@@ -14,8 +15,6 @@ import {
   SIGN_IN_TO_BUY,
   TOP_UP_NOT_FINISHED,
   TOPPED_UP_FOR_PURCHASE,
-  UNAVAILABLE_TOOLTIP,
-  UPCOMING_TOOLTIP,
 } from "#core/messages/shop.ts";
 import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
@@ -237,7 +236,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           ) : null}
 
           {blocked ? (
-            <p className="form-error">{state === "upcoming" ? UPCOMING_TOOLTIP : UNAVAILABLE_TOOLTIP}</p>
+            <p className="form-error">{blockedText(item, state)}</p>
           ) : balance == null || error?.status === 401 ? (
             <div className="shop-item__signin">
               <GuestPrices item={item} />

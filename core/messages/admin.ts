@@ -2,6 +2,9 @@
 
 import { pluralRu } from "../format/plural.ts";
 
+const countFormat = new Intl.NumberFormat("ru-RU");
+const QUEUED_FORMS = { one: "предмет", few: "предмета", many: "предметов" };
+
 export const PAYMENT_ADMIN_TEXT = {
   notFound: "Платёж не найден",
   noProviderId: "Платёж не дошёл до провайдера: проверять нечего",
@@ -47,7 +50,36 @@ export const SERVER_TEXT = {
   busy: "Сервер сейчас выполняет доставки: удалите его, когда он их подтвердит (не позже чем через 5 минут)",
   confirmRemoval: "Отметьте «Удалить навсегда», чтобы удалить сервер",
   legacyKey: "Старый ключ: замените («Новый ключ»)",
+  confirmQueued: "Удалить всё равно",
+  unservedTitle: "Эти типы серверов не продаются, пока не добавлен сервер такого типа:",
 } as const;
+
+/** A type with no server on the Серверы page: «MAX3: нет сервера; ждут выдачи 12 предметов». */
+export function unservedTypeText(serverType: string, waiting: number): string {
+  const queue = waiting > 0 ? `; ждут выдачи ${countFormat.format(waiting)} ${pluralRu(waiting, QUEUED_FORMS)}` : "";
+  return `${serverType}: нет сервера${queue}`;
+}
+
+/**
+ * The warning before removing the last server of a type that has deliveries waiting (decision 122):
+ * «На этот тип серверов (SOLO) ждут выдачи 3 364 предмета…», asked again with an explicit confirmation.
+ */
+export function lastServerQueueText(serverType: string, waiting: number): string {
+  return (
+    `На этот тип серверов (${serverType}) ждут выдачи ${countFormat.format(waiting)} ${pluralRu(waiting, QUEUED_FORMS)}, ` +
+    `а это последний сервер типа ${serverType}. После удаления они останутся в очереди и будут выданы, ` +
+    `когда появится сервер этого типа; до тех пор магазин не продаёт товары ${serverType}.`
+  );
+}
+
+/** The success line after removing the last server of its type (decision 122). */
+export function lastServerRemovedText(serverType: string, waiting: number): string {
+  const queue =
+    waiting > 0
+      ? `; в очереди ${countFormat.format(waiting)} ${pluralRu(waiting, QUEUED_FORMS)} — они будут выданы, когда появится сервер этого типа`
+      : "";
+  return `Серверов типа ${serverType} больше нет: магазин не продаёт его товары, пока не добавлен новый${queue}`;
+}
 
 export const DELIVERY_TEXT = {
   notRetryable: "Повторить можно только доставку с ошибкой или зависшую",

@@ -7,6 +7,8 @@ export const RETURN_ERRORS = {
   badId: "Некорректный идентификатор покупки",
   notFound: "Покупка не найдена",
   turnedOff: "Возврат покупок отключён",
+  /** Bought with no return window (before returns existed, or while they were off), returns on now. */
+  notWhenBought: "Эту покупку вернуть нельзя: когда она была сделана, возврат покупок не действовал",
   delivered: "Предмет уже выдан — вернуть его нельзя",
   delivering: "Предмет уже выдаётся на сервере — вернуть его нельзя",
   alreadyReturned: "Эта покупка уже возвращена",

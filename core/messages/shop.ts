@@ -32,6 +32,7 @@ export const PURCHASE_ERRORS = {
   notStarted: "Продажа этого товара ещё не началась",
   ended: "Срок действия предложения истёк",
   soldOut: "Товар распродан",
+  noServer: "Товары для этого типа серверов временно не продаются: сейчас нет ни одного сервера этого типа",
   unavailable: ITEM_UNAVAILABLE,
   insufficientFunds: INSUFFICIENT_FUNDS,
   blocked: "Покупки для вашего аккаунта заблокированы. Обратитесь в поддержку в Discord",
@@ -58,6 +59,18 @@ export const LIMITED_BADGES = {
 
 export const UPCOMING_TOOLTIP = "Товар станет доступен позже";
 export const UNAVAILABLE_TOOLTIP = ITEM_UNAVAILABLE;
+/** A card or item page of a server type that has no game server for now (decision 122). */
+export const NO_SERVER_TOOLTIP = "Временно не продаётся: сейчас нет сервера этого типа";
+
+/**
+ * Why a card's or item page's «Купить» is off: an offer not started yet, one with no server of its
+ * type for now (unless it has ended or sold out for good), else «Товар недоступен».
+ */
+export function blockedText(item: { no_server: boolean }, state: string | null): string {
+  if (state === "upcoming") return UPCOMING_TOOLTIP;
+  if (item.no_server && state !== "unavailable") return NO_SERVER_TOOLTIP;
+  return UNAVAILABLE_TOOLTIP;
+}
 
 /** The purchase answer's status, not its text, says the balance was short: 402. */
 export function isInsufficientFunds(status: number | null | undefined): boolean {

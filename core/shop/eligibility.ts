@@ -13,6 +13,8 @@ export interface SaleFacts {
 
 export interface ItemFacts extends SaleFacts {
   serverType: string;
+  /** Whether a game server of the item's type exists: none, and nothing could deliver it (decision 122). */
+  hasServer: boolean;
   isOneTime: boolean;
   /** The durations offered, in days; empty for an item sold only permanently. */
   offeredDays: readonly number[];
@@ -31,6 +33,7 @@ export type PurchaseRefusal =
   | "oneTimeNoDuration"
   | "durationRequired"
   | "durationNotOffered"
+  | "noServer"
   | SaleRefusal;
 
 /** Why the offer itself is off sale at `now` (whoever asks, for whatever duration), or null when on sale. */
@@ -44,7 +47,8 @@ export function saleRefusal(item: SaleFacts, now: number): SaleRefusal | null {
 
 /**
  * Why `request` can't be bought at `now`, or null when it can. The order is what the player is
- * told first: a request that doesn't fit the item, then an offer that is off sale.
+ * told first: a request that doesn't fit the item, then an offer that is off sale, then a type
+ * that has no game server for now.
  */
 export function purchaseRefusal(item: ItemFacts, request: PurchaseRequest, now: number): PurchaseRefusal | null {
   if (item.serverType !== request.serverType) return "wrongServerType";
@@ -58,6 +62,7 @@ export function purchaseRefusal(item: ItemFacts, request: PurchaseRequest, now: 
   }
   const sale = saleRefusal(item, now);
   if (sale) return sale;
+  if (!item.hasServer) return "noServer";
   // A one-time item that also lists durations has no price to buy it by.
   if (request.durationDays == null && hasDurations) return "durationNotOffered";
   return null;

@@ -22,6 +22,8 @@ export interface ShopItem {
   is_one_time: boolean;
   is_limited: boolean;
   is_available: boolean;
+  /** No game server of its type exists for now: not sold until one is added (decision 122). */
+  no_server: boolean;
   reload_time: number;
   durations: ShopDuration[];
   contents: { item: string; img: string }[];
@@ -56,6 +58,7 @@ export type ShopCardItem = Pick<
   | "is_one_time"
   | "is_limited"
   | "is_available"
+  | "no_server"
   | "durations"
   | "start_time"
   | "end_time"

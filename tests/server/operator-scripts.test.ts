@@ -207,6 +207,48 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(await refusal("servers.ts", "remove", "--id", id), new RegExp(`^No server #${id} in file:`));
   });
 
+  it("servers remove warns before taking the last server of a type with items waiting, and needs --confirm-queue", async () => {
+    const added = await script(
+      "servers.ts",
+      "add",
+      "--name",
+      "Последний",
+      "--type",
+      "NO_LIMIT",
+      "--ip-port",
+      "10.0.0.11:28015",
+    );
+    const id = added.match(/Added server #(\d+)/)?.[1];
+    assert.ok(id, added);
+    // Two purchases waiting for NO_LIMIT: one with its grant queued, one the cron hasn't queued yet.
+    for (const statement of [
+      "INSERT INTO users (id, steam_id, nickname, avatar_url) VALUES (500, '76561198000000500', 'Игрок', '/a.svg')",
+      "INSERT INTO categories (id, name) VALUES (500, 'Наборы')",
+      "INSERT INTO items (id, name, price, img, server_type, category_id) VALUES (500, 'Набор', 10000, '/i.svg', 'NO_LIMIT', 500)",
+      "INSERT INTO inventory_entries (id, user_id, item_id, server_type, is_permanent, status) VALUES (500, 500, 500, 'NO_LIMIT', 1, 'not_used'), (501, 500, 500, 'NO_LIMIT', 1, 'not_used')",
+      "INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, not_before) VALUES ('d-500', 500, 'grant', 'NO_LIMIT', '76561198000000500', 1, 0)",
+    ]) {
+      await sqlRows(statement);
+    }
+    const warned = await refusal("servers.ts", "remove", "--id", id);
+    assert.equal(
+      warned.split("\n")[0],
+      `Server #${id} is the last NO_LIMIT server, and 2 purchased or promo items wait for delivery on NO_LIMIT. ` +
+        "Without it they stay queued until a NO_LIMIT server is added, and the shop stops selling NO_LIMIT items meanwhile. " +
+        "To remove it anyway, run again with --confirm-queue. Nothing was changed.",
+    );
+    assert.deepEqual(await sqlRows(`SELECT id FROM servers WHERE id = ${id}`), [{ id: Number(id) }]);
+
+    const removed = await script("servers.ts", "remove", "--id", id, "--confirm-queue");
+    assert.match(removed, new RegExp(`^Removed server #${id} "Последний"`));
+    assert.match(
+      removed,
+      /It was the last NO_LIMIT server: the shop does not sell NO_LIMIT items until one is added; 2 items stay queued and are delivered once it is\./,
+    );
+    assert.deepEqual(await sqlRows(`SELECT id FROM servers WHERE id = ${id}`), []);
+    assert.deepEqual(await sqlRows("SELECT status FROM deliveries WHERE id = 'd-500'"), [{ status: "pending" }]);
+  });
+
   it("the seed refuses a database configured for production, from .env too, writing nothing", async () => {
     const site = siteFolder();
     writeFileSync(

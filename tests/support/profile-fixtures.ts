@@ -3,10 +3,14 @@
 import { SELF } from "cloudflare:test";
 import { categories, inventoryEntries, items, payments, promoCodes, purchases } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
+import { batchChangingCatalog } from "#worker/services/shop/catalog-snapshot.ts";
+import { ensureServerStatement } from "./shop-fixtures.ts";
 import { bearer, sessionCookie } from "./sign-in.ts";
 import { unique } from "./unique.ts";
 
+/** An item on sale, with a game server of its type (added when there is none: decision 122). */
 export async function createItem(deps: Deps, { name = "Тестовый кит", serverType = "SOLO" } = {}) {
+  await batchChangingCatalog(deps.db, [ensureServerStatement(serverType)]);
   const [category] = await deps.db.orm
     .insert(categories)
     .values({ name: unique("Категория ") })

@@ -1,5 +1,6 @@
 import { bearer } from "./sign-in.ts";
 import { raw, runBatch } from "./sql.ts";
+import { uniqueIp } from "./unique.ts";
 
 let counter = 0;
 const runTag = Math.floor(Math.random() * 1_000_000);
@@ -38,12 +39,30 @@ export interface ItemOptions {
   /** [days, own price in kopecks or null] */
   durations?: [number, number | null][];
   contents?: { item: string; img: string }[];
+  /**
+   * Leave its server type without a game server (decision 122: such items aren't sold). By default
+   * a server of the type is added when there is none, as a shop that sells the type has one.
+   */
+  withoutServer?: boolean;
+}
+
+/** A game server of `serverType` unless one exists (no key: it never polls), so its items are sold. */
+export function ensureServerStatement(serverType: string) {
+  return raw(
+    `INSERT INTO servers (name, server_type, ip_port, sort_order)
+     SELECT ?1, ?2, ?3, 1000 WHERE NOT EXISTS (SELECT 1 FROM servers WHERE server_type = ?2)`,
+    `Тестовый сервер ${serverType}`,
+    serverType,
+    `${uniqueIp()}:${20_000 + Math.floor(Math.random() * 9_999)}`,
+  );
 }
 
 export async function createItem(options: ItemOptions = {}): Promise<number> {
   const id = uniqueId();
   const categoryId = options.categoryId ?? (await createCategory());
+  const serverType = options.serverType ?? "SOLO";
   const statements = [
+    ...(options.withoutServer ? [] : [ensureServerStatement(serverType)]),
     raw(
       `INSERT INTO items (id, name, description, price, discount, img, server_type, category_id, is_one_time, is_available,
         reload_time, start_time, end_time, max_quantity, sold_quantity)
@@ -54,7 +73,7 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
       options.price ?? 10_000,
       options.discount ?? 0,
       "/images/shop/vip.svg",
-      options.serverType ?? "SOLO",
+      serverType,
       categoryId,
       options.isOneTime ? 1 : 0,
       options.isAvailable === false ? 0 : 1,

@@ -1,5 +1,5 @@
 import { serverTypeLabel } from "#core/format/server-type.ts";
-import { UNAVAILABLE_TOOLTIP, UPCOMING_TOOLTIP } from "#core/messages/shop.ts";
+import { blockedText } from "#core/messages/shop.ts";
 import { type LimitedState, limitedState } from "#core/shop/limited.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
@@ -47,7 +47,7 @@ function CardBody({
 }) {
   const price = fromPrice(item);
   const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
-  const tooltip = state === "upcoming" ? UPCOMING_TOOLTIP : UNAVAILABLE_TOOLTIP;
+  const tooltip = blockedText(item, state);
   const href = itemHref(item);
   return (
     <article className={state ? `shop-card shop-card--${state}` : "shop-card"}>

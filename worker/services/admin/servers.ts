@@ -1,12 +1,12 @@
-import { asc, eq, sql } from "drizzle-orm";
+import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
-import { SERVER_TEXT } from "#core/messages/admin.ts";
+import { lastServerQueueText, SERVER_TEXT } from "#core/messages/admin.ts";
 import { isIpPort, SERVER_TYPES } from "#core/shop/server-types.ts";
-import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { constraintViolation, statement } from "../../ports/database.ts";
+import { constraintViolation, read, statement } from "../../ports/database.ts";
 import { deriveServerKey, generateKeySalt } from "../game/keys.ts";
 import { OFFLINE_AFTER_MS } from "../server-status.ts";
+import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
 import type { Operator } from "./roles.ts";
@@ -17,33 +17,61 @@ export const serverFormSchema = z.object({
   ipPort: z.string().trim().refine(isIpPort, SERVER_TEXT.ipPort),
 });
 
-/** Servers with their last plugin heartbeat and the deliveries waiting for their type. */
+interface ServerListRow {
+  id: number;
+  name: string;
+  serverType: string;
+  ipPort: string;
+  hasKey: number;
+  legacyKey: number;
+  keyRotatedAt: number | null;
+  heartbeatAt: number | null;
+  players: number | null;
+  maxPlayers: number | null;
+  pending: number;
+}
+
+const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_port AS ipPort,
+    s.key_hash IS NOT NULL OR s.key_salt IS NOT NULL AS hasKey,
+    s.key_salt IS NULL AND s.key_hash IS NOT NULL AS legacyKey,
+    s.key_rotated_at AS keyRotatedAt, h.received_at AS heartbeatAt, h.players, h.max_players AS maxPlayers,
+    (SELECT COUNT(*) FROM deliveries d WHERE d.server_type = s.server_type AND d.status = 'pending') AS pending
+  FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id
+  ORDER BY s.sort_order, s.id`;
+
+/**
+ * Server types that are not sold because no server of theirs exists (decision 122): those with
+ * listed items or grants queued, and how many Корзина entries wait for them (as `waitingOn` counts).
+ */
+const UNSERVED_READ = `SELECT t.server_type AS serverType,
+    (SELECT COUNT(*) FROM inventory_entries e WHERE e.server_type = t.server_type AND e.status = 'not_used'
+      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
+        AND d.status <> 'pending')) AS waiting
+  FROM (SELECT server_type FROM items WHERE is_available = 1
+    UNION SELECT server_type FROM deliveries WHERE kind = 'grant' AND status = 'pending') t
+  WHERE NOT EXISTS (SELECT 1 FROM servers s WHERE s.server_type = t.server_type)
+  ORDER BY t.server_type`;
+
+/**
+ * Servers with their last plugin heartbeat and the deliveries waiting for their type; and the types
+ * left without a server, which the shop doesn't sell until one is added. One round trip.
+ */
 export async function listServers(deps: Pick<Deps, "db" | "now">) {
   const now = deps.now().getTime();
-  const rows = await deps.db.orm
-    .select({
-      id: servers.id,
-      name: servers.name,
-      serverType: servers.serverType,
-      ipPort: servers.ipPort,
-      hasKey: sql<number>`${servers.keyHash} IS NOT NULL OR ${servers.keySalt} IS NOT NULL`,
+  const [rows, unserved] = await deps.db.read([
+    read<ServerListRow>(SERVERS_READ),
+    read<{ serverType: string; waiting: number }>(UNSERVED_READ),
+  ] as const);
+  return {
+    servers: rows.map((row) => ({
+      ...row,
+      hasKey: Boolean(row.hasKey),
       // A key from before decision 103 (its stored hash can sign): replace it.
-      legacyKey: sql<number>`${servers.keySalt} IS NULL AND ${servers.keyHash} IS NOT NULL`,
-      keyRotatedAt: servers.keyRotatedAt,
-      heartbeatAt: serverHeartbeats.receivedAt,
-      players: serverHeartbeats.players,
-      maxPlayers: serverHeartbeats.maxPlayers,
-      pending: sql<number>`(SELECT COUNT(*) FROM deliveries d WHERE d.server_type = ${servers.serverType} AND d.status = 'pending')`,
-    })
-    .from(servers)
-    .leftJoin(serverHeartbeats, eq(serverHeartbeats.serverId, servers.id))
-    .orderBy(asc(servers.sortOrder), asc(servers.id));
-  return rows.map((row) => ({
-    ...row,
-    hasKey: Boolean(row.hasKey),
-    legacyKey: Boolean(row.legacyKey),
-    online: row.heartbeatAt != null && now - row.heartbeatAt < OFFLINE_AFTER_MS,
-  }));
+      legacyKey: Boolean(row.legacyKey),
+      online: row.heartbeatAt != null && now - row.heartbeatAt < OFFLINE_AFTER_MS,
+    })),
+    unserved,
+  };
 }
 
 export type KeyResult = { ok: true; serverId: number; key: string } | Extract<AdminResult, { ok: false }>;
@@ -60,7 +88,8 @@ export async function addServer(
   const now = deps.now().getTime();
   const salt = generateKeySalt();
   try {
-    const results = await deps.db.batch([
+    // A new server's type may be sold again: the catalog's revision moves (decision 122).
+    const results = await batchChangingCatalog(deps.db, [
       statement(sql`INSERT INTO servers (name, server_type, ip_port, sort_order, key_salt, key_rotated_at)
         VALUES (${input.name}, ${input.serverType}, ${input.ipPort},
           (SELECT COALESCE(MAX(sort_order), -1) + 1 FROM servers), ${salt}, ${now})`),
@@ -112,8 +141,32 @@ export async function rotateServerKey(
   return { ok: true, serverId, key: await deriveServerKey(deps.config.gameKeySecret, serverId, salt) };
 }
 
+/**
+ * `FROM … WHERE …` of the Корзина entries waiting for a server of type `serverType`: not delivered,
+ * their grant pending or not queued yet (the cron queues grants once a minute), so a purchase made a
+ * moment ago counts. Entries whose grant failed or was cancelled wait for an operator, not a server.
+ */
+function waitingOn(serverType: SQL) {
+  return sql`FROM inventory_entries e WHERE e.server_type = ${serverType} AND e.status = 'not_used'
+    AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
+      AND d.status <> 'pending')`;
+}
+
 export type RemoveResult =
-  | { ok: true; serverId: number; strandedRevokes: number }
+  | {
+      ok: true;
+      serverId: number;
+      strandedRevokes: number;
+      /** It was the last server of its type: that type is no longer sold, its queue waits (decision 122). */
+      lastOfType: { serverType: string; waiting: number } | null;
+    }
+  | {
+      ok: false;
+      status: 409;
+      error: string;
+      /** The last server of a type with grants waiting: removed only when asked again with `confirmQueued`. */
+      queued: { serverId: number; serverType: string; waiting: number };
+    }
   | Extract<AdminResult, { ok: false }>;
 
 /**
@@ -122,17 +175,31 @@ export type RemoveResult =
  * Ranks it granted live in its Oxide and can't be revoked elsewhere: their pending revokes become
  * `stranded` now, naming the server, for an operator to take the ranks away by hand when they end
  * (deliveries page). The entries keep their history but no longer point at the removed server.
+ * The last server of a type whose grants are waiting is removed only with `confirmQueued`: the
+ * first answer says how many wait (decision 122). Its type then stops selling; the queue stays
+ * and is delivered once a server of the type is added again.
  */
 export async function removeServer(
   deps: Pick<Deps, "db" | "now">,
   operator: Operator,
   serverId: number,
+  options: { confirmQueued?: boolean } = {},
 ): Promise<RemoveResult> {
   const now = deps.now().getTime();
   const leased = sql`EXISTS (SELECT 1 FROM deliveries WHERE leased_server_id = ${serverId} AND status = 'pending' AND lease_until > ${now})`;
-  const removable = sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId}) AND NOT ${leased}`;
+  const typeOf = sql`(SELECT server_type FROM servers WHERE id = ${serverId})`;
+  const lastOfType = sql`NOT EXISTS (SELECT 1 FROM servers o WHERE o.server_type = ${typeOf} AND o.id <> ${serverId})`;
+  const grantsWaiting = waitingOn(typeOf);
+  const queueAllowed = options.confirmQueued ? sql`1` : sql`NOT (${lastOfType} AND EXISTS (SELECT 1 ${grantsWaiting}))`;
+  const removable = sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId}) AND NOT ${leased} AND ${queueAllowed}`;
   const grantedThere = sql`SELECT id FROM inventory_entries WHERE used_server_id = ${serverId}`;
-  const [audit, stranded] = await deps.db.batch([
+  // The last server of a type takes the type off sale: the catalog's revision moves (decision 122).
+  const [state, audit, stranded] = await batchChangingCatalog(deps.db, [
+    // What the answer says, read before anything changes: the server's type, whether it is busy,
+    // whether it is the last of its type, and how many grants wait for that type.
+    statement(sql`SELECT server_type AS serverType, ${leased} AS busy, ${lastOfType} AS last,
+        (SELECT COUNT(*) ${grantsWaiting}) AS waiting
+      FROM servers WHERE id = ${serverId}`),
     auditStatement(
       {
         operator,
@@ -141,7 +208,9 @@ export async function removeServer(
         targetId: serverId,
         before: sql`(SELECT json_object('name', name, 'server_type', server_type, 'ip_port', ip_port,
           'pending_revokes', (SELECT COUNT(*) FROM deliveries WHERE kind = 'revoke' AND status = 'pending'
-            AND inventory_entry_id IN (${grantedThere})))
+            AND inventory_entry_id IN (${grantedThere})),
+          'last_of_type', json(CASE WHEN ${lastOfType} THEN 'true' ELSE 'false' END),
+          'grants_waiting', (SELECT COUNT(*) ${grantsWaiting}))
           FROM servers WHERE id = ${serverId})`,
         after: null,
         now,
@@ -156,10 +225,26 @@ export async function removeServer(
       sql`UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${serverId} AND ${removable}`,
     ),
     statement(sql`DELETE FROM game_request_nonces WHERE server_id = ${serverId} AND ${removable}`),
-    statement(sql`DELETE FROM servers WHERE id = ${serverId} AND NOT ${leased}`),
+    statement(sql`DELETE FROM servers WHERE id = ${serverId} AND ${removable}`),
   ]);
-  if (audit?.changes === 1) return { ok: true, serverId, strandedRevokes: stranded?.changes ?? 0 };
-  const exists = await deps.db.run(statement(sql`SELECT 1 FROM servers WHERE id = ${serverId}`));
-  if (exists.rows.length === 0) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
+  const [server] = (state?.rows ?? []) as { serverType: string; busy: number; last: number; waiting: number }[];
+  if (!server) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
+  const waiting = Number(server.waiting);
+  if (audit?.changes === 1) {
+    return {
+      ok: true,
+      serverId,
+      strandedRevokes: stranded?.changes ?? 0,
+      lastOfType: server.last ? { serverType: server.serverType, waiting } : null,
+    };
+  }
+  if (!server.busy && server.last && waiting > 0 && !options.confirmQueued) {
+    return {
+      ok: false,
+      status: 409,
+      error: lastServerQueueText(server.serverType, waiting),
+      queued: { serverId, serverType: server.serverType, waiting },
+    };
+  }
   return { ok: false, status: 409, error: SERVER_TEXT.busy };
 }

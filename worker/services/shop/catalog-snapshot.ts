@@ -2,13 +2,14 @@ import { asc, eq, isNull, sql } from "drizzle-orm";
 import type { SaleRule } from "#core/shop/sales.ts";
 import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
-import { catalogRevision, categories, itemContents, itemDurations, items, sales } from "#db/schema.ts";
+import { catalogRevision, categories, itemContents, itemDurations, items, sales, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type Database, type Statement, type StatementResult, statement } from "../../ports/database.ts";
 
 // The whole catalog, kept in memory per process (or Worker isolate) under the revision it was read
 // at. The catalog_revision row moves with every write to items, durations, contents and categories
-// (SQL triggers), so a read checks one row and reads the catalog again only after a change; filtering,
+// (SQL triggers), and so does adding or removing a game server (which types have one decides what is
+// sold, decision 122), so a read checks one row and reads the catalog again only after a change; filtering,
 // searching and paging a server type's items then cost no query at all, whatever the catalog's size
 // (decision 102).
 
@@ -41,6 +42,11 @@ export interface CatalogSnapshot {
   sales: SaleRule[];
   /** Every limited offer's and sale's start and end, ascending: the moments the catalog changes by itself. */
   saleBoundaries: number[];
+  /**
+   * The server types that have at least one game server: only their items are sold (decision 122).
+   * Another type's items stay listed, shown as not sold for now, and purchases of them are refused.
+   */
+  servedTypes: ReadonlySet<string>;
 }
 
 const REVISION = statement(sql`SELECT revision FROM catalog_revision WHERE id = 1`);
@@ -112,7 +118,7 @@ export function pinCatalog(deps: Pick<Deps, "db">, snapshot: CatalogSnapshot): v
 /** The revision and the catalog in one batch (one transaction), so the two always agree. */
 async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
   const { orm } = db;
-  const [revisionRows, itemRows, durationRows, contentRows, categoryRows, saleRows] = await orm.batch([
+  const [revisionRows, itemRows, durationRows, contentRows, categoryRows, saleRows, servedRows] = await orm.batch([
     orm.select({ revision: catalogRevision.revision }).from(catalogRevision),
     orm.select().from(items).orderBy(asc(items.sortOrder), asc(items.id)),
     orm.select().from(itemDurations).orderBy(asc(itemDurations.itemId), asc(itemDurations.days)),
@@ -127,6 +133,7 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
       .where(eq(categories.hidden, false))
       .orderBy(asc(categories.sortOrder), asc(categories.id)),
     orm.select().from(sales).where(isNull(sales.cancelledAt)).orderBy(asc(sales.id)),
+    orm.selectDistinct({ serverType: servers.serverType }).from(servers),
   ]);
   const saleRules: SaleRule[] = saleRows.map(toSaleRule);
   const rank = new Map(categoryRows.map((category, index) => [category.id, index]));
@@ -170,6 +177,7 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
     searchText,
     sales: saleRules,
     saleBoundaries,
+    servedTypes: new Set(servedRows.map((row) => row.serverType)),
   };
 }
 

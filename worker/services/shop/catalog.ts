@@ -6,7 +6,7 @@ import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
 import { matchesSearch, searchWords } from "#core/shop/search.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
-import { categories, itemDurations, items, sales } from "#db/schema.ts";
+import { categories, itemDurations, items, sales, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import {
   type CatalogSnapshot,
@@ -35,9 +35,9 @@ export function isPurchasableRow(row: ItemRow, now: number): boolean {
   return saleRefusal(row, now) === null;
 }
 
-/** What the eligibility rule needs to know of an item row and its durations. */
-export function itemFacts(row: ItemRow, durations: DurationRow[]): ItemFacts {
-  return { ...row, offeredDays: durations.map((duration) => duration.days) };
+/** What the eligibility rule needs to know of an item row, its durations and whether its type has a game server. */
+export function itemFacts(row: ItemRow, durations: DurationRow[], hasServer: boolean): ItemFacts {
+  return { ...row, hasServer, offeredDays: durations.map((duration) => duration.days) };
 }
 
 /**
@@ -89,6 +89,7 @@ function shopDurations(row: ItemRow, discount: number, durations: DurationRow[] 
 // What a shop card shows, and nothing else: no description, kit contents or commands.
 function toCard(catalog: CatalogSnapshot, row: ItemRow, now: number): ShopCardItem {
   const sale = saleFor(catalog, row, now);
+  const served = catalog.servedTypes.has(row.serverType);
   const discount = effectiveDiscount(row.discount, sale);
   return {
     id: row.id,
@@ -106,7 +107,9 @@ function toCard(catalog: CatalogSnapshot, row: ItemRow, now: number): ShopCardIt
     category_name: catalog.categoryNames.get(row.categoryId) ?? "",
     is_one_time: row.isOneTime,
     is_limited: isLimitedRow(row),
-    is_available: isPurchasableRow(row, now),
+    // Not sold while its type has no game server (decision 122): listed, but not for sale for now.
+    is_available: served && isPurchasableRow(row, now),
+    no_server: !served,
     durations: shopDurations(row, discount, catalog.durations.get(row.id)),
     start_time: iso(row.startTime),
     end_time: iso(row.endTime),
@@ -226,13 +229,23 @@ export async function listCategories(deps: Pick<Deps, "db" | "now">): Promise<Sh
   return (await catalogSnapshot(deps)).categories;
 }
 
-/** The item row and its durations, for the purchase checks; an item of a hidden category is not for sale. */
+/**
+ * The item row, its durations, the sales and whether a game server of its type exists, for the purchase
+ * checks; an item of a hidden category is not for sale.
+ */
 export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
-  const [row, durations, saleRows, hiddenRows] = await deps.db.orm.batch([
-    deps.db.orm.select().from(items).where(eq(items.id, id)).limit(1),
-    deps.db.orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
-    deps.db.orm.select().from(sales).where(isNull(sales.cancelledAt)),
-    deps.db.orm
+  const { orm } = deps.db;
+  const [row, durations, saleRows, served, hiddenRows] = await orm.batch([
+    orm.select().from(items).where(eq(items.id, id)).limit(1),
+    orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
+    orm.select().from(sales).where(isNull(sales.cancelledAt)),
+    orm
+      .select({ id: servers.id })
+      .from(servers)
+      .innerJoin(items, eq(items.serverType, servers.serverType))
+      .where(eq(items.id, id))
+      .limit(1),
+    orm
       .select({ id: categories.id })
       .from(categories)
       .innerJoin(items, eq(items.categoryId, categories.id))
@@ -241,5 +254,5 @@ export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
   const found = row[0];
   if (!found) return null;
   const item = hiddenRows.length > 0 ? { ...found, isAvailable: false } : found;
-  return { item, durations, sales: saleRows.map(toSaleRule) };
+  return { item, durations, sales: saleRows.map(toSaleRule), hasServer: served.length > 0 };
 }

@@ -53,6 +53,8 @@ const REFUSAL_STATUS: Record<PurchaseRefusal, Failure["status"]> = {
   ended: 410,
   soldOut: 410,
   notStarted: 409,
+  // For now: sold again once a server of the type exists (decision 122).
+  noServer: 409,
 };
 
 /** Why `input` can't be bought now, or its price in kopecks. */
@@ -62,8 +64,9 @@ export function checkPurchase(
   input: Pick<PurchaseInput, "serverType" | "durationDays">,
   now: number,
   sales: readonly SaleRule[] = [],
+  hasServer = true,
 ): Failure | { ok: true; price: number } {
-  const refusal = purchaseRefusal(itemFacts(item, durations), input, now);
+  const refusal = purchaseRefusal(itemFacts(item, durations, hasServer), input, now);
   if (refusal) return fail(REFUSAL_STATUS[refusal], PURCHASE_ERRORS[refusal]);
   const discount = effectiveDiscount(item.discount, bestSale(sales, item, now));
   const price = priceFor(item, durations, input.durationDays, discount);
@@ -179,7 +182,14 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
   if (user?.blocked) return fail(403, PURCHASE_ERRORS.blocked);
   const loaded = await loadItemForPurchase(deps, input.itemId);
   if (!loaded) return fail(404, PURCHASE_ERRORS.itemNotFound);
-  const check = checkPurchase(loaded.item, loaded.durations, input, deps.now().getTime(), loaded.sales);
+  const check = checkPurchase(
+    loaded.item,
+    loaded.durations,
+    input,
+    deps.now().getTime(),
+    loaded.sales,
+    loaded.hasServer,
+  );
   if (!check.ok) return check;
   if (input.expectedPrice != null && input.expectedPrice !== check.price) {
     const price = kopecksToRubles(check.price);
@@ -192,8 +202,9 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
 /**
  * Buys one item for one player in ONE batch (one transaction):
  *  1. the purchase row, INSERT … SELECT from the current item and duration rows: the price,
- *     the server type, the duration, the sale window, the stock and the player's refund debt
- *     (decision 097) are all checked inside SQL;
+ *     the server type, the duration, the sale window, the stock, the player's refund debt
+ *     (decision 097) and that a game server of the item's type exists (decision 122) are all
+ *     checked inside SQL;
  *     the (user, idempotency key) pair is unique, so a double submit can't buy twice;
  *  2. the stock increment of a limited item (CHECK sold_quantity <= max_quantity aborts an oversell);
  *  3. the debit (CHECK balance >= 0 aborts an overdraft). It subtracts the price read back from
@@ -266,6 +277,7 @@ export async function purchaseItem(
             AND (i.start_time IS NULL OR i.start_time <= ${now})
             AND (i.end_time IS NULL OR i.end_time > ${now})
             AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
+            AND EXISTS (SELECT 1 FROM servers sv WHERE sv.server_type = i.server_type)
             AND (
               (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
               OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)

@@ -97,10 +97,12 @@ async function whyNot(
     purchaseStatus: string;
     entryStatus: string | null;
     returnUntil: number | null;
+    windowHours: number | null;
     leased: number;
   }>(
     statement(sql`SELECT p.user_id AS buyer, p.status AS purchaseStatus, e.status AS entryStatus,
         e.return_until AS returnUntil,
+        (SELECT return_window_hours FROM shop_settings WHERE id = 1) AS windowHours,
         EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
           AND (d.leased_server_id IS NOT NULL OR d.status NOT IN ('pending', 'cancelled'))) AS leased
       FROM purchases p LEFT JOIN inventory_entries e ON e.purchase_id = p.id WHERE p.id = ${purchaseId}`),
@@ -114,7 +116,12 @@ async function whyNot(
   if (row.purchaseStatus !== "completed" || row.entryStatus !== "not_used")
     return fail(409, RETURN_ERRORS.notReturnable);
   if (row.leased) return fail(409, RETURN_ERRORS.delivering);
-  if (row.returnUntil === null) return fail(403, RETURN_ERRORS.turnedOff);
+  // No window was given at purchase: bought before returns existed (migration 0010 left those
+  // entries' return_until empty) or while the operator had them off. Returns being on now doesn't
+  // reach back (decision 111), and the answer says which is true now (decision 122).
+  if (row.returnUntil === null) {
+    return fail(403, (row.windowHours ?? 0) > 0 ? RETURN_ERRORS.notWhenBought : RETURN_ERRORS.turnedOff);
+  }
   if (row.returnUntil <= now) return fail(410, RETURN_ERRORS.windowOver);
   return null;
 }
