@@ -4,7 +4,7 @@ import { type Config, standInsEnabled } from "./config.ts";
 // TLS-terminating proxy the Node server sees `http://` and the proxy's Host, and on Workers a
 // workers.dev name may reach the same code. Everything after this point (the plugin's transport check,
 // React Router's check of a forwarded action's Origin, links built from the request) reads the public
-// origin from the request, so the rule is applied once, before any of them (decision 119).
+// origin from the request, so the rule is applied once, before any of them (decision 123).
 //
 // The one thing the runtime may still know is that the visitor came in plain text: the Worker's URL
 // says so itself, and on Node only a proxy can tell, in X-Forwarded-Proto, read only when TRUST_PROXY
