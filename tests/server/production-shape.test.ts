@@ -125,6 +125,28 @@ function firstDay(shape: Shape) {
       await page.waitForLoadState("load");
       assert.equal(await notice(page), "Промокод создан");
 
+      // A setting, a sale and an export: console posts of other kinds than «create».
+      await page.goto("/admin/settings");
+      await page.locator('input[name="returnWindowHours"]').fill("24");
+      await page.getByRole("button", { name: "Сохранить" }).click();
+      await page.waitForLoadState("load");
+      assert.equal(await notice(page), "Настройки сохранены");
+      await page.goto("/admin/sales");
+      await page.getByRole("textbox", { name: "Название", exact: true }).fill("Открытие");
+      await page.getByLabel(/Скидка/).fill("10");
+      await page.getByLabel(/Начало/).fill("2030-01-01T00:00");
+      await page.getByLabel(/Окончание/).fill("2030-01-02T00:00");
+      await page.getByRole("button", { name: "Создать распродажу" }).click();
+      await page.waitForLoadState("load");
+      assert.equal(await page.getByRole("alert").count(), 0, await page.locator("main").innerText());
+      assert.deepEqual(await rows("SELECT title FROM sales"), [["Открытие"]]);
+      await page.goto("/admin/exports");
+      const [download] = await Promise.all([
+        page.waitForEvent("download"),
+        page.getByRole("button", { name: "Скачать CSV" }).click(),
+      ]);
+      assert.match(download.suggestedFilename(), /\.csv$/);
+
       await page.goto("/admin/servers");
       await page.getByRole("textbox", { name: "Название", exact: true }).fill("Свобода #1 | SOLO");
       await page.getByLabel("Тип").selectOption("SOLO");
