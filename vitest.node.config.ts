@@ -55,6 +55,8 @@ export const BOTH_RUNTIMES = [
   "tests/sale-parity.test.ts",
   "tests/gifts.test.ts",
   "tests/admin-discord.test.ts",
+  // the minutely jobs' lease (decision 121)
+  "tests/job-lease.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);
