@@ -133,13 +133,14 @@ describe("the built server refuses to start", () => {
     );
   });
 
-  it("with .env.example copied as it is: the example secret, no Steam key, no YooKassa keys", async () => {
+  it("with .env.example copied as it is: the example secrets, no Steam key, no YooKassa keys", async () => {
     const site = folder();
     writeFileSync(join(site, ".env"), readFileSync(join(root, ".env.example")));
     const result = await refusedStart({ PATH: process.env.PATH }, site);
     assertRefused(
       result,
       /^Cannot start: SESSION_SECRET: still the example value from \.env\.example; set your own/,
+      /^Cannot start: GAME_KEY_SECRET: still the example value from \.env\.example; set your own/,
       /^Cannot start: STEAM_API_KEY: not set; production needs a Steam Web API key/,
       /^Cannot start: YOOKASSA_SHOP_ID, YOOKASSA_SECRET_KEY: not set/,
     );
