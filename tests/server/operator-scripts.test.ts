@@ -107,11 +107,62 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(listed, /'76561198000000042' │ 'support' │ '\(not signed in yet\)'/);
   });
 
-  it("promo create then promo list shows the code", async () => {
-    await script("promo.ts", "create", "--code", "winter", "--type", "BALANCE", "--value", "100", "--max-uses", "50");
+  it("promo create says what it made in a line (not its SQL); promo list shows the code", async () => {
+    const created = await script(
+      "promo.ts",
+      "create",
+      "--code",
+      "winter",
+      "--type",
+      "BALANCE",
+      "--value",
+      "100",
+      "--max-uses",
+      "50",
+    );
+    assert.match(
+      created,
+      /^Промокод создан \(file:.*site\.db\): WINTER: 100 ₽ на баланс, использований: 50, без срока\.\n$/,
+    );
+    const timed = await script(
+      "promo.ts",
+      "create",
+      "--code",
+      "new-year",
+      "--type",
+      "BALANCE",
+      "--value",
+      "99.5",
+      "--max-uses",
+      "1",
+      "--starts",
+      "2098-12-31",
+      "--ends",
+      "2099-01-10T12:30:00+03:00",
+    );
+    assert.match(
+      timed,
+      /^Промокод создан \(file:.*\): NEW-YEAR: 99,5 ₽ на баланс, использований: 1, с 31\.12\.2098, 00:00 по 10\.01\.2099, 12:30 \(МСК\)\.\n$/,
+    );
+    // --dry-run shows the SQL, and makes nothing.
+    const dry = await script(
+      "promo.ts",
+      "create",
+      "--code",
+      "dry",
+      "--type",
+      "BALANCE",
+      "--value",
+      "1",
+      "--max-uses",
+      "1",
+      "--dry-run",
+    );
+    assert.match(dry, /^INSERT INTO promo_codes /);
     const listed = await script("promo.ts", "list");
     assert.match(listed, /'WINTER'\s+│ 'BALANCE' │ 100\s+│/);
     assert.match(listed, /│ 0\s+│ 50\s+│/);
+    assert.doesNotMatch(listed, /DRY/);
   });
 
   it("servers add refuses an address that can't be one", async () => {
