@@ -2,7 +2,7 @@
 // server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -239,5 +239,35 @@ describe("operator scripts on the Node server's libSQL database", () => {
         ),
     );
     assert.equal(existsSync(join(site, "data")), false, "no database was even created");
+  });
+
+  it("the seed refuses the database a production site's .env names, even when the environment says development", async () => {
+    const site = siteFolder();
+    writeFileSync(join(site, ".env"), "APP_ENV=production\nPUBLIC_URL=https://rust.example\n");
+    // The README's try-it overrides, but without DATABASE_URL (or with the same file spelled otherwise).
+    const tryIt = { ...process.env, APP_ENV: "development", PUBLIC_URL: "http://localhost:3000" };
+    delete tryIt.DATABASE_URL;
+    for (const env of [tryIt, { ...tryIt, DATABASE_URL: `file:${join(site, "data/site.db")}` }]) {
+      const seeding = promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], { cwd: site, env });
+      await assert.rejects(seeding, (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(
+          error.stderr ?? "",
+          /^Refused: file:\S*data\/site\.db is the database of the production site in \.env \(APP_ENV=production\), .*DATABASE_URL=file:data\/try\.db .*\n$/,
+        );
+        return true;
+      });
+      assert.equal(existsSync(join(site, "data")), false, "no database was even created");
+    }
+    // A database of its own, as the README's try-it lines give it, is seeded.
+    const { stdout } = await promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], {
+      cwd: site,
+      env: { ...tryIt, DATABASE_URL: "file:data/try.db" },
+    });
+    assert.match(stdout, /^Seeded file:data\/try\.db\./);
+    assert.deepEqual(
+      readdirSync(join(site, "data")).filter((name) => name.startsWith("site")),
+      [],
+    );
   });
 });
