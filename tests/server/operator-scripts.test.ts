@@ -245,7 +245,7 @@ describe("operator scripts on the Node server's libSQL database", () => {
     const site = siteFolder();
     writeFileSync(join(site, ".env"), "APP_ENV=production\nPUBLIC_URL=https://rust.example\n");
     // The README's try-it overrides, but without DATABASE_URL (or with the same file spelled otherwise).
-    const tryIt = { ...process.env, APP_ENV: "development", PUBLIC_URL: "http://localhost:3000" };
+    const tryIt: NodeJS.ProcessEnv = { ...process.env, APP_ENV: "development", PUBLIC_URL: "http://localhost:3000" };
     delete tryIt.DATABASE_URL;
     for (const env of [tryIt, { ...tryIt, DATABASE_URL: `file:${join(site, "data/site.db")}` }]) {
       const seeding = promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], { cwd: site, env });
