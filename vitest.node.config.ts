@@ -57,6 +57,8 @@ export const BOTH_RUNTIMES = [
   "tests/gifts.test.ts",
   "tests/admin-discord.test.ts",
   "tests/admin-categories.test.ts",
+  // the minutely jobs' lease (decision 121)
+  "tests/job-lease.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

@@ -6,7 +6,19 @@ import { chmodSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "
 import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { copyDatabaseInto, openLibsql } from "../worker/adapters/libsql.ts";
-import { CopyProblem, checkCopy, describeCopy, fail, siteDatabaseFile } from "./database-copies.ts";
+import {
+  answerAccessErrors,
+  CopyProblem,
+  checkCopy,
+  describeCopy,
+  fail,
+  requireDatabaseAccess,
+  requireSiteUser,
+  requireWritableFolder,
+  siteDatabaseFile,
+} from "./database-copies.ts";
+
+answerAccessErrors();
 
 const usage = `Usage: npm run db:backup -- FILE
 Copies the site's database (DATABASE_URL, also read from .env; default file:data/site.db) into
@@ -26,8 +38,11 @@ if (!target || positionals.length > 1) fail(`Give one file to write the backup t
 
 const { url, path } = siteDatabaseFile();
 if (!existsSync(path)) fail(`There is no database at ${path} (DATABASE_URL=${url}) to back up.`);
+requireSiteUser(path, `npm run db:backup -- ${target}`);
+requireDatabaseAccess(path);
 const file = resolve(target);
 if (existsSync(file)) fail(`${target} already exists; a backup never overwrites a file. Choose a new name.`);
+requireWritableFolder(dirname(file), `The backups' folder ${dirname(file)}`);
 mkdirSync(dirname(file), { recursive: true });
 
 // Written under another name and renamed once checked, so FILE is only ever a whole, checked copy.

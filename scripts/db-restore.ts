@@ -5,11 +5,23 @@
 // is kept beside it as <file>.before-restore-<time>, and the -wal/-shm files of the old one are
 // removed, so SQLite can't pair the restored file with the old file's log.
 import { chownSync, copyFileSync, existsSync, mkdirSync, renameSync, rmSync, statSync } from "node:fs";
-import { dirname } from "node:path";
+import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openLibsqlFile, takeSoleHold } from "../worker/adapters/libsql.ts";
 import { walFilesOf } from "../worker/node/database-file.ts";
-import { CopyProblem, checkCopy, describeCopy, fail, siteDatabaseFile } from "./database-copies.ts";
+import {
+  answerAccessErrors,
+  CopyProblem,
+  checkCopy,
+  describeCopy,
+  fail,
+  requireAccess,
+  requireSiteUser,
+  requireWritableFolder,
+  siteDatabaseFile,
+} from "./database-copies.ts";
+
+answerAccessErrors();
 
 const usage = `Usage: npm run db:restore -- FILE
 Stop the site first. Checks the backup FILE (PRAGMA integrity_check), keeps the current database
@@ -29,6 +41,9 @@ if (!backup || positionals.length > 1) fail(`Give the backup file to restore.\n\
 if (!existsSync(backup)) fail(`${backup}: no such file.`);
 
 const { path } = siteDatabaseFile();
+requireSiteUser(path, `npm run db:restore -- ${backup}`);
+requireAccess(backup, "read");
+requireWritableFolder(dirname(resolve(path)), `The database's folder ${dirname(resolve(path))}`);
 mkdirSync(dirname(path), { recursive: true });
 
 // The backup is copied next to the database first and the copy checked: what is checked is what

@@ -6,7 +6,7 @@
 // Extra wrangler options pass through: --env e2e, --persist-to DIR. Add --dry-run to print the SQL only.
 import { parseArgs } from "node:util";
 import { ZodError, z } from "zod";
-import { parseOperatorTime, promoInsertSql } from "../db/seed/promo-sql.ts";
+import { describePromo, type PromoInput, parseOperatorTime, promoInsertSql } from "../db/seed/promo-sql.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const USAGE = `Использование:
@@ -73,7 +73,7 @@ try {
       console.error(`Ошибка: --ends ${values.ends} уже прошло; укажите дату окончания в будущем.\n\n${USAGE}`);
       process.exit(1);
     }
-    const sql = promoInsertSql({
+    const input = {
       code: values.code ?? "",
       type: z.enum(["BALANCE", "ITEM"]).parse(values.type?.toUpperCase()),
       value: values.value,
@@ -83,9 +83,13 @@ try {
       maxUses: values["max-uses"] ?? "",
       startsAt: values.starts,
       endsAt: values.ends,
-    } as Parameters<typeof promoInsertSql>[0]);
-    console.log(sql);
-    if (!values["dry-run"]) console.log(`Промокод создан: ${(await run(sql)).where}.`);
+    } as PromoInput;
+    const sql = promoInsertSql(input);
+    if (values["dry-run"]) console.log(sql);
+    else {
+      const { where } = await run(sql);
+      console.log(`Промокод создан (${where}): ${describePromo(input)}.`);
+    }
   } else if (command === "list") {
     const { rows } = await run(
       "SELECT code, type, value / 100.0 AS rubles, item_id, item_server_type, item_duration_days, " +

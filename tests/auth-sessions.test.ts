@@ -359,7 +359,7 @@ describe("configuration", () => {
     ).toThrow(ConfigError);
   });
 
-  it("production without GAME_KEY_SECRET, or with the local development value, is refused (decision 103)", () => {
+  it("production without GAME_KEY_SECRET, or with a published value (the local one, .env.example's), is refused (decision 103)", () => {
     const production = {
       ...env,
       APP_ENV: "production",
@@ -372,8 +372,19 @@ describe("configuration", () => {
     expect(() => loadConfig({ ...production, GAME_KEY_SECRET: undefined })).toThrow(/gameKeySecret/);
     expect(() => loadConfig({ ...production, GAME_KEY_SECRET: "short" })).toThrow(ConfigError);
     expect(() => loadConfig({ ...production, GAME_KEY_SECRET: LOCAL_GAME_KEY_SECRET })).toThrow(
-      /GAME_KEY_SECRET is the local development value/,
+      /^GAME_KEY_SECRET: still the local development value; set your own/,
     );
+    // .env.example's placeholders are published too: a leaked backup plus one of them signs as any game server.
+    expect(() =>
+      loadConfig({ ...production, GAME_KEY_SECRET: "change-me-to-another-32-or-more-random-characters" }),
+    ).toThrow(/^GAME_KEY_SECRET: still the example value from \.env\.example; set your own/);
+    expect(() =>
+      loadConfig({
+        ...production,
+        SESSION_SECRET: "change-me-to-32-or-more-random-characters",
+        GAME_KEY_SECRET: LOCAL_GAME_KEY_SECRET,
+      }),
+    ).toThrow(/^SESSION_SECRET: still the example value .*\nGAME_KEY_SECRET: still the local development value/);
     expect(
       loadConfig({ ...production, GAME_KEY_SECRET: "game-secret-game-secret-game-secret-0001" }).gameKeySecret,
     ).toBe("game-secret-game-secret-game-secret-0001");

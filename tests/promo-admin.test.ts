@@ -2,7 +2,7 @@ import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
 import { promoCodes } from "#db/schema.ts";
-import { promoInsertSql } from "#db/seed/promo-sql.ts";
+import { describePromo, promoInsertSql } from "#db/seed/promo-sql.ts";
 import { testDeps } from "#tests/support/deps.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { createItem } from "#tests/support/profile-fixtures.ts";
@@ -89,5 +89,14 @@ describe("operator promo creation (npm run promo -- create)", () => {
     expect(() => promoInsertSql({ code: "GOOD", type: "BALANCE", value: 1, maxUses: 1, endsAt: "потом" })).toThrow();
     // Quotes can't break out of the literal.
     expect(() => promoInsertSql({ code: "A'; DROP TABLE users; --", type: "BALANCE", value: 1, maxUses: 1 })).toThrow();
+  });
+
+  it("says what was made in a line an operator reads, not its SQL", () => {
+    expect(
+      describePromo({ code: "vipweek", type: "ITEM", itemId: 101, serverType: "SOLO", days: 7, maxUses: 10 }),
+    ).toBe("VIPWEEK: товар #101 на SOLO, 7 дней, использований: 10, без срока");
+    expect(describePromo({ code: "forever", type: "ITEM", itemId: 5, maxUses: 2, endsAt: "2027-01-10" })).toBe(
+      "FOREVER: товар #5, навсегда, использований: 2, по 10.01.2027, 00:00 (МСК)",
+    );
   });
 });

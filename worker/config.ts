@@ -57,10 +57,33 @@ const LOCAL_SESSION_SECRET = "local-development-session-secret-not-for-productio
  */
 export const LOCAL_GAME_KEY_SECRET = "local-development-game-key-secret-not-for-production";
 
+/**
+ * Secret values published with the code: `.env.example`'s placeholders and the local development
+ * values. Anyone can sign sessions or game servers' requests with them, so wherever production's
+ * rules apply each is refused, naming the variable.
+ */
+export const PUBLISHED_SECRETS: Readonly<Record<"SESSION_SECRET" | "GAME_KEY_SECRET", Record<string, string>>> = {
+  SESSION_SECRET: {
+    "change-me-to-32-or-more-random-characters": "the example value from .env.example",
+    [LOCAL_SESSION_SECRET]: "the local development value",
+  },
+  GAME_KEY_SECRET: {
+    "change-me-to-another-32-or-more-random-characters": "the example value from .env.example",
+    [LOCAL_GAME_KEY_SECRET]: "the local development value",
+  },
+};
+
 /** Discord's webhook endpoint; DISCORD_WEBHOOK_BASE replaces it (the local stand-in, in tests). */
 export const DISCORD_WEBHOOK_BASE = "https://discord.com/api/webhooks";
 
-export class ConfigError extends Error {}
+export class ConfigError extends Error {
+  /** Each thing to fix, one line each (production's refusals); the message joins them. */
+  readonly problems: string[];
+  constructor(...problems: [string, ...string[]]) {
+    super(problems.join("\n"));
+    this.problems = problems;
+  }
+}
 
 /** The site runs on this machine only (npm run dev, the tests, the bench). */
 export function isLoopbackUrl(value: string): boolean {
@@ -72,7 +95,19 @@ export function isLoopbackUrl(value: string): boolean {
   }
 }
 
+/** The site's settings, held to production's rules unless the site is on this machine: every refusal at once. */
 export function loadConfig(env: Settings): Config {
+  const { config, refusals } = readConfig(env);
+  const [first, ...rest] = refusals;
+  if (first !== undefined) throw new ConfigError(first, ...rest);
+  return config;
+}
+
+/**
+ * The settings parsed (a malformed one throws), and what production's rules refuse in them, each
+ * a line naming the variable; the Node server adds its own and prints them all before listening.
+ */
+export function readConfig(env: Settings): { config: Config; refusals: string[] } {
   const appEnv = env.APP_ENV || "development";
   // Stand-ins and the fixed local secret are for a site on this machine only. A site on a
   // real host gets production's rules even if APP_ENV was left at its local default, so a
@@ -114,11 +149,17 @@ export function loadConfig(env: Settings): Config {
     throw new ConfigError(`Invalid configuration: ${z.prettifyError(parsed.error)}`);
   }
   const config = parsed.data;
+  const refusals: string[] = [];
   if (strict) {
-    if (config.gameKeySecret === LOCAL_GAME_KEY_SECRET) {
-      throw new ConfigError(
-        "GAME_KEY_SECRET is the local development value: set a secret of 32+ random characters (wrangler secret put GAME_KEY_SECRET)",
-      );
+    const secrets = { SESSION_SECRET: config.sessionSecret, GAME_KEY_SECRET: config.gameKeySecret };
+    for (const [name, value] of Object.entries(secrets) as [keyof typeof PUBLISHED_SECRETS, string][]) {
+      const published = PUBLISHED_SECRETS[name][value];
+      if (published) {
+        refusals.push(
+          `${name}: still ${published}; set your own, e.g. the output of \`openssl rand -base64 48\` ` +
+            `(that value is published: anyone could sign with it; on Workers: wrangler secret put ${name})`,
+        );
+      }
     }
     const usesStandIn =
       config.paymentProvider === "standin" ||
@@ -126,13 +167,13 @@ export function loadConfig(env: Settings): Config {
         value.includes(STANDIN_PREFIX),
       );
     if (usesStandIn) {
-      throw new ConfigError(
+      refusals.push(
         `Stand-ins are refused in production configuration (APP_ENV=${config.appEnv}, PUBLIC_URL=${config.publicUrl}): ` +
           "set STEAM_WEBAPI_BASE, STEAM_OPENID_ENDPOINT and PAYMENT_PROVIDER=yookassa, and leave DISCORD_WEBHOOK_BASE unset",
       );
     }
   }
-  return config;
+  return { config, refusals };
 }
 
 /** Stand-ins and the fixed local secret are allowed only here. */

@@ -3,6 +3,9 @@
 // Kept free of the schema and the Worker's bindings so the Node scripts' project can type-check it;
 // the code format itself is the redemption service's (worker/services/promos/code.ts).
 import { z } from "zod";
+import { formatDate } from "../../core/format/dates.ts";
+import { formatRubles } from "../../core/format/money.ts";
+import { formatDays } from "../../core/format/plural.ts";
 import { isWellFormedPromoCode, normalizePromoCode } from "../../core/promos/code.ts";
 import { SERVER_TYPES } from "../../core/shop/server-types.ts";
 import { sqlLiteral } from "./sql.ts";
@@ -76,4 +79,22 @@ export function promoInsertSql(raw: PromoInput, { upsert = false } = {}): string
   if (!upsert) return `${insert};`;
   const updates = columns.filter((column) => column !== "code").map((column) => `${column} = excluded.${column}`);
   return `${insert} ON CONFLICT(code) DO UPDATE SET ${updates.join(", ")};`;
+}
+
+/**
+ * The code as an operator reads it back: «WINTER: 100 ₽ на баланс, использований: 50, без срока»,
+ * «VIPWEEK: товар #101 на SOLO, 7 дней, использований: 10, по 10.01.2027, 00:00 (МСК)».
+ */
+export function describePromo(raw: PromoInput): string {
+  const input = promoInputSchema.parse(raw);
+  const what =
+    input.type === "BALANCE"
+      ? `${formatRubles(input.value ?? 0)} на баланс`
+      : `товар #${input.itemId}${input.serverType ? ` на ${input.serverType}` : ""}, ${input.days ? formatDays(input.days) : "навсегда"}`;
+  const period = [
+    input.startsAt === undefined ? null : `с ${formatDate(input.startsAt)}`,
+    input.endsAt === undefined ? null : `по ${formatDate(input.endsAt)}`,
+  ].filter((part) => part !== null);
+  const when = period.length === 0 ? "без срока" : `${period.join(" ")} (МСК)`;
+  return `${input.code}: ${what}, использований: ${input.maxUses}, ${when}`;
 }

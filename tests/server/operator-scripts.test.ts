@@ -2,7 +2,7 @@
 // server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -107,11 +107,62 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(listed, /'76561198000000042' │ 'support' │ '\(not signed in yet\)'/);
   });
 
-  it("promo create then promo list shows the code", async () => {
-    await script("promo.ts", "create", "--code", "winter", "--type", "BALANCE", "--value", "100", "--max-uses", "50");
+  it("promo create says what it made in a line (not its SQL); promo list shows the code", async () => {
+    const created = await script(
+      "promo.ts",
+      "create",
+      "--code",
+      "winter",
+      "--type",
+      "BALANCE",
+      "--value",
+      "100",
+      "--max-uses",
+      "50",
+    );
+    assert.match(
+      created,
+      /^Промокод создан \(file:.*site\.db\): WINTER: 100 ₽ на баланс, использований: 50, без срока\.\n$/,
+    );
+    const timed = await script(
+      "promo.ts",
+      "create",
+      "--code",
+      "new-year",
+      "--type",
+      "BALANCE",
+      "--value",
+      "99.5",
+      "--max-uses",
+      "1",
+      "--starts",
+      "2098-12-31",
+      "--ends",
+      "2099-01-10T12:30:00+03:00",
+    );
+    assert.match(
+      timed,
+      /^Промокод создан \(file:.*\): NEW-YEAR: 99,5 ₽ на баланс, использований: 1, с 31\.12\.2098, 00:00 по 10\.01\.2099, 12:30 \(МСК\)\.\n$/,
+    );
+    // --dry-run shows the SQL, and makes nothing.
+    const dry = await script(
+      "promo.ts",
+      "create",
+      "--code",
+      "dry",
+      "--type",
+      "BALANCE",
+      "--value",
+      "1",
+      "--max-uses",
+      "1",
+      "--dry-run",
+    );
+    assert.match(dry, /^INSERT INTO promo_codes /);
     const listed = await script("promo.ts", "list");
     assert.match(listed, /'WINTER'\s+│ 'BALANCE' │ 100\s+│/);
     assert.match(listed, /│ 0\s+│ 50\s+│/);
+    assert.doesNotMatch(listed, /DRY/);
   });
 
   it("categories: an empty shop gets its catalog from the shell; the shop's revision moves with each change", async () => {
@@ -267,5 +318,35 @@ describe("operator scripts on the Node server's libSQL database", () => {
         ),
     );
     assert.equal(existsSync(join(site, "data")), false, "no database was even created");
+  });
+
+  it("the seed refuses the database a production site's .env names, even when the environment says development", async () => {
+    const site = siteFolder();
+    writeFileSync(join(site, ".env"), "APP_ENV=production\nPUBLIC_URL=https://rust.example\n");
+    // The README's try-it overrides, but without DATABASE_URL (or with the same file spelled otherwise).
+    const tryIt: NodeJS.ProcessEnv = { ...process.env, APP_ENV: "development", PUBLIC_URL: "http://localhost:3000" };
+    delete tryIt.DATABASE_URL;
+    for (const env of [tryIt, { ...tryIt, DATABASE_URL: `file:${join(site, "data/site.db")}` }]) {
+      const seeding = promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], { cwd: site, env });
+      await assert.rejects(seeding, (error: { code?: number; stderr?: string }) => {
+        assert.equal(error.code, 1);
+        assert.match(
+          error.stderr ?? "",
+          /^Refused: file:\S*data\/site\.db is the database of the production site in \.env \(APP_ENV=production\), .*DATABASE_URL=file:data\/try\.db .*\n$/,
+        );
+        return true;
+      });
+      assert.equal(existsSync(join(site, "data")), false, "no database was even created");
+    }
+    // A database of its own, as the README's try-it lines give it, is seeded.
+    const { stdout } = await promisify(execFile)(process.execPath, ["scripts/seed-local.ts", "--libsql"], {
+      cwd: site,
+      env: { ...tryIt, DATABASE_URL: "file:data/try.db" },
+    });
+    assert.match(stdout, /^Seeded file:data\/try\.db\./);
+    assert.deepEqual(
+      readdirSync(join(site, "data")).filter((name) => name.startsWith("site")),
+      [],
+    );
   });
 });

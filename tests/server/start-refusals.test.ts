@@ -88,13 +88,32 @@ describe("the built server refuses to start", () => {
       const result = await refusedStart(env, site, OTHER_USER);
       assertRefused(
         result,
-        /^Cannot start: DATABASE_URL: the database file data\/site\.db can't be written by user nobody \(it belongs to root, mode 644\); .*chown -R nobody .*\/data$/,
+        /^Cannot start: DATABASE_URL: the database file data\/site\.db can't be written by user nobody \(it belongs to root, mode 644\); give it to user nobody: sudo chown -R nobody .*\/data$/,
       );
     } else {
       chmodSync(join(site, "data/site.db"), 0o444);
       const result = await refusedStart(env, site);
       assertRefused(result, /^Cannot start: DATABASE_URL: the database file data\/site\.db can't be written by user /);
     }
+  });
+
+  it("with a database file its own user made read-only, saying chmod, not chown", async () => {
+    const site = folder();
+    mkdirSync(join(site, "data"));
+    execFileSync(process.execPath, [join(root, "scripts/migrate.ts")], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: `file:${join(site, "data/site.db")}` },
+      stdio: "ignore",
+    });
+    if (asRoot) {
+      for (const path of ["data", "data/site.db"]) chownSync(join(site, path), OTHER_USER.uid, OTHER_USER.gid);
+    }
+    chmodSync(join(site, "data/site.db"), 0o444);
+    const result = await refusedStart(await localEnv(), site, asRoot ? OTHER_USER : undefined);
+    assertRefused(
+      result,
+      /^Cannot start: DATABASE_URL: the database file data\/site\.db can't be written by user \S+ \(it belongs to \S+, mode 444\); let its owner write it: chmod u\+rw data\/site\.db$/,
+    );
   });
 
   it("in a folder its user can't write, where the database would be created", async () => {
@@ -104,7 +123,7 @@ describe("the built server refuses to start", () => {
       const result = await refusedStart(env, site, OTHER_USER);
       assertRefused(
         result,
-        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to this user: mkdir -p .*\/data && chown nobody .*\/data$/,
+        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to this user: sudo mkdir -p .*\/data && sudo chown nobody .*\/data$/,
       );
     } else {
       chmodSync(site, 0o555);
@@ -133,13 +152,14 @@ describe("the built server refuses to start", () => {
     );
   });
 
-  it("with .env.example copied as it is: the example secret, no Steam key, no YooKassa keys", async () => {
+  it("with .env.example copied as it is: the example secrets, no Steam key, no YooKassa keys", async () => {
     const site = folder();
     writeFileSync(join(site, ".env"), readFileSync(join(root, ".env.example")));
     const result = await refusedStart({ PATH: process.env.PATH }, site);
     assertRefused(
       result,
       /^Cannot start: SESSION_SECRET: still the example value from \.env\.example; set your own/,
+      /^Cannot start: GAME_KEY_SECRET: still the example value from \.env\.example; set your own/,
       /^Cannot start: STEAM_API_KEY: not set; production needs a Steam Web API key/,
       /^Cannot start: YOOKASSA_SHOP_ID, YOOKASSA_SECRET_KEY: not set/,
     );

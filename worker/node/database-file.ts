@@ -1,6 +1,6 @@
-import { accessSync, constants, existsSync, mkdirSync, readFileSync, statSync } from "node:fs";
-import { userInfo } from "node:os";
+import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
+import { accessProblem, currentAccount } from "./file-access.ts";
 import { SettingError } from "./settings.ts";
 
 // The embedded database is a file the process must be able to write, with its folder: SQLite
@@ -26,48 +26,32 @@ export function prepareFileDatabase(url: string): void {
   try {
     mkdirSync(folder, { recursive: true });
   } catch (error) {
+    const user = currentAccount().name;
     throw new SettingError(
-      `DATABASE_URL: can't create the folder ${folder} for ${url} as user ${currentUser()} (${codeOf(error)}); ` +
-        `create it and give it to this user: mkdir -p ${folder} && chown ${currentUser()} ${folder}`,
+      `DATABASE_URL: can't create the folder ${folder} for ${url} as user ${user} (${codeOf(error)}); ` +
+        `create it and give it to this user: sudo mkdir -p ${folder} && sudo chown ${user} ${folder}`,
     );
   }
+  const problem = databaseAccessProblem(path);
+  if (problem !== null) throw new SettingError(`DATABASE_URL: ${problem}`);
+}
+
+/**
+ * What keeps this user from writing the database at `path` (its folder, the file, its -wal and
+ * -shm: SQLite writes them all, a reader too), as "the database file data/site.db can't be written
+ * by user … ; <the fix>"; null when nothing does.
+ */
+export function databaseAccessProblem(path: string): string | null {
+  const folder = dirname(resolve(path));
   for (const target of [folder, ...[path, ...walFilesOf(path)].filter((file) => existsSync(file))]) {
-    try {
-      accessSync(target, constants.W_OK);
-    } catch (error) {
-      const code = codeOf(error);
+    // The folder and its files are the site user's: a wrong owner is fixed for all of them at once.
+    const problem = accessProblem(target, "write", { folder });
+    if (problem !== null) {
       const what = target === folder ? `the folder ${folder}` : `the database file ${target}`;
-      throw new SettingError(
-        code === "EROFS"
-          ? `DATABASE_URL: ${what} is on a read-only file system; the site writes there (with systemd's ProtectSystem, list it in ReadWritePaths=)`
-          : `DATABASE_URL: ${what} can't be written by user ${currentUser()} (it belongs to ${ownerOf(target)}); ` +
-              `give the folder and its files to the user the site runs as: chown -R ${currentUser()} ${folder}`,
-      );
+      return `${what} ${problem.reason}; ${problem.fix}`;
     }
   }
+  return null;
 }
 
 const codeOf = (error: unknown) => (error as NodeJS.ErrnoException).code ?? String(error);
-
-function currentUser(): string {
-  try {
-    return userInfo().username;
-  } catch {
-    return `uid ${process.getuid?.() ?? "?"}`;
-  }
-}
-
-/** "root, mode 644": who owns the file, by name when /etc/passwd knows the uid. */
-function ownerOf(path: string): string {
-  const { uid, mode } = statSync(path);
-  let name = `uid ${uid}`;
-  try {
-    const line = readFileSync("/etc/passwd", "utf8")
-      .split("\n")
-      .find((entry) => entry.split(":")[2] === String(uid));
-    if (line) name = line.split(":")[0] ?? name;
-  } catch {
-    // no passwd file: the uid will do
-  }
-  return `${name}, mode ${(mode & 0o777).toString(8)}`;
-}

@@ -1,6 +1,6 @@
 import { existsSync } from "node:fs";
 import { z } from "zod";
-import { ConfigError, innSchema, loadConfig, standInsEnabled } from "../config.ts";
+import { type Config, ConfigError, innSchema, readConfig, standInsEnabled } from "../config.ts";
 import type { Settings } from "../settings.ts";
 
 // The owner's own server reads the Worker's settings under the same names from the environment
@@ -44,9 +44,6 @@ const schema = z.object({
     .regex(/^[1-9]\d*$/, "must be a whole number of rows, at least 1")
     .optional(),
 });
-
-/** `.env.example`'s SESSION_SECRET: long enough for the 32-character rule, and published. */
-export const EXAMPLE_SESSION_SECRET = "change-me-to-32-or-more-random-characters";
 
 export interface NodeSettings {
   port: number;
@@ -106,15 +103,16 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
     SUPPORT_EMAIL: value.SUPPORT_EMAIL,
     EXPORT_ROWS_PER_FILE: value.EXPORT_ROWS_PER_FILE,
   };
-  // The Worker's fail-closed rules (secrets, no stand-ins off this machine), checked before listening.
-  let config: ReturnType<typeof loadConfig>;
+  // The Worker's fail-closed rules (no published secrets, no stand-ins off this machine), checked
+  // before listening, with the Node server's own.
+  let checked: ReturnType<typeof readConfig>;
   try {
-    config = loadConfig(site);
+    checked = readConfig(site);
   } catch (error) {
     if (error instanceof ConfigError) throw new SettingError(oneLine(error.message));
     throw error;
   }
-  const [first, ...rest] = productionProblems(config);
+  const [first, ...rest] = [...checked.refusals, ...productionProblems(checked.config)];
   if (first !== undefined) throw new SettingError(first, ...rest);
   return {
     port: value.PORT,
@@ -131,14 +129,9 @@ export function readNodeSettings(env: NodeJS.ProcessEnv): NodeSettings {
  * a site that looks up while every top-up or profile fails. All of them at once, so an owner fixes
  * a copied `.env.example` in one go.
  */
-function productionProblems(config: ReturnType<typeof loadConfig>): string[] {
+function productionProblems(config: Config): string[] {
   const problems: string[] = [];
   const real = !standInsEnabled(config);
-  if (real && config.sessionSecret === EXAMPLE_SESSION_SECRET) {
-    problems.push(
-      "SESSION_SECRET: still the example value from .env.example; set your own, e.g. the output of `openssl rand -base64 48`",
-    );
-  }
   if (real && !config.steamApiKey) {
     problems.push(
       "STEAM_API_KEY: not set; production needs a Steam Web API key (https://steamcommunity.com/dev/apikey) for nicknames, avatars and the server list",

@@ -47,8 +47,9 @@ export async function startServer(buildDir: URL): Promise<void> {
         publicUrl: settings.site.PUBLIC_URL,
       }),
     );
-    // The server list and the deliveries' maintenance shouldn't wait a minute after a start.
-    jobs.trigger();
+    // A start runs the minutely jobs at once rather than at the next tick (under the same lease):
+    // the server list, the deliveries' maintenance and, after a kill, the minute the dead process left.
+    void jobs.trigger();
   });
   server.once("error", (error: NodeJS.ErrnoException) => {
     client.close();

@@ -3,7 +3,7 @@
 // two instances as far as the database can tell.
 import { afterAll, describe, expect, it } from "vitest";
 import { libsqlPorts, openLibsql } from "#worker/adapters/libsql.ts";
-import { LEASE_MS, runLeased } from "#worker/cron/lease.ts";
+import { LEASE_MS, runLeased, takeMinute } from "#worker/cron/lease.ts";
 import { buildDeps, type Deps } from "#worker/deps.ts";
 import { scheduleMinutelyJobs } from "#worker/node/schedule.ts";
 import { client, databaseUrl } from "./database.ts";
@@ -14,8 +14,11 @@ afterAll(() => second.close());
 
 const instances = [client, second].map((connection, index) => ({
   name: `instance-${index + 1}`,
-  deps: (now: number): Deps =>
-    buildDeps({ ...libsqlPorts(connection), settings: testSettings }, { now: () => new Date(now) }),
+  deps: (now: number | (() => number)): Deps =>
+    buildDeps(
+      { ...libsqlPorts(connection), settings: testSettings },
+      { now: () => new Date(typeof now === "number" ? now : now()) },
+    ),
 }));
 
 describe("the minutely jobs on two instances over one database", () => {
@@ -56,26 +59,12 @@ describe("the minutely jobs on two instances over one database", () => {
     expect(runs.map((run) => run.minute)).toEqual([0, 1, 2, 3, 4, 5, 6, 7, 8, 9]);
   });
 
-  it("wait for a run still in progress, and take over from an instance that died mid-run after the lease", async () => {
+  it("wait for a run still in progress, and take over from an instance killed mid-run within a minute", async () => {
     const start = Date.parse("2031-01-01T00:00:00Z");
     const [first, other] = instances as [(typeof instances)[number], (typeof instances)[number]];
     const ran: string[] = [];
-    // The first instance takes a minute and dies without finishing.
-    let died = false;
-    await runLeased(
-      first.deps(start).db,
-      first.name,
-      () => start,
-      async () => {
-        died = true;
-        throw new Error("killed");
-      },
-    ).catch(() => {});
-    expect(died).toBe(true);
-    // A crash that skipped the release is modelled by taking the lease back without one.
-    await first
-      .deps(start)
-      .db.run({ sql: "UPDATE job_leases SET held_until = ? WHERE name = 'minutely'", params: [start + LEASE_MS] });
+    // The first instance takes a minute and is killed: no renewal, no release.
+    expect(await takeMinute(first.deps(start).db, first.name, start)).toBe(true);
     const tick = (at: number) =>
       runLeased(
         other.deps(at).db,
@@ -85,8 +74,64 @@ describe("the minutely jobs on two instances over one database", () => {
           ran.push(new Date(at).toISOString());
         },
       );
-    expect(await tick(start + 60_000)).toBe(false);
-    expect(await tick(start + LEASE_MS + 60_000)).toBe(true);
-    expect(ran).toHaveLength(1);
+    expect(await tick(start + 1_000)).toBe(false);
+    expect(await tick(start + 60_000)).toBe(true);
+    expect(ran).toEqual(["2031-01-01T00:01:00.000Z"]);
+  });
+
+  it("at a start right after a kill, run the killed minute's jobs once its lease lapses, not at the next tick", async () => {
+    const start = Date.parse("2032-01-01T00:00:00Z");
+    const [killed, restarted] = instances as [(typeof instances)[number], (typeof instances)[number]];
+    expect(await takeMinute(killed.deps(start).db, killed.name, start)).toBe(true);
+    // The restarted process comes up 5 s later; its clock moves only when it waits.
+    let now = start + 5_000;
+    const waits: number[] = [];
+    const ranAt: number[] = [];
+    const schedule = scheduleMinutelyJobs(() => restarted.deps(() => now), {
+      holder: "restarted",
+      jobs: async (deps) => {
+        ranAt.push(deps.now().getTime());
+      },
+      sleep: async (ms) => {
+        waits.push(ms);
+        now += ms;
+      },
+    });
+    // What start.ts does once the server listens.
+    await schedule.trigger();
+    await schedule.stop();
+    expect(waits).toHaveLength(1);
+    expect(ranAt).toHaveLength(1);
+    // The dead lease lapsed within LEASE_MS of the kill, and the jobs ran in the killed minute.
+    expect(ranAt[0]).toBeGreaterThanOrEqual(start + LEASE_MS);
+    expect(ranAt[0]).toBeLessThan(start + 60_000);
+  });
+
+  it("at a start in a minute whose jobs already ran, wait for nothing and run nothing", async () => {
+    const start = Date.parse("2033-01-01T00:00:00Z");
+    const [first, second] = instances as [(typeof instances)[number], (typeof instances)[number]];
+    expect(
+      await runLeased(
+        first.deps(start).db,
+        first.name,
+        () => start,
+        async () => {},
+      ),
+    ).toBe(true);
+    const runs: number[] = [];
+    const waits: number[] = [];
+    const schedule = scheduleMinutelyJobs(() => second.deps(start + 10_000), {
+      holder: second.name,
+      jobs: async () => {
+        runs.push(1);
+      },
+      sleep: async (ms) => {
+        waits.push(ms);
+      },
+    });
+    await schedule.trigger();
+    await schedule.stop();
+    expect(runs).toEqual([]);
+    expect(waits).toEqual([]);
   });
 });
