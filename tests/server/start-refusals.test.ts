@@ -116,6 +116,31 @@ describe("the built server refuses to start", () => {
     );
   });
 
+  it("with a write-ahead log it can't write, naming that file and the fix", async () => {
+    const site = folder();
+    mkdirSync(join(site, "data"));
+    execFileSync(process.execPath, [join(root, "scripts/migrate.ts")], {
+      cwd: root,
+      env: { ...process.env, DATABASE_URL: `file:${join(site, "data/site.db")}` },
+      stdio: "ignore",
+    });
+    // As a backup or a hand-run sqlite3 as root leaves it: the log is root's, the database the site's.
+    writeFileSync(join(site, "data/site.db-wal"), "");
+    if (asRoot) {
+      for (const path of ["data", "data/site.db"]) chownSync(join(site, path), OTHER_USER.uid, OTHER_USER.gid);
+      assertRefused(
+        await refusedStart(await localEnv(), site, OTHER_USER),
+        /^Cannot start: DATABASE_URL: the database file data\/site\.db-wal can't be written by user nobody \(it belongs to root, mode 644\); give it to user nobody: sudo chown -R nobody .*\/data$/,
+      );
+    } else {
+      chmodSync(join(site, "data/site.db-wal"), 0o444);
+      assertRefused(
+        await refusedStart(await localEnv(), site),
+        /^Cannot start: DATABASE_URL: the database file data\/site\.db-wal can't be written by user \S+ \(it belongs to \S+, mode 444\); let its owner write it: chmod u\+rw data\/site\.db-wal$/,
+      );
+    }
+  });
+
   it("in a folder its user can't write, where the database would be created", async () => {
     const site = folder();
     const env = await localEnv();

@@ -1,6 +1,9 @@
+import { existsSync } from "node:fs";
+import { dirname } from "node:path";
 import type { Client } from "@libsql/client";
 import { MigrationError, migrateLibsql, openLibsql, pendingMigrations } from "../adapters/libsql.ts";
 import { databaseFilePath, prepareFileDatabase } from "./database-file.ts";
+import { accessProblem } from "./file-access.ts";
 import { type NodeSettings, SettingError } from "./settings.ts";
 
 /** A libSQL server that doesn't answer in this long is as good as down. */
@@ -75,7 +78,15 @@ function databaseProblem(url: string, error: unknown): string {
     return `DATABASE_URL: can't reach the libSQL server at ${url} (${reason}); start it, or check the address and DATABASE_AUTH_TOKEN`;
   }
   if (/READONLY|read-only|readonly/i.test(reason)) {
-    return `DATABASE_URL: ${path} can't be written (${reason}); give the database's folder and files to the user the site runs as (chown -R)`;
+    // The file, its write-ahead log or its folder: whichever this user can't write names the fix
+    // (chmod for a wrong mode, chown for a wrong owner), not a guess.
+    const folder = dirname(path);
+    for (const file of [path, `${path}-wal`, `${path}-shm`, folder]) {
+      if (!existsSync(file)) continue;
+      const problem = accessProblem(file, "write", { folder });
+      if (problem) return `DATABASE_URL: ${file} ${problem.reason}; ${problem.fix}`;
+    }
+    return `DATABASE_URL: ${path} can't be written (${reason})`;
   }
   return `DATABASE_URL: can't open ${path} (${reason})`;
 }
