@@ -3,8 +3,9 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
-import { CATEGORY_DESCRIPTION_MAX, CATEGORY_NAME_MAX, categoryFieldsSchema } from "#core/schemas/category.ts";
+import { categoryFieldsSchema } from "#core/schemas/category.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
+import { CATEGORY_DESCRIPTION_MAX, CATEGORY_NAME_MAX } from "#core/shop/category-limits.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { AdminResult } from "#worker/services/admin/balance.ts";
 import {

@@ -1,10 +1,8 @@
 import { z } from "zod";
 import { CATEGORY_TEXT } from "../messages/admin.ts";
+import { CATEGORY_DESCRIPTION_MAX, CATEGORY_NAME_MAX } from "../shop/category-limits.ts";
 
 // A category's fields as the console's form and `npm run categories` take them (decision 119).
-
-export const CATEGORY_NAME_MAX = 60;
-export const CATEGORY_DESCRIPTION_MAX = 300;
 
 /** No control characters: a name is shown in the shop's filter and a script's table. */
 const NO_CONTROLS = /^[^\p{Cc}]*$/u;
