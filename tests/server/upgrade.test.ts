@@ -11,6 +11,8 @@ import {
   mkdtempSync,
   readdirSync,
   readFileSync,
+  realpathSync,
+  rmSync,
   symlinkSync,
   writeFileSync,
 } from "node:fs";
@@ -23,12 +25,11 @@ import { seedItemId } from "#db/seed/catalog.ts";
 import { seedStatements } from "#db/seed/index.ts";
 import { migrateLibsql, openLibsql, pendingMigrations } from "#worker/adapters/libsql.ts";
 import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
-import { firstSalesMigrationsFolder } from "../node/first-0010.ts";
 import { readmeCommands, readmeShellBlocks, root, rows, run, siteFolder } from "./owner-site.ts";
 import { signInThroughStandIn } from "./sign-in.ts";
 
 const journal = JSON.parse(readFileSync(join(root, "migrations/meta/_journal.json"), "utf8")) as {
-  entries: { tag: string }[];
+  entries: { tag: string; when: number }[];
 };
 const PLAYER = "76561198000000077";
 
@@ -236,11 +237,11 @@ interface Walk {
  * systemctl stops and starts the site's process; the rest runs with sh. The restore runs only when
  * db:migrate applied migrations, as the README says.
  */
-async function walkUpgradeAndRollback(site: string, oldBuild: string): Promise<Walk> {
+async function walkUpgradeAndRollback(site: string, versions: { old: string; new: string }): Promise<Walk> {
   const [upgrade, rollback, ...more] = readmeShellBlocks("Upgrading");
   assert.ok(upgrade && rollback && more.length === 0, "Upgrading has the upgrade's lines, then the rollback's");
   const port = await freePort();
-  let running: Running | undefined = await startSite(oldBuild, site, port);
+  let running: Running | undefined = await startSite(versions.old, site, port);
   let phase: "before" | "new" | "rolled back" = "before";
   const walk: Walk = {
     migrated: "",
@@ -256,7 +257,8 @@ async function walkUpgradeAndRollback(site: string, oldBuild: string): Promise<W
       if (line === "-- rollback --") {
         assert.equal(phase, "new", "the upgrade ends with the new version running");
       } else if (/^cd \/srv\/rust-site$/.test(line) || /^(git |npm ci$|npm run build$)/.test(line)) {
-        // The code: the builds stand for it.
+        // The code: the builds stand for it, and the site's migrations/ becomes the version's, as a pull changes it.
+        switchMigrationsTo(site, phase === "before" ? versions.new : versions.old);
       } else if (/^sudo systemctl (stop|start|restart) rust-site$/.test(line)) {
         const verb = line.split(" ")[2];
         if (verb !== "start") {
@@ -266,7 +268,7 @@ async function walkUpgradeAndRollback(site: string, oldBuild: string): Promise<W
         }
         if (verb !== "stop") {
           assert.equal(running, undefined);
-          running = await startSite(phase === "before" ? root : oldBuild, site, port);
+          running = await startSite(phase === "before" ? versions.new : versions.old, site, port);
           phase = phase === "before" ? "new" : "rolled back";
           assert.match(
             running.output(),
@@ -301,6 +303,41 @@ async function walkUpgradeAndRollback(site: string, oldBuild: string): Promise<W
 }
 
 /** This build beside another migrations/ folder: the site as versions with those migrations ran. */
+/** The site folder's migrations/ as `version` has it (a checkout's, after `git pull` or `git reset`). */
+function switchMigrationsTo(site: string, version: string): void {
+  rmSync(join(site, "migrations"), { force: true });
+  symlinkSync(realpathSync(join(version, "migrations")), join(site, "migrations"));
+}
+
+/** This version's migrations and one more, as the next version would bring: a table nothing reads. */
+function migrationsWithOneMore(): string {
+  const folder = mkdtempSync(join(tmpdir(), "site-next-migrations-"));
+  cpSync(join(root, "migrations"), folder, { recursive: true });
+  const last = journal.entries.at(-1);
+  assert.ok(last);
+  writeFileSync(
+    join(folder, "9999_next_version.sql"),
+    "CREATE TABLE `next_version_probe` (`id` integer PRIMARY KEY);\n",
+  );
+  writeFileSync(
+    join(folder, "meta/_journal.json"),
+    JSON.stringify({
+      ...journal,
+      entries: [
+        ...journal.entries,
+        {
+          idx: journal.entries.length,
+          version: "6",
+          when: last.when + 1000,
+          tag: "9999_next_version",
+          breakpoints: true,
+        },
+      ],
+    }),
+  );
+  return folder;
+}
+
 function buildWithMigrations(migrations: string): string {
   const folder = mkdtempSync(join(tmpdir(), "site-old-build-"));
   cpSync(join(root, "build-node"), join(folder, "build-node"), { recursive: true });
@@ -347,15 +384,13 @@ async function assertKept(database: string, sales: Sales): Promise<void> {
 }
 
 describe("an upgrade and a rollback in the README's order, with a site selling", () => {
-  it("from the versions of the first 0010: migrates what came after 0010 only, and the rollback's restore keeps every sale made before the stop", async () => {
-    const firstMigrations = firstSalesMigrationsFolder();
-    const site = await seededSite(firstMigrations);
-    const walk = await walkUpgradeAndRollback(site, buildWithMigrations(firstMigrations));
-    assert.match(
-      walk.migrated,
-      /^Applied \d+ migrations? to file:data\/site\.db: (\d{4}_\w+, )*\d{4}_ledger_return_once(, \d{4}_\w+)*\.$/,
-    );
-    assert.doesNotMatch(walk.migrated, /0010_/);
+  it("to a version with a migration: the rollback's restore keeps every sale made before the stop", async () => {
+    const site = await seededSite(join(root, "migrations"));
+    const walk = await walkUpgradeAndRollback(site, {
+      old: buildWithMigrations(join(root, "migrations")),
+      new: buildWithMigrations(migrationsWithOneMore()),
+    });
+    assert.equal(walk.migrated, "Applied 1 migration to file:data/site.db: 9999_next_version.");
     assert.ok(walk.restored);
     const database = join(site, "data/site.db");
     await assertKept(database, walk.beforeStop);
@@ -363,14 +398,14 @@ describe("an upgrade and a rollback in the README's order, with a site selling",
     const [aside] = readdirSync(join(site, "data")).filter((name) => name.startsWith("site.db.before-restore-"));
     assert.ok(aside, "db:restore kept the replaced database");
     await assertKept(join(site, "data", aside), { ...walk.byNewVersion });
-    assert.deepEqual(await rows(database, "SELECT count(*) FROM sqlite_master WHERE name = 'ledger_return_once'"), [
+    assert.deepEqual(await rows(database, "SELECT count(*) FROM sqlite_master WHERE name = 'next_version_probe'"), [
       [0],
     ]);
   });
 
   it("with nothing to migrate: the rollback keeps the database, and every sale, the new version's too", async () => {
     const site = await seededSite(join(root, "migrations"));
-    const walk = await walkUpgradeAndRollback(site, buildWithMigrations(join(root, "migrations")));
+    const walk = await walkUpgradeAndRollback(site, { old: buildWithMigrations(join(root, "migrations")), new: root });
     assert.match(walk.migrated, /^Nothing to apply: file:data\/site\.db has every migration of this version\.$/);
     assert.equal(walk.restored, false);
     await assertKept(join(site, "data/site.db"), walk.beforeStop);
@@ -385,7 +420,7 @@ describe("a migration that fails, from db:migrate and from a start with MIGRATE_
   const database = join(site, "data/site.db");
   const failure =
     "migration 0010_sales_gifts_returns (migrations/0010_sales_gifts_returns.sql) failed: " +
-    "SQLITE_ERROR: table `sales` already exists; nothing was applied (2 migrations still to apply)";
+    `SQLITE_ERROR: table \`sales\` already exists; nothing was applied (${journal.entries.length - 10} migrations still to apply)`;
 
   before(async () => {
     const upTo9 = mkdtempSync(join(tmpdir(), "site-migrations-0009-"));
