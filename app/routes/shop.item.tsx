@@ -23,6 +23,7 @@ import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/s
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { ServerAddress } from "#core/shop/types.ts";
+import type { Deps } from "#worker/deps.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
@@ -77,7 +78,9 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     duration: item.durations.some((duration) => duration.days === query.duration) ? (query.duration ?? null) : null,
     payment: user ? (query.payment ?? null) : null,
     // From the buy dialog's «В подарок другу»: the gift part opens at once.
-    giftOpen: query.gift === "1",
+    giftOpen: query.gift === "1" || Boolean(query.gift_to),
+    // Back from a top-up started for a gift: the friend, shown again, so paying is still the gift (issue 36).
+    gift: user && query.gift_to ? await giftOnReturn(deps, user.steamId, query.gift_to) : null,
     returnTo: `${url.pathname}${url.search}`,
   };
 }
@@ -87,7 +90,20 @@ const itemQuerySchema = z.object({
   duration: positiveIdText.optional().catch(undefined),
   payment: z.enum(["success", "failed"]).optional().catch(undefined),
   gift: z.literal("1").optional().catch(undefined),
+  gift_to: z
+    .string()
+    .regex(/^\d{17}$/)
+    .optional()
+    .catch(undefined),
 });
+
+/** The friend a top-up's return names, or why they can't be shown (the field keeps their SteamID). */
+async function giftOnReturn(deps: Deps, buyerSteamId: string, steamId: string) {
+  const found = await findGiftRecipient(deps, buyerSteamId, steamId);
+  return found.ok
+    ? { recipient: found.recipient, query: steamId, error: null }
+    : { recipient: null, query: steamId, error: found.error };
+}
 
 export type PurchaseActionData =
   | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
@@ -100,9 +116,19 @@ export type PurchaseActionData =
       price?: number;
       /** What the player typed for a gift's friend, kept in the field. */
       giftQuery?: string;
+      /** The friend a refused gift was for: still shown, so the next try is still the gift (issue 36). */
+      recipient?: GiftRecipient;
     }
   /** The gift's friend, shown before paying (issue 24). */
   | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };
+
+type Buyer = NonNullable<Awaited<ReturnType<typeof getSessionUser>>>;
+type Refusal = Omit<Extract<PurchaseActionData, { ok: false }>, "ok" | "status" | "error">;
+
+/** A refused purchase or lookup, in the player's words, with what the form keeps. */
+function refused(status: number, error: string, keep: Refusal = {}) {
+  return data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...keep }, { status });
+}
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = positiveIdText.safeParse(params.id);
@@ -110,59 +136,65 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
-  const fail = (
-    status: number,
-    error: string,
-    short?: { missing?: number; duration?: number | null; price?: number; giftQuery?: string },
-  ) => data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...short }, { status });
-  if (!user) return fail(401, AUTH_REQUIRED);
-  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
-  // A gift: first the friend is looked up and shown; the purchase then names them by SteamID (issue 24).
+  if (!user) return refused(401, AUTH_REQUIRED);
+  return form.get("intent") === "gift-check" ? showGiftRecipient(deps, user, form) : buy(deps, user, id.data, form);
+}
+
+/** «Показать получателя»: the friend the field names, shown before paying (issue 24). */
+async function showGiftRecipient(deps: Deps, user: Buyer, form: FormData) {
   const giftQuery = String(form.get("gift_to") ?? "").trim();
-  if (form.get("intent") === "gift-check") {
-    const found = await findGiftRecipient(deps, user.steamId, giftQuery);
-    if (!found.ok) return fail(found.status, found.error, { giftQuery });
-    const days = parsed.success ? parsed.data.duration : null;
-    return data<PurchaseActionData>({ ok: "gift", recipient: found.recipient, giftQuery, duration: days });
-  }
-  if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
+  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
+  const duration = parsed.success ? parsed.data.duration : null;
+  const found = await findGiftRecipient(deps, user.steamId, giftQuery);
+  if (!found.ok) return refused(found.status, found.error, { giftQuery, duration });
+  return data<PurchaseActionData>({ ok: "gift", recipient: found.recipient, giftQuery, duration });
+}
+
+/** «Купить» or «Подарить»: the purchase, for the player or for the friend shown. */
+async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
+  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
+  if (!parsed.success) return refused(400, PURCHASE_ERRORS.badBody);
+  const giftQuery = String(form.get("gift_to") ?? "").trim();
   const giftSteamId = String(form.get("gift_steam_id") ?? "").trim();
   let giftTo: GiftRecipient | null = null;
   if (giftSteamId) {
     const found = await findGiftRecipient(deps, user.steamId, giftSteamId);
-    if (!found.ok) return fail(found.status, found.error, { giftQuery });
+    if (!found.ok) return refused(found.status, found.error, { giftQuery, duration: parsed.data.duration });
     giftTo = found.recipient;
   }
+  const days = parsed.data.duration;
   const result = await purchaseItem(deps, user.id, {
-    itemId: id.data,
+    itemId,
     serverType: parsed.data.server_type,
-    durationDays: parsed.data.duration,
+    durationDays: days,
     idempotencyKey: parsed.data.idempotency_key,
     expectedPrice: parsed.data.expected_price == null ? null : rublesToKopecks(parsed.data.expected_price),
     giftTo,
   });
+  // Whatever is refused, a gift stays a gift: the friend stays shown and the button says «Подарить».
+  const gift = giftTo ? { recipient: giftTo, giftQuery } : {};
   if (!result.ok) {
     // The price changed since the page: the new one, for the terms chosen, to confirm (decision 112).
-    if (result.price != null) {
-      return fail(result.status, result.error, { price: result.price, duration: parsed.data.duration });
-    }
-    if (!isInsufficientFunds(result.status)) return fail(result.status, result.error);
+    if (result.price != null)
+      return refused(result.status, result.error, { price: result.price, duration: days, ...gift });
+    if (!isInsufficientFunds(result.status))
+      return refused(result.status, result.error, { ...(days ? { duration: days } : {}), ...gift });
     // How much is missing, so the page can offer a top-up of exactly that.
-    const item = await getItem(deps, id.data);
+    const item = await getItem(deps, itemId);
     const price = item
-      ? parsed.data.duration
-        ? item.durations.find((duration) => duration.days === parsed.data.duration)?.discount_price
+      ? days
+        ? item.durations.find((duration) => duration.days === days)?.discount_price
         : item.discount_price
       : undefined;
     const missing = price == null ? undefined : missingRubles(price, kopecksToRubles(user.balance));
-    return fail(result.status, result.error, { missing: missing || undefined, duration: parsed.data.duration });
+    return refused(result.status, result.error, { missing: missing || undefined, duration: days, ...gift });
   }
   // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.
   if (form.get("_js") === "1") {
     const servers = await serversOfType(deps, result.purchase.server_type);
     return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers });
   }
-  throw redirect(`/shop/items/${id.data}?purchased=${result.purchase.id}`);
+  throw redirect(`/shop/items/${itemId}?purchased=${result.purchase.id}`);
 }
 
 /** A changed price (409) reloads the item, so the page shows what it costs now (decision 112). */
@@ -173,13 +205,24 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 
 export default function ShopItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { item, balance, now: serverNow, idempotencyKey, receipt, duration, payment, returnTo, giftOpen } = loaderData;
+  const giftBack = loaderData.gift;
   const { now, state } = useLimitedState(item, serverNow);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const needsDuration = !item.is_one_time && item.durations.length > 0;
   const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
   const error = actionData && actionData.ok === false ? actionData : null;
-  const gift = actionData?.ok === "gift" ? actionData : null;
+  // The friend shown: just looked up, kept by a refused gift, or named by a top-up's return.
+  const recipient =
+    actionData?.ok === "gift"
+      ? actionData.recipient
+      : actionData?.ok === false
+        ? (actionData.recipient ?? null)
+        : actionData
+          ? null
+          : (giftBack?.recipient ?? null);
+  const giftQuery =
+    actionData?.ok === "gift" || actionData?.ok === false ? (actionData.giftQuery ?? "") : (giftBack?.query ?? "");
   const back = shopUrl({ server_type: item.server_type });
   const missing = error && isInsufficientFunds(error.status) ? (error.missing ?? null) : null;
   // The price each choice was shown at, sent back with the purchase; a 409's new price for the terms it names.
@@ -264,7 +307,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 <DurationPicker
                   durations={item.durations}
                   discount={item.discount}
-                  defaultDays={gift?.duration ?? error?.duration ?? duration}
+                  defaultDays={(actionData?.ok === "gift" ? actionData.duration : error?.duration) ?? duration}
                 />
               ) : (
                 <p className="shop-item__price">
@@ -272,13 +315,17 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               )}
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
-              <GiftFields
-                recipient={gift?.recipient ?? null}
-                query={gift?.giftQuery ?? error?.giftQuery ?? ""}
-                open={giftOpen}
-              />
+              <GiftFields recipient={recipient} query={giftQuery} open={giftOpen} />
+              {!actionData && giftBack?.error ? (
+                <p className="form-error" role="alert">
+                  {giftBack.error}
+                </p>
+              ) : null}
               {missing ? (
-                <ShortOfFunds missing={missing} returnTo={itemReturnPath(item.id, error?.duration)} />
+                <ShortOfFunds
+                  missing={missing}
+                  returnTo={itemReturnPath(item.id, error?.duration, recipient?.steamId)}
+                />
               ) : error ? (
                 <p className="form-error" role="alert">
                   {isInsufficientFunds(error.status) ? (
@@ -291,7 +338,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               ) : null}
               <button type="submit" className="button" disabled={busy}>
-                {busy ? "Покупка…" : gift ? GIFT_FORM.buy : "Купить"}
+                {busy ? "Покупка…" : recipient ? GIFT_FORM.buy : "Купить"}
               </button>
             </Form>
           )}

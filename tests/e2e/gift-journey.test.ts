@@ -1,0 +1,110 @@
+// The player's journey, second pass (issue 36), at 375 px with and without JavaScript: a gift stays a
+// gift through a top-up, sign-in from the shop comes back to the item, and each page says who paid,
+// who gets it, where it is and what happens next.
+import assert from "node:assert/strict";
+import { test } from "node:test";
+import type { Browser, BrowserContext, Page } from "playwright-core";
+import { seedItemId } from "../../db/seed/catalog.ts";
+import { browserForFile, E2E_ORIGIN, flatText, randomSteamId, waitForHydration } from "./browser.ts";
+
+const browser = browserForFile();
+
+const VIP_MAX2 = seedItemId("MAX2", 1);
+
+/** A phone-sized browser profile, with or without JavaScript. */
+function phone(current: Browser, javaScriptEnabled: boolean): Promise<BrowserContext> {
+  return current.newContext({
+    baseURL: E2E_ORIGIN,
+    javaScriptEnabled,
+    locale: "ru-RU",
+    viewport: { width: 375, height: 812 },
+  });
+}
+
+async function ready(page: Page, javaScript: boolean) {
+  await page.waitForLoadState("load");
+  if (javaScript) await waitForHydration(page);
+}
+
+/** Opens `path` signed out, follows the item page's «Войти через Steam, чтобы купить» and signs in as `steamId`. */
+async function signInFromItem(page: Page, path: string, steamId: string, javaScript: boolean) {
+  await page.goto(path);
+  await ready(page, javaScript);
+  await page.getByRole("link", { name: "Войти через Steam, чтобы купить" }).click();
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
+  await page.getByRole("button", { name: "Войти", exact: true }).click();
+  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
+  await ready(page, javaScript);
+}
+
+const text = async (page: Page, selector: string) => flatText(await page.locator(selector).first().innerText());
+
+/** Pays `rubles` through the payment stand-in from /balance (a new tab with JavaScript); the page it returns to. */
+async function topUp(page: Page, javaScript: boolean, rubles: number): Promise<Page> {
+  await page.waitForURL((url) => url.pathname === "/balance");
+  await ready(page, javaScript);
+  assert.equal(await page.getByLabel("Сумма пополнения, ₽").inputValue(), String(rubles));
+  await page.getByLabel("E-mail для чека").fill("gift@example.com");
+  const pay = page.locator("main").getByRole("button", { name: "Пополнить" });
+  let checkout = page;
+  if (javaScript) {
+    [checkout] = await Promise.all([page.context().waitForEvent("page"), pay.click()]);
+  } else {
+    await pay.click();
+  }
+  await checkout.waitForURL(/\/__standins\/payments\/checkout\//);
+  await checkout.getByRole("button", { name: "Оплатить" }).click();
+  return checkout;
+}
+
+for (const javaScriptEnabled of [false, true]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}, 375 px: a gift short of money stays the gift through the top-up and reaches the friend (item 1)`, async () => {
+    const context = await phone(browser.current, javaScriptEnabled);
+    const page = await context.newPage();
+    const friendSteamId = randomSteamId();
+    const friendName = `Игрок ${friendSteamId.slice(-4)}`;
+    await signInFromItem(page, `/shop/items/${VIP_MAX2}?gift=1`, randomSteamId(), javaScriptEnabled);
+
+    await page.getByLabel("7 дней").check();
+    await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").fill(friendSteamId);
+    await page.getByRole("button", { name: "Показать получателя" }).click();
+    await page.getByTestId("gift-recipient").waitFor();
+    await page.getByRole("button", { name: "Подарить", exact: true }).click();
+
+    // Short: the friend stays, the button stays «Подарить», and the top-up comes back to both.
+    const short = page.getByRole("alert").filter({ hasText: "не хватает 46 ₽" });
+    await short.waitFor();
+    assert.equal(flatText(await page.getByTestId("gift-recipient").innerText()), `Получатель подарка: ${friendName}`);
+    assert.equal(await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").inputValue(), friendSteamId);
+    assert.equal(await page.getByRole("button", { name: "Купить", exact: true }).count(), 0);
+    assert.equal(await page.getByRole("button", { name: "Подарить", exact: true }).count(), 1);
+    const link = short.getByRole("link", { name: "Пополнить на 46 ₽" });
+    assert.equal(
+      await link.getAttribute("href"),
+      `/balance?amount=46&return_to=${encodeURIComponent(`/shop/items/${VIP_MAX2}?duration=7&gift_to=${friendSteamId}`)}`,
+    );
+    await link.click();
+
+    const back = await topUp(page, javaScriptEnabled, 46);
+    await back.waitForURL(
+      (url) =>
+        url.pathname === `/shop/items/${VIP_MAX2}` &&
+        url.searchParams.get("gift_to") === friendSteamId &&
+        url.searchParams.get("payment") === "success",
+    );
+    await ready(back, javaScriptEnabled);
+    assert.equal(await back.getByLabel("7 дней").isChecked(), true);
+    assert.equal(flatText(await back.getByTestId("gift-recipient").innerText()), `Получатель подарка: ${friendName}`);
+    await back.getByRole("button", { name: "Подарить", exact: true }).click();
+    const receipt = back.getByTestId("receipt");
+    await receipt.waitFor();
+    const facts = flatText(await receipt.innerText());
+    assert.match(facts, new RegExp(`Получатель ${friendName}`));
+    assert.match(facts, /Цена 46 ₽/);
+    assert.equal(await text(back, ".account__balance"), "0 ₽");
+    await context.close();
+  });
+}
