@@ -3,13 +3,14 @@
 import { describe, expect, it } from "vitest";
 import { itemReturnPath } from "#core/payments/top-up-link.ts";
 import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
+import { loader as balanceLoader } from "../app/routes/balance.tsx";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { testDeps } from "./support/deps.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer, uniqueSteamId } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
 import { createItem } from "./support/shop-fixtures.ts";
-import { sessionCookie } from "./support/sign-in.ts";
+import { sessionCookie, signInThroughStandIn } from "./support/sign-in.ts";
 import { rows } from "./support/sql.ts";
 
 type ItemArgs = Parameters<typeof action>[0] & Parameters<typeof loader>[0];
@@ -105,5 +106,25 @@ describe("a gift short of money (issue 36, item 1)", () => {
     });
     expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 1_000, ledger: 1_000 });
     expect(await rows("SELECT id FROM users WHERE steam_id = ?", friendSteamId)).toEqual([]);
+  });
+});
+
+describe("signing in from a page reached from the shop (issue 36, item 2)", () => {
+  it("comes back to the page, never to the .data request the client navigation loaded it with", async () => {
+    const id = await createItem({ price: 19_900, serverType: "MAX2", durations: [[30, null]] });
+    // A client navigation from the shop loads the item page as "<path>.data" with React Router's _routes.
+    const item = await load(`/shop/items/${id}.data?server_type=MAX2&_routes=routes%2Fshop.item`, id);
+    expect(item.returnTo).toBe(`/shop/items/${id}?server_type=MAX2`);
+    expect((await load(`/shop/items/${id}?server_type=MAX2`, id)).returnTo).toBe(`/shop/items/${id}?server_type=MAX2`);
+    const balance = await balanceLoader(
+      routeArgs<Parameters<typeof balanceLoader>[0]>(deps, "http://localhost/balance.data?amount=46&_routes=root"),
+    );
+    expect(balance.signInHref).toBe(`/api/auth/steam?return_to=${encodeURIComponent("/balance?amount=46")}`);
+    // A link built from a .data address before this fix still brings the player to the page.
+    const { location } = await signInThroughStandIn(
+      uniqueSteamId(),
+      `/api/auth/steam?return_to=${encodeURIComponent(`/shop/items/${id}.data?server_type=MAX2`)}`,
+    );
+    expect(new URL(location, "http://localhost").searchParams.get("next")).toBe(`/shop/items/${id}?server_type=MAX2`);
   });
 });

@@ -1,7 +1,7 @@
 import { data, Form, redirect, type ShouldRevalidateFunction, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { signInHref } from "#core/auth/sign-in.ts";
+import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
@@ -81,7 +81,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     giftOpen: query.gift === "1" || Boolean(query.gift_to),
     // Back from a top-up started for a gift: the friend, shown again, so paying is still the gift (issue 36).
     gift: user && query.gift_to ? await giftOnReturn(deps, user.steamId, query.gift_to) : null,
-    returnTo: `${url.pathname}${url.search}`,
+    // The page itself, never the ".data" request a client navigation loads it with (issue 36).
+    returnTo: pagePathOf(url),
   };
 }
 

@@ -108,3 +108,30 @@ for (const javaScriptEnabled of [false, true]) {
     await context.close();
   });
 }
+
+for (const javaScriptEnabled of [false, true]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}, 375 px: a guest opens an item from the shop, signs in and is back on the item (item 2)`, async () => {
+    const context = await phone(browser.current, javaScriptEnabled);
+    const page = await context.newPage();
+    await page.goto("/shop?server_type=MAX2");
+    await ready(page, javaScriptEnabled);
+    await page.locator(".shop-card__title").getByRole("link", { name: "VIP", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/shop/items/${VIP_MAX2}`);
+    await ready(page, javaScriptEnabled);
+    const signIn = page.getByRole("link", { name: "Войти через Steam, чтобы купить" });
+    const returnTo = new URL((await signIn.getAttribute("href")) ?? "", E2E_ORIGIN).searchParams.get("return_to");
+    assert.equal(returnTo, `/shop/items/${VIP_MAX2}?server_type=MAX2`);
+    await signIn.click();
+    await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+    await page.locator('input[name="steamid"]:not([type=hidden])').fill(randomSteamId());
+    await page.getByRole("button", { name: "Войти", exact: true }).click();
+    await page.waitForURL((url) => url.pathname === `/shop/items/${VIP_MAX2}`, { timeout: 15_000 });
+    await ready(page, javaScriptEnabled);
+    assert.equal(await text(page, "h1"), "VIP");
+    assert.equal(await page.getByText("Не удалось получить информацию о товаре").count(), 0);
+    await page.getByRole("button", { name: "Купить", exact: true }).waitFor();
+    await context.close();
+  });
+}
