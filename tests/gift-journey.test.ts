@@ -1,16 +1,34 @@
 // The player's journey, second pass (issue 36): a gift stays a gift through every refusal and a
 // top-up, and each page says who paid, who gets it, where it is and what happens next.
+import { createElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider, type RouterProvider as RP } from "react-router";
 import { describe, expect, it } from "vitest";
+import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { itemReturnPath } from "#core/payments/top-up-link.ts";
+import { actionResult, consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
+import {
+  clockedTransport,
+  createDeliverableItem,
+  createEntry,
+  createGameServer,
+  uniqueServerType,
+} from "#tests/support/game-fixtures.ts";
+import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
+import type { Deps } from "#worker/deps.ts";
 import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
+import { InventoryList } from "../app/components/profile/inventory-list.tsx";
+import { action as playerAction } from "../app/routes/admin.player.tsx";
 import { loader as balanceLoader } from "../app/routes/balance.tsx";
+import { loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
+import { middleware as profileMiddleware } from "../app/routes/profile.tsx";
 import { action, loader } from "../app/routes/shop.item.tsx";
-import { testDeps } from "./support/deps.ts";
+import { testClock, testDeps } from "./support/deps.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer, uniqueSteamId } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
-import { createItem } from "./support/shop-fixtures.ts";
-import { sessionCookie, signInThroughStandIn } from "./support/sign-in.ts";
+import { buy as buyApi, createItem, fetchApi } from "./support/shop-fixtures.ts";
+import { bearer, sessionCookie, signInThroughStandIn } from "./support/sign-in.ts";
 import { rows } from "./support/sql.ts";
 
 type ItemArgs = Parameters<typeof action>[0] & Parameters<typeof loader>[0];
@@ -36,6 +54,25 @@ function post(id: number, fields: Record<string, string>, token: string) {
 
 function load(path: string, id: number, token?: string) {
   return loader(itemArgs(`http://localhost${path}`, { token }, id));
+}
+
+/** The Корзина page as `token`'s player reads it: its loader, the list rendered, reduced to text. */
+async function korzina(token: string, on: Deps = deps): Promise<string> {
+  const url = "http://localhost/profile";
+  const request = new Request(url, { headers: { Cookie: sessionCookie(token).cookie } });
+  const args = { request, context: createRouterContext(on), params: {}, url: new URL(url), pattern: "/profile" };
+  const [run] = profileMiddleware;
+  if (!run) throw new Error("no middleware");
+  await run(args as never, async () => new Response(null));
+  // biome-ignore lint/suspicious/noExplicitAny: the route's generated args type
+  const data = await inventoryLoader(args as any);
+  const element = createElement(InventoryList, { items: data.items, now: data.now, servers: data.servers });
+  const router = createMemoryRouter([{ path: "/profile", element }], { initialEntries: ["/profile"] });
+  const html = renderToStaticMarkup(createElement(RouterProvider as typeof RP, { router }));
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
 }
 
 async function unwrap(result: unknown): Promise<{ status: number; body: Record<string, unknown> }> {
@@ -126,5 +163,90 @@ describe("signing in from a page reached from the shop (issue 36, item 2)", () =
       `/api/auth/steam?return_to=${encodeURIComponent(`/shop/items/${id}.data?server_type=MAX2`)}`,
     );
     expect(new URL(location, "http://localhost").searchParams.get("next")).toBe(`/shop/items/${id}?server_type=MAX2`);
+  });
+});
+
+describe("a gift taken back, in the friend's Корзина (issue 36, item 3)", () => {
+  it("says the giver cancelled it and the money went back to the giver, not to the friend", async () => {
+    const buyer = await createPlayer({ balance: 30_000, nickname: "Даритель Петя" });
+    const friend = await createPlayer({ nickname: "Друг Вася" });
+    const itemId = await createItem({ name: "Набор «Подарочный»", price: 5_000 });
+    const gift = await buyApi(buyer.token, itemId, { server_type: "SOLO", gift_to: friend.steamId });
+    expect(gift.status).toBe(201);
+    const { purchase } = (await gift.json()) as { purchase: { id: number } };
+    expect(await korzina(friend.token)).toMatch(/Подарок от Даритель Петя .*Ждёт выдачи/);
+
+    const back = await fetchApi(`/purchases/${purchase.id}/return`, { method: "POST", headers: bearer(buyer.token) });
+    expect(back.status).toBe(200);
+    const text = await korzina(friend.token);
+    expect(text).toContain("Подарок от Даритель Петя");
+    expect(text).toContain("Подарок отменён");
+    expect(text).toContain("Даритель отменил подарок до выдачи. Деньги вернулись на баланс дарителя.");
+    expect(text).not.toContain("Возвращён вами");
+    expect(text).not.toContain("Вы вернули");
+    expect(await balanceAndLedger(friend.id)).toEqual({ balance: 0, ledger: 0 });
+    expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
+  });
+
+  it("a gift an operator refunded: the giver got the money back", async () => {
+    const admin = await createOperator(deps, "admin");
+    const buyer = await createPlayer({ balance: 30_000, nickname: "Даритель Оля" });
+    const friend = await createPlayer({ nickname: "Друг Коля" });
+    const itemId = await createItem({ name: "Набор «Подарочный»", price: 5_000 });
+    const gift = await buyApi(buyer.token, itemId, { server_type: "SOLO", gift_to: friend.steamId });
+    const { purchase } = (await gift.json()) as { purchase: { id: number } };
+    const refund = await playerAction(
+      consoleArgs(deps, `/admin/players/${buyer.steamId}`, {
+        token: admin.token,
+        params: { steamId: buyer.steamId },
+        form: { intent: "refund", purchaseId: purchase.id, reason: "Ошибся другом" },
+      }),
+    ).then(actionResult);
+    expect(refund.status).toBe(302);
+    const text = await korzina(friend.token);
+    expect(text).toContain("Подарок отменён");
+    expect(text).toContain("Администратор отменил подарок. Деньги вернулись на баланс дарителя.");
+    expect(text).not.toContain("деньги вернулись на баланс.");
+    expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
+  });
+});
+
+describe("a delivery that failed, in the Корзина (issue 36, item 4)", () => {
+  async function world() {
+    const clock = testClock();
+    const timed = testDeps({ now: clock.now });
+    const serverType = uniqueServerType();
+    const server = await createGameServer(timed, { serverType, name: "Свобода #9" });
+    const player = await createPlayer({ deps: timed });
+    const item = await createDeliverableItem(timed, {
+      serverType,
+      grant: ["oxide.grant user {steamid} kits.start"],
+      name: "Набор «Старт»",
+    });
+    const sim = new PluginSimulator({
+      transport: clockedTransport(clock.now),
+      serverId: server.id,
+      serverKey: server.key,
+      now: clock.now,
+    });
+    await createEntry(timed, { userId: player.id, itemId: item.id, serverType });
+    return { timed, player, sim };
+  }
+
+  it("an interrupted one says what the player needs to know, never the operators' note", async () => {
+    const { timed, player, sim } = await world();
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    await sim.ack([{ delivery_id: served?.delivery_id ?? "", ok: false, message: "", interrupted: true }]);
+    const text = await korzina(player.token, timed);
+    expect(text).toContain("Не удалось выдать");
+    expect(text).toContain("Сервер не смог выдать предмет.");
+    expect(text).toContain("Выдача будет повторена: администратор видит ошибку.");
+    expect(text).not.toContain("Доставка прервана");
+    expect(text).not.toContain("проверьте вручную");
+    expect(text).not.toContain("Ошибка выдачи");
+    // The API answers the same words.
+    const inventory = await fetchApi("/inventory", { headers: bearer(player.token) });
+    const { items } = (await inventory.json()) as { items: { last_error: string | null }[] };
+    expect(items.map((entry) => entry.last_error)).toEqual(["Сервер не смог выдать предмет."]);
   });
 });
