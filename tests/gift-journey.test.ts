@@ -20,7 +20,7 @@ import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
 import { action as playerAction } from "../app/routes/admin.player.tsx";
 import { loader as balanceLoader } from "../app/routes/balance.tsx";
-import { loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
+import { action as inventoryAction, loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
 import { middleware as profileMiddleware } from "../app/routes/profile.tsx";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
@@ -248,5 +248,50 @@ describe("a delivery that failed, in the Корзина (issue 36, item 4)", () 
     const inventory = await fetchApi("/inventory", { headers: bearer(player.token) });
     const { items } = (await inventory.json()) as { items: { last_error: string | null }[] };
     expect(items.map((entry) => entry.last_error)).toEqual(["Сервер не смог выдать предмет."]);
+  });
+});
+
+describe("«Вернуть» without JavaScript (issue 36, item 5)", () => {
+  /** The Корзина's action, as the card's plain form posts it. */
+  async function postReturn(token: string, fields: Record<string, string>) {
+    const url = "http://localhost/profile";
+    const request = new Request(url, {
+      method: "POST",
+      headers: { Cookie: sessionCookie(token).cookie },
+      body: new URLSearchParams(fields),
+    });
+    const args = { request, context: createRouterContext(deps), params: {}, url: new URL(url), pattern: "/profile" };
+    const [run] = profileMiddleware;
+    if (!run) throw new Error("no middleware");
+    await run(args as never, async () => new Response(null));
+    // biome-ignore lint/suspicious/noExplicitAny: the route's generated args type
+    return unwrap(await inventoryAction(args as any));
+  }
+
+  it("asks first, with the item and the amount; only «Да, вернуть» returns", async () => {
+    const player = await createPlayer({ balance: 10_000 });
+    const itemId = await createItem({ name: "Дерево ×10 000", price: 4_900 });
+    const bought = await buyApi(player.token, itemId, { server_type: "SOLO" });
+    const { purchase } = (await bought.json()) as { purchase: { id: number } };
+
+    const asked = await postReturn(player.token, { intent: "return", purchase_id: String(purchase.id), confirmed: "" });
+    expect(asked).toEqual({
+      status: 200,
+      body: { confirm: { purchaseId: purchase.id, itemName: "Дерево ×10 000", amount: 49 } },
+    });
+    expect(await rows("SELECT status FROM inventory_entries WHERE purchase_id = ?", purchase.id)).toEqual([
+      { status: "not_used" },
+    ]);
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 5_100, ledger: 5_100 });
+    // Someone else's purchase is not even asked about.
+    const other = await createPlayer();
+    expect(await postReturn(other.token, { intent: "return", purchase_id: String(purchase.id) })).toEqual({
+      status: 404,
+      body: { error: "Покупка не найдена" },
+    });
+
+    const done = await postReturn(player.token, { intent: "return", purchase_id: String(purchase.id), confirmed: "1" });
+    expect(done).toEqual({ status: 200, body: { success: "«Дерево ×10 000» возвращён: 49 ₽ на балансе." } });
+    expect(await balanceAndLedger(player.id)).toEqual({ balance: 10_000, ledger: 10_000 });
   });
 });

@@ -6,7 +6,7 @@ import { RETURN_ERRORS, returnedText } from "#core/messages/returns.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { listInventory } from "#worker/services/profile/inventory.ts";
-import { returnPurchase } from "#worker/services/shop/return.ts";
+import { returnPreview, returnPurchase } from "#worker/services/shop/return.ts";
 import { groupServersByType, serversByType } from "#worker/services/shop/servers-of-type.ts";
 import { InventoryFilters, InventoryHelp, InventoryList } from "../components/profile/inventory-list.tsx";
 import { type ReturnActionResult, ReturnNotice } from "../components/profile/return-form.tsx";
@@ -43,6 +43,13 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<ReturnActionResult>({ error: RETURN_ERRORS.badId }, { status: 400 });
   }
   const deps = context.get(depsContext);
+  // Without JavaScript nothing asked yet: the page asks first, and «Да, вернуть» posts again (issue 36).
+  if (form.get("confirmed") !== "1") {
+    const preview = await returnPreview(deps, user.id, id.data);
+    if (!preview.ok) return data<ReturnActionResult>({ error: preview.error }, { status: preview.status });
+    const { purchaseId, itemName, amount } = preview;
+    return data<ReturnActionResult>({ confirm: { purchaseId, itemName, amount } });
+  }
   const result = await returnPurchase(deps, user.id, id.data);
   if (!result.ok) return data<ReturnActionResult>({ error: result.error }, { status: result.status });
   // A post without JavaScript renders the layout in this same request: show the new balance.

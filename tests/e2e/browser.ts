@@ -39,13 +39,17 @@ export const flatText = (value: string | null): string => (value ?? "").replace(
 /** A fresh browser profile; `javaScriptEnabled: false` is how a player without JavaScript sees the site. */
 export async function newContext(
   browser: Browser,
-  options: { javaScriptEnabled?: boolean; mobile?: boolean } = {},
+  options: { javaScriptEnabled?: boolean; mobile?: boolean; width?: number } = {},
 ): Promise<BrowserContext> {
   return browser.newContext({
     baseURL: E2E_ORIGIN,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     locale: "ru-RU",
-    viewport: options.mobile ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    viewport: options.width
+      ? { width: options.width, height: 812 }
+      : options.mobile
+        ? { width: 390, height: 844 }
+        : { width: 1280, height: 800 },
     permissions: ["clipboard-read", "clipboard-write"],
   });
 }
