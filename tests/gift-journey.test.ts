@@ -29,7 +29,7 @@ import { createPlayer, uniqueSteamId } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
 import { buy as buyApi, createItem, fetchApi } from "./support/shop-fixtures.ts";
 import { bearer, sessionCookie, signInThroughStandIn } from "./support/sign-in.ts";
-import { rows } from "./support/sql.ts";
+import { raw, rows, runBatch } from "./support/sql.ts";
 
 type ItemArgs = Parameters<typeof action>[0] & Parameters<typeof loader>[0];
 
@@ -100,7 +100,13 @@ describe("a gift short of money (issue 36, item 1)", () => {
     const short = await unwrap(
       await post(
         id,
-        { ...form, idempotency_key: key, gift_to: friendSteamId, gift_steam_id: friendSteamId },
+        {
+          ...form,
+          idempotency_key: key,
+          gift_to: friendSteamId,
+          gift_steam_id: friendSteamId,
+          gift_checked: friendSteamId,
+        },
         buyer.token,
       ),
     );
@@ -143,6 +149,33 @@ describe("a gift short of money (issue 36, item 1)", () => {
     });
     expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 1_000, ledger: 1_000 });
     expect(await rows("SELECT id FROM users WHERE steam_id = ?", friendSteamId)).toEqual([]);
+
+    // Paid: the 190 ₽ arrive, and the page's form (the friend shown again) buys the gift, not one for the buyer.
+    await runBatch([
+      raw("INSERT INTO ledger (user_id, amount, kind, created_at) VALUES (?, 19000, 'adjustment', 0)", buyer.id),
+      raw("UPDATE users SET balance = balance + 19000 WHERE id = ?", buyer.id),
+    ]);
+    const gift = page.gift?.recipient;
+    const bought = await post(
+      id,
+      {
+        ...form,
+        idempotency_key: key,
+        gift_to: page.gift?.query ?? "",
+        gift_steam_id: gift?.steamId ?? "",
+        gift_checked: page.gift?.query ?? "",
+      },
+      buyer.token,
+    ).catch((thrown: unknown) => thrown);
+    expect(bought).toBeInstanceOf(Response);
+    expect(
+      await rows(
+        `SELECT p.price, f.steam_id AS friend, e.user_id = f.id AS friendHasIt FROM purchases p
+         JOIN users f ON f.id = p.gift_to_user_id JOIN inventory_entries e ON e.purchase_id = p.id WHERE p.user_id = ?`,
+        buyer.id,
+      ),
+    ).toEqual([{ price: 19_900, friend: friendSteamId, friendHasIt: 1 }]);
+    expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 100, ledger: 100 });
   });
 });
 
@@ -293,5 +326,49 @@ describe("«Вернуть» without JavaScript (issue 36, item 5)", () => {
     const done = await postReturn(player.token, { intent: "return", purchase_id: String(purchase.id), confirmed: "1" });
     expect(done).toEqual({ status: 200, body: { success: "«Дерево ×10 000» возвращён: 49 ₽ на балансе." } });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 10_000, ledger: 10_000 });
+  });
+});
+
+describe("Enter in the item form (issue 36, item 6)", () => {
+  it("a friend typed but not shown, or changed since, is shown first and nothing is bought", async () => {
+    const buyer = await createPlayer({ balance: 30_000 });
+    const friend = uniqueSteamId();
+    const other = uniqueSteamId();
+    const id = await createItem({ price: 5_000, serverType: "SOLO", isOneTime: true });
+    const form = { server_type: "SOLO", expected_price: "50" };
+    // Enter in the friend's field presses the form's first button, the purchase: the friend is shown instead.
+    const typed = await unwrap(
+      await post(id, { ...form, idempotency_key: crypto.randomUUID(), gift_to: friend }, buyer.token),
+    );
+    expect(typed.body).toMatchObject({ ok: "gift", recipient: { steamId: friend }, giftQuery: friend });
+    // Shown, then the field changed to someone else: shown again, not bought for the first one.
+    const changed = await unwrap(
+      await post(
+        id,
+        { ...form, idempotency_key: crypto.randomUUID(), gift_to: other, gift_steam_id: friend, gift_checked: friend },
+        buyer.token,
+      ),
+    );
+    expect(changed.body).toMatchObject({ ok: "gift", recipient: { steamId: other } });
+    expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
+    // «Показать получателя» with an empty field opens the gift part with the reason.
+    const empty = await unwrap(
+      await post(id, { ...form, idempotency_key: crypto.randomUUID(), intent: "gift-check", gift_to: "" }, buyer.token),
+    );
+    expect(empty.body).toMatchObject({ ok: false, status: 400, giftQuery: "" });
+
+    // The shown friend, unchanged: the gift is bought.
+    const bought = await post(
+      id,
+      { ...form, idempotency_key: crypto.randomUUID(), gift_to: friend, gift_steam_id: friend, gift_checked: friend },
+      buyer.token,
+    ).catch((thrown: unknown) => thrown);
+    expect(bought).toBeInstanceOf(Response);
+    expect(
+      await rows(
+        "SELECT f.steam_id FROM purchases p JOIN users f ON f.id = p.gift_to_user_id WHERE p.user_id = ?",
+        buyer.id,
+      ),
+    ).toEqual([{ steam_id: friend }]);
   });
 });

@@ -157,6 +157,10 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
   if (!parsed.success) return refused(400, PURCHASE_ERRORS.badBody);
   const giftQuery = String(form.get("gift_to") ?? "").trim();
   const giftSteamId = String(form.get("gift_steam_id") ?? "").trim();
+  // A friend typed but not shown yet, or changed since (Enter in the field): show them, buy nothing (issue 36).
+  if (giftQuery && (!giftSteamId || giftQuery !== String(form.get("gift_checked") ?? "").trim())) {
+    return showGiftRecipient(deps, user, form);
+  }
   let giftTo: GiftRecipient | null = null;
   if (giftSteamId) {
     const found = await findGiftRecipient(deps, user.steamId, giftSteamId);
@@ -225,6 +229,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
   const giftQuery =
     actionData?.ok === "gift" || actionData?.ok === false ? (actionData.giftQuery ?? "") : (giftBack?.query ?? "");
   const back = shopUrl({ server_type: item.server_type });
+  const buyLabel = busy ? "Покупка…" : recipient ? GIFT_FORM.buy : "Купить";
   const missing = error && isInsufficientFunds(error.status) ? (error.missing ?? null) : null;
   // The price each choice was shown at, sent back with the purchase; a 409's new price for the terms it names.
   const shownPrice = (days: number | null, listed: number) =>
@@ -290,6 +295,17 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             </div>
           ) : (
             <Form method="post" className="shop-item__form">
+              {/* Enter in any field presses a form's first submit button: the purchase, never the gift
+                  part's «Показать получателя» (issue 36). The visible button is the one below. */}
+              <button
+                type="submit"
+                className="shop-item__enter-submits"
+                tabIndex={-1}
+                aria-hidden="true"
+                disabled={busy}
+              >
+                {buyLabel}
+              </button>
               <input type="hidden" name="server_type" value={item.server_type} />
               <input type="hidden" name="idempotency_key" value={idempotencyKey} />
               {needsDuration ? (
@@ -316,7 +332,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               )}
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
-              <GiftFields recipient={recipient} query={giftQuery} open={giftOpen} />
+              <GiftFields recipient={recipient} query={giftQuery} open={giftOpen || error?.giftQuery !== undefined} />
               {!actionData && giftBack?.error ? (
                 <p className="form-error" role="alert">
                   {giftBack.error}
@@ -339,7 +355,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               ) : null}
               <button type="submit" className="button" disabled={busy}>
-                {busy ? "Покупка…" : recipient ? GIFT_FORM.buy : "Купить"}
+                {buyLabel}
               </button>
             </Form>
           )}

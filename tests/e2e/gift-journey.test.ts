@@ -135,3 +135,37 @@ for (const javaScriptEnabled of [false, true]) {
     await context.close();
   });
 }
+
+for (const javaScriptEnabled of [false, true]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}, 375 px: Enter on a duration buys, Enter in the friend's field shows the friend (item 6)`, async () => {
+    const context = await phone(browser.current, javaScriptEnabled);
+    const page = await context.newPage();
+    await signInFromItem(page, `/shop/items/${VIP_MAX2}`, randomSteamId(), javaScriptEnabled);
+
+    // Enter on a radio presses «Купить» (0 ₽: not enough), never the closed gift part's «Показать получателя».
+    await page.getByLabel("7 дней").check();
+    await page.getByLabel("7 дней").press("Enter");
+    await page.getByRole("alert").filter({ hasText: "не хватает 46 ₽" }).waitFor();
+    assert.equal(await page.getByText("Укажите SteamID64 друга").count(), 0);
+    assert.equal(
+      await page.locator("details.gift-fields").evaluate((details) => (details as HTMLDetailsElement).open),
+      false,
+    );
+
+    // Enter in the friend's field shows who it is; nothing is bought.
+    const friendSteamId = randomSteamId();
+    await page.locator("details.gift-fields summary").click();
+    const field = page.getByLabel("SteamID64 друга или ссылка на его профиль Steam");
+    await field.fill(friendSteamId);
+    await field.press("Enter");
+    const recipient = page.getByTestId("gift-recipient");
+    await recipient.waitFor();
+    assert.equal(flatText(await recipient.innerText()), `Получатель подарка: Игрок ${friendSteamId.slice(-4)}`);
+    assert.equal(await page.getByLabel("7 дней").isChecked(), true);
+    assert.equal(await page.getByRole("alert").count(), 0);
+    await page.getByRole("button", { name: "Подарить", exact: true }).waitFor();
+    await context.close();
+  });
+}

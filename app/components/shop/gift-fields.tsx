@@ -51,6 +51,8 @@ export function GiftFields({
             {GIFT_FORM.recipient}: <strong>{recipient.nickname}</strong>
           </span>
           <input type="hidden" name="gift_steam_id" value={recipient.steamId} />
+          {/* What was looked up: a field changed since is looked up again before any purchase. */}
+          <input type="hidden" name="gift_checked" value={query} />
         </p>
       ) : null}
     </details>
