@@ -18,9 +18,11 @@ import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import type { Deps } from "#worker/deps.ts";
 import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
+import { PurchaseTable } from "../app/components/profile/purchase-table.tsx";
 import { action as playerAction } from "../app/routes/admin.player.tsx";
 import { loader as balanceLoader } from "../app/routes/balance.tsx";
 import { action as inventoryAction, loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
+import { loader as purchasesLoader } from "../app/routes/profile.purchases.tsx";
 import { middleware as profileMiddleware } from "../app/routes/profile.tsx";
 import { action, loader } from "../app/routes/shop.item.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
@@ -68,6 +70,25 @@ async function korzina(token: string, on: Deps = deps): Promise<string> {
   const data = await inventoryLoader(args as any);
   const element = createElement(InventoryList, { items: data.items, now: data.now, servers: data.servers });
   const router = createMemoryRouter([{ path: "/profile", element }], { initialEntries: ["/profile"] });
+  const html = renderToStaticMarkup(createElement(RouterProvider as typeof RP, { router }));
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/\s+/g, " ")
+    .trim();
+}
+
+/** The purchase history as `token`'s player reads it, reduced to text. */
+async function history(token: string, on: Deps = deps): Promise<string> {
+  const url = "http://localhost/purchases";
+  const request = new Request(url, { headers: { Cookie: sessionCookie(token).cookie } });
+  const args = { request, context: createRouterContext(on), params: {}, url: new URL(url), pattern: "/purchases" };
+  const [run] = profileMiddleware;
+  if (!run) throw new Error("no middleware");
+  await run(args as never, async () => new Response(null));
+  // biome-ignore lint/suspicious/noExplicitAny: the route's generated args type
+  const data = await purchasesLoader(args as any);
+  const element = createElement(PurchaseTable, { purchases: data.purchases, now: data.now });
+  const router = createMemoryRouter([{ path: "/purchases", element }], { initialEntries: ["/purchases"] });
   const html = renderToStaticMarkup(createElement(RouterProvider as typeof RP, { router }));
   return html
     .replace(/<[^>]+>/g, " ")
@@ -370,5 +391,50 @@ describe("Enter in the item form (issue 36, item 6)", () => {
         buyer.id,
       ),
     ).toEqual([{ steam_id: friend }]);
+  });
+});
+
+describe("the buyer follows a gift (issue 36, item 7)", () => {
+  it("the history says where the gift is, from waiting to received, and offers «Вернуть» while it may", async () => {
+    const clock = testClock();
+    const timed = testDeps({ now: clock.now });
+    // A type the shop sells (the purchase API takes only those); only this test's friend polls for it.
+    const serverType = "MAX3";
+    const server = await createGameServer(timed, { serverType, name: "Свобода #7" });
+    const item = await createDeliverableItem(timed, {
+      serverType,
+      grant: ["inventory.giveto {steamid} wood 10000"],
+      name: "Дерево ×10 000",
+    });
+    await runBatch([raw("UPDATE items SET price = 4900 WHERE id = ?", item.id)]);
+    const buyer = await createPlayer({ balance: 10_000, deps: timed });
+    const friend = await createPlayer({ nickname: "Друг Вася", deps: timed });
+    const gift = await buyApi(buyer.token, item.id, { server_type: serverType, gift_to: friend.steamId });
+    expect(gift.status).toBe(201);
+
+    const waiting = await history(buyer.token, timed);
+    expect(waiting).toContain("Подарок для Друг Вася");
+    expect(waiting).toContain(`Ждёт в Корзине друга: придёт, когда друг зайдёт на сервер ${serverType}.`);
+    expect(waiting).toMatch(/Можно вернуть до \d\d\.\d\d\.\d{4}/);
+    expect(waiting).toContain("Вернуть");
+    // The API says the same.
+    const api = await fetchApi("/purchase/history", { headers: bearer(buyer.token) });
+    const { purchases } = (await api.json()) as { purchases: { gift: unknown }[] };
+    expect(purchases[0]?.gift).toMatchObject({ status: "not_used", returnable: true, last_error: null });
+
+    // The friend joins the server and receives it.
+    const sim = new PluginSimulator({
+      transport: clockedTransport(clock.now),
+      serverId: server.id,
+      serverKey: server.key,
+      now: clock.now,
+    });
+    const [served] = (await sim.poll([friend.steamId])).deliveries;
+    expect(served).toBeDefined();
+    await sim.ack([{ delivery_id: served?.delivery_id ?? "", ok: true }]);
+    const received = await history(buyer.token, timed);
+    expect(received).toMatch(/Друг получил подарок \d\d\.\d\d\.\d{4}, \d\d:\d\d\./);
+    expect(received).not.toContain("Вернуть");
+    expect(received).not.toContain("Ждёт в Корзине друга");
   });
 });

@@ -149,7 +149,7 @@ describe("profile pages", () => {
     const purchases = await purchasesLoader(await pageArgs("http://localhost/purchases", { token: player.token }));
     const history = await historyLoader(await pageArgs("http://localhost/history", { token: player.token }));
     expect(purchases.purchases.map((row: { id: number }) => row.id)).toEqual([purchase.id]);
-    expect(history).toEqual(purchases);
+    expect(history.purchases).toEqual(purchases.purchases);
 
     const deposits = await depositsLoader(await pageArgs("http://localhost/deposits", { token: player.token }));
     expect(deposits.deposits.map((row: { ID: string }) => row.ID)).toEqual([payment.id]);

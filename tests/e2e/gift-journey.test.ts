@@ -5,7 +5,15 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { browserForFile, E2E_ORIGIN, flatText, randomSteamId, waitForHydration } from "./browser.ts";
+import {
+  browserForFile,
+  E2E_ORIGIN,
+  flatText,
+  newPlayerWith100,
+  randomSteamId,
+  signInAt,
+  waitForHydration,
+} from "./browser.ts";
 
 const browser = browserForFile();
 
@@ -166,6 +174,96 @@ for (const javaScriptEnabled of [false, true]) {
     assert.equal(await page.getByLabel("7 дней").isChecked(), true);
     assert.equal(await page.getByRole("alert").count(), 0);
     await page.getByRole("button", { name: "Подарить", exact: true }).waitFor();
+    await context.close();
+  });
+}
+
+const WOOD = seedItemId("SOLO", 6);
+
+for (const javaScriptEnabled of [false, true]) {
+  const mode = javaScriptEnabled ? "with JavaScript" : "without JavaScript";
+
+  test(`${mode}, 375 px: the buyer follows a gift and takes it back; the friend sees each step (items 3, 5, 7)`, async () => {
+    const context = await phone(browser.current, javaScriptEnabled);
+    const page = await context.newPage();
+    await newPlayerWith100(page, javaScriptEnabled);
+    const buyerName = await text(page, "header .account__nickname");
+    const friendSteamId = randomSteamId();
+    const friendName = `Игрок ${friendSteamId.slice(-4)}`;
+
+    if (javaScriptEnabled) {
+      // The buy dialog's «В подарок другу →» keeps the duration chosen in it.
+      await page.goto("/shop?server_type=MAX2");
+      await waitForHydration(page);
+      const card = page.locator(".shop-card", { has: page.locator(".shop-card__title", { hasText: /^VIP$/ }) });
+      await card.getByRole("link", { name: "Купить" }).click();
+      const dialog = page.locator("dialog.buy-dialog");
+      await dialog.getByText("14 дней").click();
+      const href = await dialog.getByRole("link", { name: "В подарок другу →" }).getAttribute("href");
+      assert.equal(href, `/shop/items/${VIP_MAX2}?server_type=MAX2&duration=14&gift=1`);
+    }
+
+    await page.goto(`/shop/items/${WOOD}?server_type=SOLO&gift=1`);
+    await ready(page, javaScriptEnabled);
+    await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").fill(friendSteamId);
+    await page.getByRole("button", { name: "Показать получателя" }).click();
+    await page.getByTestId("gift-recipient").waitFor();
+    await page.getByRole("button", { name: "Подарить", exact: true }).click();
+    const receipt = page.getByTestId("receipt");
+    await receipt.waitFor();
+    await ready(page, javaScriptEnabled);
+    const facts = flatText(await receipt.innerText());
+    assert.match(facts, new RegExp(`Получатель ${friendName}`));
+    assert.match(facts, /Подарок в Корзине друга: он придёт, когда друг зайдёт на сервер SOLO\./);
+    assert.equal(await receipt.getByRole("link", { name: "Открыть Корзину" }).count(), 0);
+    await receipt.getByRole("link", { name: "Следить в истории покупок" }).click();
+
+    // The history: who gets it, where it is, and «Вернуть» while it waits.
+    await page.waitForURL((url) => url.pathname === "/purchases");
+    await ready(page, javaScriptEnabled);
+    const row = page.getByTestId("purchase-row").filter({ hasText: "Дерево" });
+    assert.match(
+      flatText(await row.innerText()),
+      new RegExp(`Подарок для ${friendName} Ждёт в Корзине друга: придёт, когда друг зайдёт на сервер SOLO\\.`),
+    );
+
+    // The friend: a gift from the buyer, waiting.
+    const friendContext = await phone(browser.current, javaScriptEnabled);
+    const friend = await friendContext.newPage();
+    await signInAt(friend, "/profile", friendSteamId);
+    const card = friend.getByTestId("inventory-entry").filter({ hasText: "Дерево" });
+    assert.match(flatText(await card.innerText()), new RegExp(`Подарок от ${buyerName} .*Ждёт выдачи`));
+    assert.equal(await card.getByRole("button", { name: "Вернуть" }).count(), 0);
+
+    // The buyer takes it back from the history: asked first either way.
+    if (javaScriptEnabled) {
+      page.once("dialog", async (dialog) => {
+        assert.equal(flatText(dialog.message()), "Вернуть «Дерево ×10 000»? 49 ₽ вернутся на баланс.");
+        await dialog.accept();
+      });
+      await row.getByRole("button", { name: "Вернуть" }).click();
+    } else {
+      await row.getByRole("button", { name: "Вернуть" }).click();
+      await page.getByRole("alert").filter({ hasText: "Вернуть «Дерево ×10 000»? 49 ₽ вернутся на баланс." }).waitFor();
+      await page.getByRole("button", { name: "Да, вернуть" }).click();
+    }
+    await page.getByRole("status").filter({ hasText: "«Дерево ×10 000» возвращён: 49 ₽ на балансе." }).waitFor();
+    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+    const returned = page.getByTestId("purchase-row").filter({ hasText: "Дерево" });
+    assert.match(
+      flatText(await returned.innerText()),
+      /Вы отменили подарок до выдачи: деньги вернулись на ваш баланс\./,
+    );
+    assert.equal(await returned.getByRole("button", { name: "Вернуть" }).count(), 0);
+
+    // The friend: cancelled by the giver, the money the giver's.
+    await friend.reload();
+    const cancelled = flatText(await friend.getByTestId("inventory-entry").filter({ hasText: "Дерево" }).innerText());
+    assert.match(cancelled, /Подарок отменён/);
+    assert.match(cancelled, /Даритель отменил подарок до выдачи\. Деньги вернулись на баланс дарителя\./);
+    assert.doesNotMatch(cancelled, /Возвращён вами|Вы вернули/);
+    assert.equal(await friend.locator("header .account__balance").innerText(), "0 ₽");
+    await friendContext.close();
     await context.close();
   });
 }

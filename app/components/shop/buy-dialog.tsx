@@ -167,7 +167,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           {/* The friend is looked up and shown on the item's page, with or without JavaScript (issue 24). */}
           <a
             className="buy-dialog__gift"
-            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}&gift=1`}
+            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}${days ? `&duration=${days}` : ""}&gift=1`}
           >
             {GIFT_FORM.toggle} →
           </a>
