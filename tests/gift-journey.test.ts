@@ -438,3 +438,56 @@ describe("the buyer follows a gift (issue 36, item 7)", () => {
     expect(received).not.toContain("Ждёт в Корзине друга");
   });
 });
+
+describe("a retried purchase with other terms (issue 36, item 8)", () => {
+  it("the same idempotency key with another friend, or with none, is refused and moves nothing", async () => {
+    const buyer = await createPlayer({ balance: 30_000 });
+    const friend = await createPlayer({ nickname: "Друг Вася" });
+    const other = await createPlayer({ nickname: "Друг Петя" });
+    const itemId = await createItem({ price: 5_000 });
+    const refused = { error: "Этот ключ идемпотентности уже использован для другой покупки" };
+
+    // First for oneself, then the same key naming a friend.
+    const own = crypto.randomUUID();
+    expect((await buyApi(buyer.token, itemId, { server_type: "SOLO", idempotency_key: own })).status).toBe(201);
+    const asGift = await buyApi(buyer.token, itemId, {
+      server_type: "SOLO",
+      idempotency_key: own,
+      gift_to: friend.steamId,
+    });
+    expect(asGift.status).toBe(409);
+    expect(await asGift.json()).toEqual(refused);
+
+    // First a gift, then the same key for another friend, or for oneself.
+    const gift = crypto.randomUUID();
+    const first = await buyApi(buyer.token, itemId, {
+      server_type: "SOLO",
+      idempotency_key: gift,
+      gift_to: friend.steamId,
+    });
+    expect(first.status).toBe(201);
+    const toOther = await buyApi(buyer.token, itemId, {
+      server_type: "SOLO",
+      idempotency_key: gift,
+      gift_to: other.steamId,
+    });
+    expect(toOther.status).toBe(409);
+    expect(await toOther.json()).toEqual(refused);
+    const forSelf = await buyApi(buyer.token, itemId, { server_type: "SOLO", idempotency_key: gift });
+    expect(forSelf.status).toBe(409);
+
+    // The same gift again is the first one, named rightly.
+    const again = await buyApi(buyer.token, itemId, {
+      server_type: "SOLO",
+      idempotency_key: gift,
+      gift_to: friend.steamId,
+    });
+    expect(again.status).toBe(200);
+    expect(await again.json()).toMatchObject({ gift_to: { steam_id: friend.steamId } });
+
+    expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 20_000, ledger: 20_000 });
+    expect(await rows("SELECT COUNT(*) AS n FROM inventory_entries WHERE user_id = ?", friend.id)).toEqual([{ n: 1 }]);
+    expect(await rows("SELECT COUNT(*) AS n FROM inventory_entries WHERE user_id = ?", other.id)).toEqual([{ n: 0 }]);
+    expect(await rows("SELECT COUNT(*) AS n FROM inventory_entries WHERE user_id = ?", buyer.id)).toEqual([{ n: 1 }]);
+  });
+});

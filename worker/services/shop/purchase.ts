@@ -93,13 +93,19 @@ export function toPurchaseView(row: PurchaseViewRow): PurchaseReceipt {
   };
 }
 
+/** The player's purchase made with `key`, with its gift's friend by SteamID (null for one's own). */
 async function findByKey(deps: Pick<Deps, "db">, userId: number, key: string) {
   const [row] = await deps.db.orm
-    .select()
+    .select({
+      purchase: purchases,
+      giftSteamId: sql<
+        string | null
+      >`(SELECT ${users.steamId} FROM ${users} WHERE ${users.id} = ${purchases.giftToUserId})`,
+    })
     .from(purchases)
     .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, key)))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row.purchase, giftSteamId: row.giftSteamId } : null;
 }
 
 async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number> {
@@ -107,16 +113,22 @@ async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number
   return row?.balance ?? 0;
 }
 
-/** The key was used for exactly these terms: anything else is a different purchase, never the first one again. */
-function sameTerms(row: PurchaseRow, input: PurchaseInput): boolean {
+/**
+ * The key was used for exactly these terms, the gift's friend included (or no gift both times):
+ * anything else is a different purchase, never the first one again (issue 36).
+ */
+function sameTerms(row: KeyedPurchase, input: PurchaseInput): boolean {
   return (
     row.itemId === input.itemId &&
     row.serverType === input.serverType &&
-    (row.durationDays ?? null) === (input.durationDays ?? null)
+    (row.durationDays ?? null) === (input.durationDays ?? null) &&
+    row.giftSteamId === (input.giftTo?.steamId ?? null)
   );
 }
 
-async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: PurchaseRow) {
+type KeyedPurchase = PurchaseRow & { giftSteamId: string | null };
+
+async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: KeyedPurchase) {
   if (!sameTerms(row, input)) return fail(409, PURCHASE_ERRORS.idempotencyReused);
   return {
     ok: true as const,
