@@ -17,6 +17,7 @@ import {
 import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import type { Deps } from "#worker/deps.ts";
 import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
+import { findGiftRecipient } from "#worker/services/shop/gift-recipient.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
 import { PurchaseTable } from "../app/components/profile/purchase-table.tsx";
 import { action as playerAction } from "../app/routes/admin.player.tsx";
@@ -489,5 +490,69 @@ describe("a retried purchase with other terms (issue 36, item 8)", () => {
     expect(await rows("SELECT COUNT(*) AS n FROM inventory_entries WHERE user_id = ?", friend.id)).toEqual([{ n: 1 }]);
     expect(await rows("SELECT COUNT(*) AS n FROM inventory_entries WHERE user_id = ?", other.id)).toEqual([{ n: 0 }]);
     expect(await rows("SELECT COUNT(*) AS n FROM inventory_entries WHERE user_id = ?", buyer.id)).toEqual([{ n: 1 }]);
+  });
+});
+
+describe("a gift to a SteamID no one can have (issue 36, item 9)", () => {
+  it("below Steam's first individual account: refused before paying, no account made", async () => {
+    const buyer = await createPlayer({ balance: 30_000 });
+    const itemId = await createItem({ price: 5_000 });
+    const bad =
+      "Укажите SteamID64 друга или ссылку на его профиль Steam (steamcommunity.com/profiles/… или steamcommunity.com/id/…)";
+    for (const impossible of [
+      "76561190000000000",
+      "76561197960265727",
+      "steamcommunity.com/profiles/76561190000000000",
+    ]) {
+      const gift = await buyApi(buyer.token, itemId, { server_type: "SOLO", gift_to: impossible });
+      expect(gift.status, impossible).toBe(400);
+      expect(await gift.json()).toEqual({ error: bad });
+      const lookup = await fetchApi(`/gifts/recipient?q=${encodeURIComponent(impossible)}`, {
+        headers: bearer(buyer.token),
+      });
+      expect(lookup.status, impossible).toBe(400);
+    }
+    expect(await rows("SELECT id FROM users WHERE steam_id IN ('76561190000000000', '76561197960265727')")).toEqual([]);
+    expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
+    // Steam's first individual account is one.
+    const first = await fetchApi("/gifts/recipient?q=76561197960265728", { headers: bearer(buyer.token) });
+    expect(first.status).toBe(200);
+  });
+
+  it("with Steam's key, an id Steam has no account for is «Профиль Steam не найден», not a number to pay for", async () => {
+    const answers = new Map<string, Response | "down">();
+    const steam: typeof fetch = async (input) => {
+      const url = new URL(input instanceof Request ? input.url : String(input));
+      const steamId = url.searchParams.get("steamids") ?? "";
+      const answer = answers.get(steamId);
+      if (answer === "down") return new Response("<html>502</html>", { status: 502 });
+      return Response.json({ response: { players: [] } });
+    };
+    const base = testDeps({ fetch: steam });
+    const production = {
+      ...base,
+      config: { ...base.config, steamApiKey: "production-key", steamWebApiBase: "https://api.steampowered.com" },
+    };
+    const buyer = await createPlayer();
+    const nobody = uniqueSteamId();
+    expect(await findGiftRecipient(production, buyer.steamId, nobody)).toEqual({
+      ok: false,
+      status: 404,
+      error: "Профиль Steam не найден",
+    });
+    // Steam down: one the site doesn't know can't be checked now…
+    answers.set(nobody, "down");
+    expect(await findGiftRecipient(production, buyer.steamId, nobody)).toEqual({
+      ok: false,
+      status: 502,
+      error: "Steam не ответил, попробуйте ещё раз",
+    });
+    // …and one who signed in here is shown as the site knows them.
+    const known = await createPlayer({ nickname: "Друг с сайта" });
+    answers.set(known.steamId, "down");
+    expect(await findGiftRecipient(production, buyer.steamId, known.steamId)).toMatchObject({
+      ok: true,
+      recipient: { steamId: known.steamId, nickname: "Друг с сайта" },
+    });
   });
 });

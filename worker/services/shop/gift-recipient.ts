@@ -4,7 +4,7 @@ import { parseFriend } from "#core/shop/gift.ts";
 import { users } from "#db/schema.ts";
 import { standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
-import { DEFAULT_AVATAR_URL, fetchSteamProfile } from "../../integrations/steam/profile.ts";
+import { DEFAULT_AVATAR_URL, lookUpSteamProfile } from "../../integrations/steam/profile.ts";
 import { resolveVanity } from "../../integrations/steam/vanity.ts";
 import { takeGiftLookup } from "./gift-lookup-limit.ts";
 
@@ -65,15 +65,14 @@ export async function findGiftRecipient(
     .where(eq(users.steamId, steamId))
     .limit(1);
   if (known?.blocked) return { ok: false, status: 403, error: GIFT_ERRORS.blocked };
-  const profile = key
-    ? await fetchSteamProfile({ ...deps, config: { ...deps.config, steamApiKey: key } }, steamId)
-    : null;
-  return {
-    ok: true,
-    recipient: {
-      steamId,
-      nickname: profile?.nickname ?? known?.nickname ?? steamId,
-      avatarUrl: profile?.avatarUrl ?? (known?.avatarUrl || DEFAULT_AVATAR_URL),
-    },
-  };
+  const local = known
+    ? { nickname: known.nickname, avatarUrl: known.avatarUrl || DEFAULT_AVATAR_URL }
+    : { nickname: steamId, avatarUrl: DEFAULT_AVATAR_URL };
+  // Without a key nothing can tell: the site's own row, else the SteamID itself.
+  if (!key) return { ok: true, recipient: { steamId, ...local } };
+  const profile = await lookUpSteamProfile(deps, key, steamId);
+  // Steam has no such account: refused, never shown as a number to pay for (issue 36).
+  if (profile === "not-found" && !known) return { ok: false, status: 404, error: GIFT_ERRORS.notFound };
+  if (profile === "unavailable" && !known) return { ok: false, status: 502, error: GIFT_ERRORS.steamUnavailable };
+  return { ok: true, recipient: { steamId, ...(typeof profile === "string" ? local : profile) } };
 }
