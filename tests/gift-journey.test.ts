@@ -535,14 +535,14 @@ describe("a gift to a SteamID no one can have (issue 36, item 9)", () => {
     };
     const buyer = await createPlayer();
     const nobody = uniqueSteamId();
-    expect(await findGiftRecipient(production, buyer.steamId, nobody)).toEqual({
+    expect(await findGiftRecipient(production, { steamId: buyer.steamId, address: "unknown" }, nobody)).toEqual({
       ok: false,
       status: 404,
       error: "Профиль Steam не найден",
     });
     // Steam down: one the site doesn't know can't be checked now…
     answers.set(nobody, "down");
-    expect(await findGiftRecipient(production, buyer.steamId, nobody)).toEqual({
+    expect(await findGiftRecipient(production, { steamId: buyer.steamId, address: "unknown" }, nobody)).toEqual({
       ok: false,
       status: 502,
       error: "Steam не ответил, попробуйте ещё раз",
@@ -550,9 +550,146 @@ describe("a gift to a SteamID no one can have (issue 36, item 9)", () => {
     // …and one who signed in here is shown as the site knows them.
     const known = await createPlayer({ nickname: "Друг с сайта" });
     answers.set(known.steamId, "down");
-    expect(await findGiftRecipient(production, buyer.steamId, known.steamId)).toMatchObject({
+    expect(
+      await findGiftRecipient(production, { steamId: buyer.steamId, address: "unknown" }, known.steamId),
+    ).toMatchObject({
       ok: true,
       recipient: { steamId: known.steamId, nickname: "Друг с сайта" },
     });
+  });
+});
+
+describe("the site's Steam budget (issue 36, item 10)", () => {
+  /** Calls counted for the player (any window). */
+  const counted = async (steamId: string) =>
+    (
+      await rows<{ n: number | null }>(
+        "SELECT SUM(calls) AS n FROM steam_call_budget WHERE scope = 'player' AND subject = ?",
+        steamId,
+      )
+    )[0]?.n ?? 0;
+
+  it("a custom profile address costs two calls of the player's thirty", async () => {
+    const clock = testClock(Date.parse("2026-12-01T10:00:00Z"));
+    const timed = testDeps({ now: clock.now });
+    const buyer = await createPlayer({ deps: timed });
+    const from = { steamId: buyer.steamId, address: "198.51.100.20" };
+    for (let lookup = 0; lookup < 15; lookup++) {
+      expect((await findGiftRecipient(timed, from, "steamcommunity.com/id/no-money")).ok).toBe(true);
+    }
+    expect(await counted(buyer.steamId)).toBe(30);
+    expect(await findGiftRecipient(timed, from, "steamcommunity.com/id/no-money")).toEqual({
+      ok: false,
+      status: 429,
+      error: "Слишком много проверок получателя. Попробуйте через 10 мин.",
+    });
+    // A SteamID typed instead costs one, and is refused too: the budget is the player's, not the method's.
+    expect((await findGiftRecipient(timed, from, uniqueSteamId())).ok).toBe(false);
+    expect(await counted(buyer.steamId)).toBe(30);
+  });
+
+  it("sixty calls from one address in ten minutes, whoever signs in there", async () => {
+    const clock = testClock(Date.parse("2026-12-02T10:03:00Z"));
+    const timed = testDeps({ now: clock.now });
+    const address = "198.51.100.61";
+    for (const _ of [1, 2]) {
+      const player = await createPlayer({ deps: timed });
+      for (let lookup = 0; lookup < 30; lookup++) {
+        expect((await findGiftRecipient(timed, { steamId: player.steamId, address }, uniqueSteamId())).ok).toBe(true);
+      }
+    }
+    const third = await createPlayer({ deps: timed });
+    expect(await findGiftRecipient(timed, { steamId: third.steamId, address }, uniqueSteamId())).toEqual({
+      ok: false,
+      status: 429,
+      error: "Слишком много проверок получателя. Попробуйте через 7 мин.",
+    });
+    // The refused call counted nowhere; another address goes ahead.
+    expect(await counted(third.steamId)).toBe(0);
+    const elsewhere = { steamId: third.steamId, address: "198.51.100.62" };
+    expect((await findGiftRecipient(timed, elsewhere, uniqueSteamId())).ok).toBe(true);
+  });
+
+  it("the whole site's hour used up: everyone waits, told in Russian until when", async () => {
+    const clock = testClock(Date.parse("2026-12-03T15:40:00Z"));
+    const timed = testDeps({ now: clock.now });
+    const hour = Date.parse("2026-12-03T15:00:00Z");
+    // A busy hour: the site has asked Steam 1 000 times already.
+    await runBatch([
+      raw(
+        "INSERT INTO steam_call_budget (scope, subject, window_start, calls, cap) VALUES ('site', '', ?, 1000, 1000)",
+        hour,
+      ),
+    ]);
+    const buyer = await createPlayer({ deps: timed });
+    expect(
+      await findGiftRecipient(timed, { steamId: buyer.steamId, address: "203.0.113.70" }, uniqueSteamId()),
+    ).toEqual({
+      ok: false,
+      status: 429,
+      error: "Сейчас на сайте слишком много проверок получателей. Попробуйте через 20 мин.",
+    });
+    expect(await counted(buyer.steamId)).toBe(0);
+    clock.set(Date.parse("2026-12-03T16:00:00Z"));
+    expect(
+      (await findGiftRecipient(timed, { steamId: buyer.steamId, address: "203.0.113.70" }, uniqueSteamId())).ok,
+    ).toBe(true);
+  });
+
+  it("a gift the balance can't cover is refused before any call; buying a friend already shown spends none", async () => {
+    const poor = await createPlayer();
+    const itemId = await createItem({ price: 5_000, isOneTime: true });
+    const friend = uniqueSteamId();
+    const api = await buyApi(poor.token, itemId, { server_type: "SOLO", gift_to: friend });
+    expect(api.status).toBe(402);
+    expect(await api.json()).toEqual({ error: "Недостаточно средств на балансе" });
+    // The page: the friend shown earlier stays shown, and Steam is not asked again.
+    const page = await unwrap(
+      await post(
+        itemId,
+        {
+          server_type: "SOLO",
+          expected_price: "50",
+          idempotency_key: crypto.randomUUID(),
+          gift_to: friend,
+          gift_checked: friend,
+          gift_steam_id: friend,
+          gift_nickname: "Друг из Steam",
+          gift_avatar: "/images/avatar-default.svg",
+        },
+        poor.token,
+      ),
+    );
+    expect(page).toEqual({
+      status: 402,
+      body: {
+        ok: false,
+        status: 402,
+        error: "Недостаточно средств на балансе",
+        missing: 50,
+        duration: null,
+        giftQuery: friend,
+        recipient: { steamId: friend, nickname: "Друг из Steam", avatarUrl: "/images/avatar-default.svg" },
+      },
+    });
+    expect(await counted(poor.steamId)).toBe(0);
+
+    // With the money, a friend who signed in here is bought for as the site knows them, without Steam.
+    const buyer = await createPlayer({ balance: 10_000 });
+    const known = await createPlayer({ nickname: "Друг с сайта" });
+    const bought = await post(
+      itemId,
+      {
+        server_type: "SOLO",
+        expected_price: "50",
+        idempotency_key: crypto.randomUUID(),
+        gift_to: known.steamId,
+        gift_checked: known.steamId,
+        gift_steam_id: known.steamId,
+      },
+      buyer.token,
+    ).catch((thrown: unknown) => thrown);
+    expect(bought).toBeInstanceOf(Response);
+    expect(await counted(buyer.steamId)).toBe(0);
   });
 });

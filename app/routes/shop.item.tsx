@@ -16,7 +16,7 @@ import {
   TOP_UP_NOT_FINISHED,
   TOPPED_UP_FOR_PURCHASE,
 } from "#core/messages/shop.ts";
-import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
+import { itemReturnPath } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
@@ -26,9 +26,11 @@ import type { ServerAddress } from "#core/shop/types.ts";
 import type { Deps } from "#worker/deps.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
+import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
+import type { LookupSource } from "#worker/services/shop/gift-lookup-limit.ts";
 import { findGiftRecipient, type GiftRecipient } from "#worker/services/shop/gift-recipient.ts";
-import { purchaseItem } from "#worker/services/shop/purchase.ts";
+import { missingFor, purchaseItem } from "#worker/services/shop/purchase.ts";
 import { serversOfType } from "#worker/services/shop/servers-of-type.ts";
 import { GuestPrices, ServerTypeNote, ShortOfFunds } from "../components/shop/buy-dialog.tsx";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
@@ -80,7 +82,10 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     // From the buy dialog's «В подарок другу»: the gift part opens at once.
     giftOpen: query.gift === "1" || Boolean(query.gift_to),
     // Back from a top-up started for a gift: the friend, shown again, so paying is still the gift (issue 36).
-    gift: user && query.gift_to ? await giftOnReturn(deps, user.steamId, query.gift_to) : null,
+    gift:
+      user && query.gift_to
+        ? await giftOnReturn(deps, { steamId: user.steamId, address: clientAddress(request) }, query.gift_to)
+        : null,
     // The page itself, never the ".data" request a client navigation loads it with (issue 36).
     returnTo: pagePathOf(url),
   };
@@ -99,8 +104,8 @@ const itemQuerySchema = z.object({
 });
 
 /** The friend a top-up's return names, or why they can't be shown (the field keeps their SteamID). */
-async function giftOnReturn(deps: Deps, buyerSteamId: string, steamId: string) {
-  const found = await findGiftRecipient(deps, buyerSteamId, steamId);
+async function giftOnReturn(deps: Deps, source: LookupSource, steamId: string) {
+  const found = await findGiftRecipient(deps, source, steamId, { known: "prefer" });
   return found.ok
     ? { recipient: found.recipient, query: steamId, error: null }
     : { recipient: null, query: steamId, error: found.error };
@@ -123,7 +128,18 @@ export type PurchaseActionData =
   /** The gift's friend, shown before paying (issue 24). */
   | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };
 
-type Buyer = NonNullable<Awaited<ReturnType<typeof getSessionUser>>>;
+/** The signed-in player and the address they asked from (a Steam lookup counts against both, issue 36). */
+type Buyer = NonNullable<Awaited<ReturnType<typeof getSessionUser>>> & { address: string };
+
+/** The friend the form showed, as the page showed them: only to keep showing them after a refusal. */
+const shownFriendSchema = z.object({
+  steamId: z.string().regex(/^\d{17}$/),
+  nickname: z.string().trim().min(1).max(64),
+  avatarUrl: z
+    .string()
+    .max(500)
+    .regex(/^(https?:\/\/|\/)[^\s"'<>]*$/),
+});
 type Refusal = Omit<Extract<PurchaseActionData, { ok: false }>, "ok" | "status" | "error">;
 
 /** A refused purchase or lookup, in the player's words, with what the form keeps. */
@@ -138,7 +154,8 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
   if (!user) return refused(401, AUTH_REQUIRED);
-  return form.get("intent") === "gift-check" ? showGiftRecipient(deps, user, form) : buy(deps, user, id.data, form);
+  const buyer = { ...user, address: clientAddress(request) };
+  return form.get("intent") === "gift-check" ? showGiftRecipient(deps, buyer, form) : buy(deps, buyer, id.data, form);
 }
 
 /** «Показать получателя»: the friend the field names, shown before paying (issue 24). */
@@ -146,7 +163,7 @@ async function showGiftRecipient(deps: Deps, user: Buyer, form: FormData) {
   const giftQuery = String(form.get("gift_to") ?? "").trim();
   const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
   const duration = parsed.success ? parsed.data.duration : null;
-  const found = await findGiftRecipient(deps, user.steamId, giftQuery);
+  const found = await findGiftRecipient(deps, user, giftQuery);
   if (!found.ok) return refused(found.status, found.error, { giftQuery, duration });
   return data<PurchaseActionData>({ ok: "gift", recipient: found.recipient, giftQuery, duration });
 }
@@ -161,13 +178,28 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
   if (giftQuery && (!giftSteamId || giftQuery !== String(form.get("gift_checked") ?? "").trim())) {
     return showGiftRecipient(deps, user, form);
   }
+  const days = parsed.data.duration;
   let giftTo: GiftRecipient | null = null;
   if (giftSteamId) {
-    const found = await findGiftRecipient(deps, user.steamId, giftSteamId);
-    if (!found.ok) return refused(found.status, found.error, { giftQuery, duration: parsed.data.duration });
+    // Short of money: said before the friend is asked of Steam again (issue 36), the friend still shown.
+    const missing = await missingFor(deps, user.balance, itemId, days);
+    const shown = shownFriendSchema.safeParse({
+      steamId: giftSteamId,
+      nickname: form.get("gift_nickname"),
+      avatarUrl: form.get("gift_avatar"),
+    });
+    if (missing > 0 && shown.success) {
+      return refused(402, PURCHASE_ERRORS.insufficientFunds, {
+        missing,
+        duration: days,
+        recipient: shown.data,
+        giftQuery,
+      });
+    }
+    const found = await findGiftRecipient(deps, user, giftSteamId, { known: "prefer" });
+    if (!found.ok) return refused(found.status, found.error, { giftQuery, duration: days });
     giftTo = found.recipient;
   }
-  const days = parsed.data.duration;
   const result = await purchaseItem(deps, user.id, {
     itemId,
     serverType: parsed.data.server_type,
@@ -185,13 +217,7 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
     if (!isInsufficientFunds(result.status))
       return refused(result.status, result.error, { ...(days ? { duration: days } : {}), ...gift });
     // How much is missing, so the page can offer a top-up of exactly that.
-    const item = await getItem(deps, itemId);
-    const price = item
-      ? days
-        ? item.durations.find((duration) => duration.days === days)?.discount_price
-        : item.discount_price
-      : undefined;
-    const missing = price == null ? undefined : missingRubles(price, kopecksToRubles(user.balance));
+    const missing = await missingFor(deps, user.balance, itemId, days);
     return refused(result.status, result.error, { missing: missing || undefined, duration: days, ...gift });
   }
   // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.

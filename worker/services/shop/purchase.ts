@@ -12,7 +12,7 @@ import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
-import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
+import { type DurationRow, getItem, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
 import { batchChangingCatalog } from "./catalog-snapshot.ts";
 import type { GiftRecipient } from "./gift-recipient.ts";
 
@@ -72,6 +72,28 @@ export function checkPurchase(
   const price = priceFor(item, durations, input.durationDays, discount);
   if (price == null) return fail(400, PURCHASE_ERRORS.durationNotOffered);
   return { ok: true, price };
+}
+
+/**
+ * What `balance` (kopecks) is short of for the item at `durationDays` at its listed price, in rubles:
+ * 0 when it covers it, or when the terms name no listed price (the purchase then says why). Read from
+ * the catalog snapshot, so a gift short of money is refused before its friend is asked of Steam (issue 36).
+ */
+export async function missingFor(
+  deps: Pick<Deps, "db" | "now">,
+  balance: number,
+  itemId: number,
+  durationDays: number | null,
+): Promise<number> {
+  const item = await getItem(deps, itemId);
+  const price = item
+    ? durationDays
+      ? item.durations.find((duration) => duration.days === durationDays)?.discount_price
+      : item.discount_price
+    : undefined;
+  if (price == null) return 0;
+  const missing = Math.round(price * 100) - balance;
+  return missing > 0 ? missing / 100 : 0;
 }
 
 type PurchaseRow = typeof purchases.$inferSelect;
