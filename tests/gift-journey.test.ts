@@ -20,12 +20,14 @@ import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
 import { findGiftRecipient } from "#worker/services/shop/gift-recipient.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
 import { PurchaseTable } from "../app/components/profile/purchase-table.tsx";
+import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
+import { ItemCard } from "../app/components/shop/item-card.tsx";
 import { action as playerAction } from "../app/routes/admin.player.tsx";
 import { loader as balanceLoader } from "../app/routes/balance.tsx";
 import { action as inventoryAction, loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
 import { loader as purchasesLoader } from "../app/routes/profile.purchases.tsx";
 import { middleware as profileMiddleware } from "../app/routes/profile.tsx";
-import { action, loader } from "../app/routes/shop.item.tsx";
+import ShopItemPage, { action, loader } from "../app/routes/shop.item.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer, uniqueSteamId } from "./support/players.ts";
@@ -691,5 +693,42 @@ describe("the site's Steam budget (issue 36, item 10)", () => {
     ).catch((thrown: unknown) => thrown);
     expect(bought).toBeInstanceOf(Response);
     expect(await counted(buyer.steamId)).toBe(0);
+  });
+});
+
+describe("a sale says when it ends (issue 36, item 11)", () => {
+  it("on the card, the item page and the buy dialog", async () => {
+    const id = await createItem({ name: "Дерево на распродаже", price: 4_900 });
+    const page = await load(`/shop/items/${id}`, id);
+    const item = {
+      ...page.item,
+      sale: { title: "Выходные ресурсов", percent: 20, ends_at: "2026-11-30T20:59:00.000Z" },
+    };
+    const ends = "Скидка до 30.11.2026, 23:59 (МСК)";
+    const router = (element: ReturnType<typeof createElement>) =>
+      renderToStaticMarkup(
+        createElement(RouterProvider as typeof RP, {
+          router: createMemoryRouter([{ path: "/", element }], { initialEntries: ["/"] }),
+        }),
+      );
+    const card = renderToStaticMarkup(createElement(ItemCard, { item, serverNow: page.now, eager: true }));
+    expect(card).toContain(ends);
+    const dialog = router(
+      createElement(BuyDialog, { item, balance: 100, returnTo: "/shop", onClose: () => {}, onPurchased: () => {} }),
+    );
+    expect(dialog).toContain(ends);
+    const itemPage = router(
+      createElement(ShopItemPage, {
+        loaderData: { ...page, item },
+        actionData: undefined,
+        params: { id: String(id) },
+        matches: [],
+      } as never),
+    );
+    expect(itemPage).toContain(ends);
+    // No sale, no date.
+    expect(
+      renderToStaticMarkup(createElement(ItemCard, { item: page.item, serverNow: page.now, eager: true })),
+    ).not.toContain("Скидка до");
   });
 });

@@ -38,7 +38,7 @@ import { GiftFields } from "../components/shop/gift-fields.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import { Receipt } from "../components/shop/receipt.tsx";
-import { SaleSticker } from "../components/shop/sale-sticker.tsx";
+import { SaleEnds, SaleSticker } from "../components/shop/sale-sticker.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { SiteLink } from "../components/site-link.tsx";
 import { shopUrl } from "../lib/shop/query.ts";
@@ -279,6 +279,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           <h1>{item.name}</h1>
           <p className="muted">{item.category_name}</p>
           <ServerTypeNote serverType={item.server_type} />
+          <SaleEnds sale={item.sale} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
           {item.contents.length > 0 ? (
