@@ -348,7 +348,7 @@ describe("«Вернуть» without JavaScript (issue 36, item 5)", () => {
     });
 
     const done = await postReturn(player.token, { intent: "return", purchase_id: String(purchase.id), confirmed: "1" });
-    expect(done).toEqual({ status: 200, body: { success: "«Дерево ×10 000» возвращён: 49 ₽ на балансе." } });
+    expect(done).toEqual({ status: 200, body: { success: "«Дерево ×10 000» возвращён: 49\u00a0₽ на балансе." } });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 10_000, ledger: 10_000 });
   });
 });

@@ -164,7 +164,7 @@ describe("/promocodes form action (no JavaScript needed)", () => {
       await pageArgs("http://localhost/promocodes", { token: player.token, form: { code: promo.code.toLowerCase() } }),
     );
     expect(result.init).toBeNull();
-    expect(result.data).toEqual({ success: "Промокод успешно активирован! На ваш баланс начислено 100 ₽" });
+    expect(result.data).toEqual({ success: "Промокод успешно активирован! На ваш баланс начислено 100\u00a0₽" });
     const [row] = await deps.db.orm.select().from(users).where(eq(users.id, player.id));
     expect(row?.balance).toBe(10000);
   });

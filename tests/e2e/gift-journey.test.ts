@@ -113,6 +113,8 @@ for (const javaScriptEnabled of [false, true]) {
     assert.match(facts, new RegExp(`Получатель ${friendName}`));
     assert.match(facts, /Цена 46 ₽/);
     assert.equal(await text(back, ".account__balance"), "0 ₽");
+    // «0 ₽» with a no-break space: a price never wraps before its sign at 375 px (issue 36, item 12).
+    assert.equal(await back.locator("header .account__balance").innerText(), "0\u00a0₽");
     await context.close();
   });
 }
@@ -262,7 +264,7 @@ for (const javaScriptEnabled of [false, true]) {
     assert.match(cancelled, /Подарок отменён/);
     assert.match(cancelled, /Даритель отменил подарок до выдачи\. Деньги вернулись на баланс дарителя\./);
     assert.doesNotMatch(cancelled, /Возвращён вами|Вы вернули/);
-    assert.equal(await friend.locator("header .account__balance").innerText(), "0 ₽");
+    assert.equal(await text(friend, "header .account__balance"), "0 ₽");
     await friendContext.close();
     await context.close();
   });

@@ -40,7 +40,7 @@ for (const javaScriptEnabled of [true, false]) {
       const question = page.getByRole("alert").filter({ hasText: "Вернуть «Дерево ×10 000»?" });
       await question.waitFor();
       assert.equal(flatText(await question.textContent()), "Вернуть «Дерево ×10 000»? 49 ₽ вернутся на баланс.");
-      assert.equal(await page.locator("header .account__balance").innerText(), "51 ₽");
+      assert.equal(flatText(await page.locator("header .account__balance").innerText()), "51 ₽");
       await page.getByRole("button", { name: "Да, вернуть" }).click();
     }
     const notice = page.getByRole("status").filter({ hasText: "возвращён" });
