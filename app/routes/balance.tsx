@@ -111,7 +111,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
         signInHref={loaderData.signInHref}
       />
       <p className="muted">
-        {`Минимальная сумма — ${MIN_TOP_UP_RUBLES} ₽. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}
+        {`Минимальная сумма — ${formatRubles(MIN_TOP_UP_RUBLES)}. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}
       </p>
     </main>
   );

@@ -104,7 +104,7 @@ test("search without JavaScript: a GET form, the short-query hint and the no-res
     "Штурмовая винтовка АК",
   ]);
   await page.goto("/shop?server_type=VANILLA&query=%D0%B0");
-  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 1 символ");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите ещё 1 символ");
 
   await page.locator("#shop-search").fill("бронетранспортёр");
   await page.getByRole("button", { name: "Найти" }).click();
@@ -122,7 +122,7 @@ test("search with JavaScript: hint under 2 characters, runs after typing stops, 
   const search = page.locator("#shop-search");
 
   await search.pressSequentially("в");
-  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 1 символ");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите ещё 1 символ");
   await search.fill("");
   // Each word must begin a word of the item's name, description, category or contents.
   await search.pressSequentially("Рейдер");
