@@ -55,6 +55,7 @@ export const BOTH_RUNTIMES = [
   "tests/admin-sales.test.ts",
   "tests/sale-parity.test.ts",
   "tests/gifts.test.ts",
+  "tests/gift-journey.test.ts",
   "tests/admin-discord.test.ts",
   "tests/admin-categories.test.ts",
   // the minutely jobs' lease (decision 121)

@@ -324,6 +324,26 @@ export const promoAttempts = sqliteTable(
   (t) => [index("promo_attempts_user").on(t.userId, t.createdAt), index("promo_attempts_ip").on(t.ip, t.createdAt)],
 );
 
+// The site's Steam Web API budget for gift recipient lookups (issue 36): calls counted per player,
+// per address and for the whole site in fixed windows. A call past a cap breaks the CHECK, which
+// aborts the batch that counts it in all three, so nothing is counted for a refused call.
+export const steamCallBudget = sqliteTable(
+  "steam_call_budget",
+  {
+    // player (a SteamID), address (the client's IP), site ('').
+    scope: text("scope", { enum: ["player", "address", "site"] }).notNull(),
+    subject: text("subject").notNull(),
+    windowStart: integer("window_start").notNull(),
+    calls: integer("calls").notNull(),
+    cap: integer("cap").notNull(),
+  },
+  (t) => [
+    primaryKey({ columns: [t.scope, t.subject, t.windowStart] }),
+    index("steam_call_budget_window").on(t.windowStart),
+    check("steam_call_budget_cap", sql`${t.calls} <= ${t.cap}`),
+  ],
+);
+
 // The Корзина: what a player owns, waiting for or done with delivery.
 export const inventoryEntries = sqliteTable(
   "inventory_entries",

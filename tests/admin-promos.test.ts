@@ -51,7 +51,7 @@ describe("Промокоды", () => {
     const late = await createPlayer({ deps: deps });
     expect(await redeem(late.token, code)).toMatchObject({
       status: 410,
-      json: { error: "Срок действия промокода истек" },
+      json: { error: "Срок действия промокода истёк" },
     });
     const audit = await auditRowsFor(deps, "promo", row?.id ?? 0);
     expect(audit.map((entry) => entry.action)).toEqual(["promo.create", "promo.disable"]);

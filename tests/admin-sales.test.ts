@@ -156,7 +156,7 @@ describe("sales", () => {
     expect(await buyFor(deps, player.id, itemId, 5_000)).toMatchObject({
       ok: false,
       status: 409,
-      error: "Цена изменилась: теперь 100 ₽",
+      error: "Цена изменилась: теперь 100\u00a0₽",
     });
 
     // A running sale ended early by an admin: journaled, no longer priced, not offered again.

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
 import { ensureGrantDeliveries } from "#worker/services/game/deliveries.ts";
-import { GIFT_LOOKUP_WINDOW_MS, GIFT_LOOKUPS_PER_WINDOW } from "#worker/services/shop/gift-lookup-limit.ts";
+import { STEAM_LOOKUP_LIMITS } from "#worker/services/shop/gift-lookup-limit.ts";
 import { findGiftRecipient } from "#worker/services/shop/gift-recipient.ts";
 import { loader as playerLoader } from "../app/routes/admin.player.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
@@ -79,29 +79,30 @@ describe("GET /api/gifts/recipient", () => {
     const clock = testClock(Date.parse("2026-11-25T10:00:00Z"));
     const timed = { ...deps, now: clock.now };
     const friend = uniqueSteamId();
-    for (let lookup = 0; lookup < GIFT_LOOKUPS_PER_WINDOW; lookup++) {
-      expect((await findGiftRecipient(timed, buyer.steamId, friend)).ok).toBe(true);
+    const from = { steamId: buyer.steamId, address: `198.51.100.${buyer.id % 250}` };
+    for (let lookup = 0; lookup < STEAM_LOOKUP_LIMITS.player.calls; lookup++) {
+      expect((await findGiftRecipient(timed, from, friend)).ok).toBe(true);
     }
-    expect(await findGiftRecipient(timed, buyer.steamId, friend)).toEqual({
+    expect(await findGiftRecipient(timed, from, friend)).toEqual({
       ok: false,
       status: 429,
       error: "Слишком много проверок получателя. Попробуйте через 10 мин.",
     });
-    clock.advance(GIFT_LOOKUP_WINDOW_MS - 60_000);
-    expect(await findGiftRecipient(timed, buyer.steamId, friend)).toMatchObject({
+    clock.advance(STEAM_LOOKUP_LIMITS.player.windowMs - 60_000);
+    expect(await findGiftRecipient(timed, from, friend)).toMatchObject({
       status: 429,
       error: "Слишком много проверок получателя. Попробуйте через 1 мин.",
     });
     const other = await createPlayer({ deps });
-    expect((await findGiftRecipient(timed, other.steamId, friend)).ok).toBe(true);
+    expect((await findGiftRecipient(timed, { steamId: other.steamId, address: "203.0.113.9" }, friend)).ok).toBe(true);
     clock.advance(60_000);
-    expect((await findGiftRecipient(timed, buyer.steamId, friend)).ok).toBe(true);
+    expect((await findGiftRecipient(timed, from, friend)).ok).toBe(true);
   });
 
   it("answers 429 with the wait once the player used up their lookups", async () => {
     const buyer = await createPlayer({ deps });
-    for (let lookup = 0; lookup < GIFT_LOOKUPS_PER_WINDOW; lookup++) {
-      await findGiftRecipient(deps, buyer.steamId, uniqueSteamId());
+    for (let lookup = 0; lookup < STEAM_LOOKUP_LIMITS.player.calls; lookup++) {
+      await findGiftRecipient(deps, { steamId: buyer.steamId, address: "unknown" }, uniqueSteamId());
     }
     const answer = await recipient(buyer.token, uniqueSteamId());
     expect(answer.status).toBe(429);

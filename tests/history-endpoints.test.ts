@@ -61,6 +61,7 @@ describe("history and inventory endpoints", () => {
           price: 150,
           status: "pending",
           gift_to: null,
+          gift: null,
         },
         {
           id: older.id,
@@ -73,6 +74,7 @@ describe("history and inventory endpoints", () => {
           price: 149.5,
           status: "completed",
           gift_to: null,
+          gift: null,
         },
       ],
     });

@@ -84,9 +84,9 @@ describe("the Корзина card", () => {
   });
 
   it("shows why a delivery failed and that it will be retried", () => {
-    const text = renderedText([entry({ last_error: "Доставка прервана, проверьте вручную" })]);
-    expect(text).toContain("Ошибка выдачи");
-    expect(text).toContain("Доставка прервана, проверьте вручную");
+    const text = renderedText([entry({ last_error: "Сервер не смог выдать предмет." })]);
+    expect(text).toContain("Не удалось выдать");
+    expect(text).toContain("Сервер не смог выдать предмет.");
     expect(text).toContain("Выдача будет повторена");
     expect(text).not.toContain("Действует до");
   });

@@ -120,7 +120,7 @@ describe("the Корзина, one state at a time", () => {
     expect(text).not.toContain("Ждёт выдачи");
   });
 
-  it("failed: the plugin's reason, and that it will be retried", async () => {
+  it("failed: the player's reason, never the plugin's note, and that it will be retried", async () => {
     const { deps, serverType, player, item, sim, clock } = await world();
     await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
     for (let attempt = 0; attempt < 5; attempt++) {
@@ -132,8 +132,9 @@ describe("the Корзина, one state at a time", () => {
       clock.advance(61 * MINUTE);
     }
     const { text } = await korzina(deps, player.token);
-    expect(text).toContain("Ошибка выдачи");
-    expect(text).toContain("Не удалось выдать предмет на сервере: Kit start was not found");
+    expect(text).toContain("Не удалось выдать");
+    expect(text).toContain("Сервер не смог выдать предмет.");
+    expect(text).not.toContain("Kit start was not found");
     expect(text).toContain("Выдача будет повторена: администратор видит ошибку.");
   });
 

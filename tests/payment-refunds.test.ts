@@ -103,7 +103,7 @@ describe("a YooKassa refund of a deposit", () => {
     expect(rows.find((row) => row.status === "refunded")).toMatchObject({ payment_id: refund.id, amount: 120 });
     const html = renderToString(createElement(DepositTable, { deposits: rows }));
     expect(html).toContain("Возврат");
-    expect(html).toContain("−120 ₽");
+    expect(html).toContain("−120\u00a0₽");
   });
 
   it("trusts the API, not the notification: a pending or unknown refund, or a forged amount, changes nothing", async () => {
@@ -152,7 +152,7 @@ describe("a YooKassa refund of a deposit", () => {
     expect(refused.status).toBe(403);
     expect(await refused.json()).toEqual({
       error:
-        "Покупки недоступны: после возврата платежа за вами долг 60 ₽. Пополните баланс — пополнение сначала погасит долг.",
+        "Покупки недоступны: после возврата платежа за вами долг 60\u00a0₽. Пополните баланс — пополнение сначала погасит долг.",
     });
 
     // A smaller deposit pays part of the debt and leaves nothing to spend.

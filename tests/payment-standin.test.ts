@@ -176,9 +176,9 @@ describe("POST /api/payment/create", () => {
       [{ amount: 9.99, email: "a@b.ru" }, "Минимальная сумма пополнения - 10 ₽"],
       [{ amount: "сто", email: "a@b.ru" }, "Минимальная сумма пополнения - 10 ₽"],
       [{ email: "a@b.ru" }, "Минимальная сумма пополнения - 10 ₽"],
-      [{ amount: 100, email: "" }, "Пожалуйста, введите корректный email"],
-      [{ amount: 100, email: "player.example.com" }, "Пожалуйста, введите корректный email"],
-      [{ amount: 100 }, "Пожалуйста, введите корректный email"],
+      [{ amount: 100, email: "" }, "Пожалуйста, введите корректный e-mail"],
+      [{ amount: 100, email: "player.example.com" }, "Пожалуйста, введите корректный e-mail"],
+      [{ amount: 100 }, "Пожалуйста, введите корректный e-mail"],
       // What would reach the provider's receipt as another line, a NUL or reversed text.
       ...[
         "player@example.com\r\nBcc: other@example.com",
@@ -191,7 +191,12 @@ describe("POST /api/payment/create", () => {
         "player\u200E@example.com",
         "player\u200F@example.com",
         "player\u2028@example.com",
-      ].map((email): [unknown, string] => [{ amount: 100, email }, "Пожалуйста, введите корректный email"]),
+        // Invisible format characters (issue 36): a zero-width space, a word joiner, a soft hyphen, a BOM.
+        "play\u200Ber@example.com",
+        "player@exa\u2060mple.com",
+        "pla\u00ADyer@example.com",
+        "player@\uFEFFexample.com",
+      ].map((email): [unknown, string] => [{ amount: 100, email }, "Пожалуйста, введите корректный e-mail"]),
     ];
     for (const [body, message] of cases) {
       const response = await createViaApi(player.token, body);
@@ -271,7 +276,7 @@ describe("the /balance page", () => {
       values: { amount: "5", email: "без-собаки" },
       fieldErrors: {
         amount: "Минимальная сумма пополнения - 10 ₽",
-        email: "Пожалуйста, введите корректный email",
+        email: "Пожалуйста, введите корректный e-mail",
       },
     });
     for (const email of ["a@b.ru\r\nBcc: c@d.ru", "a\u0000@b.ru", "a@\u202Eur.b"]) {
@@ -279,7 +284,7 @@ describe("the /balance page", () => {
         args(pageRequest({ token: player.token, form: { amount: "100", email } }), deps),
       )) as unknown as { data: { fieldErrors: unknown }; init: ResponseInit };
       expect(unsafe.init.status, JSON.stringify(email)).toBe(400);
-      expect(unsafe.data.fieldErrors).toEqual({ email: "Пожалуйста, введите корректный email" });
+      expect(unsafe.data.fieldErrors).toEqual({ email: "Пожалуйста, введите корректный e-mail" });
     }
 
     const signedOut = (await action(

@@ -80,9 +80,10 @@ describe("durations", () => {
 describe("money and server types", () => {
   it("turns kopecks into rubles and prints them the ru-RU way", () => {
     expect(kopecksToRubles(14950)).toBe(149.5);
-    expect(formatRubles(100)).toBe("100 ₽");
-    expect(formatRubles(149.5)).toBe("149,5 ₽");
-    expect(formatRubles(1234567).replace(/\s/g, " ")).toBe("1 234 567 ₽");
+    expect(formatRubles(100)).toBe("100\u00a0₽");
+    expect(formatRubles(149.5)).toBe("149,5\u00a0₽");
+    // No-break spaces throughout: «745 ₽» never wraps before the sign (issue 36).
+    expect(formatRubles(1234567)).toBe("1\u00a0234\u00a0567\u00a0₽");
   });
 
   it("spells NO_LIMIT as NO LIMIT x5 Loot", () => {

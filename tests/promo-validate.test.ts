@@ -134,16 +134,16 @@ describe("POST /api/promos/validate", () => {
     expect(notJson.status).toBe(400);
   });
 
-  it("answers 410 Срок действия промокода истек after the end, and 400 Промокод ещё не действует before the start", async () => {
+  it("answers 410 Срок действия промокода истёк after the end, and 400 Промокод ещё не действует before the start", async () => {
     const player = await createPlayer({ deps });
     const expired = await createPromo(deps, { type: "BALANCE", value: 100, endsAt: Date.now() - HOUR });
     const late = await activate(player.token, expired.code);
     expect(late.status).toBe(410);
-    expect(late.json).toEqual({ error: "Срок действия промокода истек" });
+    expect(late.json).toEqual({ error: "Срок действия промокода истёк" });
 
     const future = await createPromo(deps, { type: "BALANCE", value: 100, startsAt: Date.now() + HOUR });
     const early = await activate(player.token, future.code);
-    // Not 410: the spec's clients show «Срок действия промокода истек» for any 410.
+    // Not 410: the spec's clients show «Срок действия промокода истёк» for any 410.
     expect(early.status).toBe(400);
     expect(early.json).toEqual({ error: "Промокод ещё не действует" });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 0, ledger: 0 });

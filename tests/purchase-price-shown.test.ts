@@ -60,7 +60,7 @@ describe("price as shown: POST /api/purchase/items/:id", () => {
     const key = crypto.randomUUID();
     const refused = await buy(player.token, id, { server_type: "SOLO", expected_price: seen, idempotency_key: key });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ error: "Цена изменилась: теперь 150 ₽", price: 150 });
+    expect(await refused.json()).toEqual({ error: "Цена изменилась: теперь 150\u00a0₽", price: 150 });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 100_000, ledger: 100_000 });
     expect(await purchasesOf(player.id)).toEqual([]);
 
@@ -78,7 +78,7 @@ describe("price as shown: POST /api/purchase/items/:id", () => {
     await runBatch([raw("UPDATE items SET discount = 20 WHERE id = ?", id)]);
     const refused = await buy(player.token, id, { server_type: "SOLO", duration: 30, expected_price: 270 });
     expect(refused.status).toBe(409);
-    expect(await refused.json()).toEqual({ error: "Цена изменилась: теперь 240 ₽", price: 240 });
+    expect(await refused.json()).toEqual({ error: "Цена изменилась: теперь 240\u00a0₽", price: 240 });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 100_000, ledger: 100_000 });
 
     const bought = await buy(player.token, id, { server_type: "SOLO", duration: 30, expected_price: 240 });
@@ -134,7 +134,7 @@ describe("price as shown: the item page's form", () => {
     const refused = await outcome(post(id, { ...fields, expected_price_30: "300" }, player.token));
     expect(refused).toEqual({
       status: 409,
-      body: { ok: false, status: 409, error: "Цена изменилась: теперь 600 ₽", price: 600, duration: 30 },
+      body: { ok: false, status: 409, error: "Цена изменилась: теперь 600\u00a0₽", price: 600, duration: 30 },
     });
     expect(await balanceAndLedger(player.id)).toEqual({ balance: 100_000, ledger: 100_000 });
 
@@ -150,7 +150,7 @@ describe("price as shown: the item page's form", () => {
     const fields = { server_type: "SOLO", idempotency_key: crypto.randomUUID(), _js: "1" };
     const refused = await outcome(post(id, { ...fields, expected_price: "100" }, player.token));
     expect(refused.status).toBe(409);
-    expect(refused.body).toMatchObject({ error: "Цена изменилась: теперь 99,5 ₽", price: 99.5 });
+    expect(refused.body).toMatchObject({ error: "Цена изменилась: теперь 99,5\u00a0₽", price: 99.5 });
     const bought = await outcome(post(id, { ...fields, expected_price: "99.5" }, player.token));
     expect(bought).toMatchObject({ status: 200, body: { ok: true, balance: 900.5, purchase: { price: 99.5 } } });
   });

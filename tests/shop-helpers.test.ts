@@ -46,8 +46,8 @@ describe("limited offer states", () => {
 
 describe("search hint", () => {
   it("asks for the missing characters with the right plural, nothing when empty or long enough", () => {
-    expect(searchHint("а")).toBe("Введите еще 1 символ");
-    expect(searchHint("  а  ")).toBe("Введите еще 1 символ");
+    expect(searchHint("а")).toBe("Введите ещё 1 символ");
+    expect(searchHint("  а  ")).toBe("Введите ещё 1 символ");
     expect(searchHint("   ")).toBeNull();
     expect(searchHint("ак")).toBeNull();
   });

@@ -1,6 +1,6 @@
 import { createContext, redirectDocument } from "react-router";
 import { z } from "zod";
-import { signInHref } from "#core/auth/sign-in.ts";
+import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
 import { INVENTORY_FILTERS, type InventoryFilter, type InventoryItem } from "#core/profile/types.ts";
 import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
@@ -22,11 +22,8 @@ export async function loadProfileUser(deps: Pick<Deps, "db" | "config" | "now">,
 
 function signedInOrSignIn(user: SessionUser | null, request: Request): SessionUser | null {
   if (!user && isSafeMethod(request.method)) {
-    const url = new URL(request.url);
     // Client navigations fetch "<path>.data"; the player should come back to the page itself.
-    const path = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
-    url.searchParams.delete("_routes");
-    throw redirectDocument(signInHref(`${path}${url.search}`), 302);
+    throw redirectDocument(signInHref(pagePathOf(new URL(request.url))), 302);
   }
   return user;
 }

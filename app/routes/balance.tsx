@@ -1,7 +1,7 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { signInHref } from "#core/auth/sign-in.ts";
+import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { TOP_UP_MESSAGES, TOP_UP_RETURN_NOTE } from "#core/messages/payments.ts";
 import { amountError, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
@@ -48,7 +48,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     defaultEmail: user ? await lastTopUpEmail(deps, user.id) : "",
     amount: prefill.amount ?? null,
     returnTo: paymentReturnNext(prefill.return_to),
-    signInHref: signInHref(`${url.pathname}${url.search}`),
+    signInHref: signInHref(pagePathOf(url)),
   };
 }
 
@@ -111,7 +111,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
         signInHref={loaderData.signInHref}
       />
       <p className="muted">
-        {`Минимальная сумма — ${MIN_TOP_UP_RUBLES} ₽. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}
+        {`Минимальная сумма — ${formatRubles(MIN_TOP_UP_RUBLES)}. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}
       </p>
     </main>
   );

@@ -1,2 +1,2 @@
 // /history shows the same page as /purchases.
-export { default, ErrorBoundary, loader, shouldRevalidate } from "./profile.purchases.tsx";
+export { action, default, ErrorBoundary, loader, shouldRevalidate } from "./profile.purchases.tsx";

@@ -1,15 +1,11 @@
-import { data, type ShouldRevalidateFunction } from "react-router";
+import type { ShouldRevalidateFunction } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { inventoryFilterOf, profileInventoryContext, profileUserContext } from "#app/lib/profile-user.server.ts";
-import { AUTH_REQUIRED } from "#core/messages/common.ts";
-import { RETURN_ERRORS, returnedText } from "#core/messages/returns.ts";
-import { positiveIdText } from "#core/schemas/common.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
+import { returnAction } from "#app/lib/return-action.server.ts";
 import { listInventory } from "#worker/services/profile/inventory.ts";
-import { returnPurchase } from "#worker/services/shop/return.ts";
 import { groupServersByType, serversByType } from "#worker/services/shop/servers-of-type.ts";
 import { InventoryFilters, InventoryHelp, InventoryList } from "../components/profile/inventory-list.tsx";
-import { type ReturnActionResult, ReturnNotice } from "../components/profile/return-form.tsx";
+import { ReturnNotice } from "../components/profile/return-form.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import type { Route } from "./+types/profile.inventory";
 
@@ -33,22 +29,8 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { filter, items, servers, now: deps.now().toISOString() };
 }
 
-// «Вернуть» on a card: the same service as POST /api/purchases/:id/return (decision 111).
-export async function action({ context, request }: Route.ActionArgs) {
-  const user = context.get(profileUserContext);
-  if (!user) return data<ReturnActionResult>({ error: AUTH_REQUIRED }, { status: 401 });
-  const form = await request.formData();
-  const id = positiveIdText.safeParse(form.get("purchase_id"));
-  if (form.get("intent") !== "return" || !id.success) {
-    return data<ReturnActionResult>({ error: RETURN_ERRORS.badId }, { status: 400 });
-  }
-  const deps = context.get(depsContext);
-  const result = await returnPurchase(deps, user.id, id.data);
-  if (!result.ok) return data<ReturnActionResult>({ error: result.error }, { status: result.status });
-  // A post without JavaScript renders the layout in this same request: show the new balance.
-  context.set(profileUserContext, await getSessionUser(deps, request));
-  return data<ReturnActionResult>({ success: returnedText(result.itemName, result.amount) });
-}
+// «Вернуть» on a card (decision 111; asked first without JavaScript, issue 36).
+export const action = (args: Route.ActionArgs) => returnAction(args);
 
 export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
 

@@ -1,8 +1,10 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { profileUserContext } from "#app/lib/profile-user.server.ts";
+import { returnAction } from "#app/lib/return-action.server.ts";
 import { listPurchases } from "#worker/services/profile/purchases.ts";
 import { PurchaseTable } from "../components/profile/purchase-table.tsx";
+import { ReturnNotice } from "../components/profile/return-form.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import type { Route } from "./+types/profile.purchases";
 
@@ -10,16 +12,21 @@ import type { Route } from "./+types/profile.purchases";
 
 export async function loader({ context }: Route.LoaderArgs) {
   const user = context.get(profileUserContext);
-  return { purchases: user ? await listPurchases(context.get(depsContext), user.id) : [] };
+  const deps = context.get(depsContext);
+  return { purchases: user ? await listPurchases(deps, user.id) : [], now: deps.now().toISOString() };
 }
+
+// «Вернуть» under a gift the friend hasn't received yet: its buyer takes it back (issue 36).
+export const action = (args: Route.ActionArgs) => returnAction(args);
 
 export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
 
-export default function Purchases({ loaderData }: Route.ComponentProps) {
+export default function Purchases({ loaderData, actionData }: Route.ComponentProps) {
   return (
     <section className="profile-section" aria-labelledby="purchases-title">
       <h2 id="purchases-title">История покупок</h2>
-      <PurchaseTable purchases={loaderData.purchases} />
+      <ReturnNotice result={actionData} />
+      <PurchaseTable purchases={loaderData.purchases} now={loaderData.now} />
     </section>
   );
 }

@@ -1,7 +1,7 @@
 import { data, Form, redirect, type ShouldRevalidateFunction, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { signInHref } from "#core/auth/sign-in.ts";
+import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
@@ -16,18 +16,21 @@ import {
   TOP_UP_NOT_FINISHED,
   TOPPED_UP_FOR_PURCHASE,
 } from "#core/messages/shop.ts";
-import { itemReturnPath, missingRubles } from "#core/payments/top-up-link.ts";
+import { itemReturnPath } from "#core/payments/top-up-link.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { ServerAddress } from "#core/shop/types.ts";
+import type { Deps } from "#worker/deps.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
+import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
+import type { LookupSource } from "#worker/services/shop/gift-lookup-limit.ts";
 import { findGiftRecipient, type GiftRecipient } from "#worker/services/shop/gift-recipient.ts";
-import { purchaseItem } from "#worker/services/shop/purchase.ts";
+import { missingFor, purchaseItem } from "#worker/services/shop/purchase.ts";
 import { serversOfType } from "#worker/services/shop/servers-of-type.ts";
 import { GuestPrices, ServerTypeNote, ShortOfFunds } from "../components/shop/buy-dialog.tsx";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
@@ -35,7 +38,7 @@ import { GiftFields } from "../components/shop/gift-fields.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import { Receipt } from "../components/shop/receipt.tsx";
-import { SaleSticker } from "../components/shop/sale-sticker.tsx";
+import { SaleEnds, SaleSticker } from "../components/shop/sale-sticker.tsx";
 import shopStyles from "../components/shop/shop.css?url";
 import { SiteLink } from "../components/site-link.tsx";
 import { shopUrl } from "../lib/shop/query.ts";
@@ -77,8 +80,14 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     duration: item.durations.some((duration) => duration.days === query.duration) ? (query.duration ?? null) : null,
     payment: user ? (query.payment ?? null) : null,
     // From the buy dialog's «В подарок другу»: the gift part opens at once.
-    giftOpen: query.gift === "1",
-    returnTo: `${url.pathname}${url.search}`,
+    giftOpen: query.gift === "1" || Boolean(query.gift_to),
+    // Back from a top-up started for a gift: the friend, shown again, so paying is still the gift (issue 36).
+    gift:
+      user && query.gift_to
+        ? await giftOnReturn(deps, { steamId: user.steamId, address: clientAddress(request) }, query.gift_to)
+        : null,
+    // The page itself, never the ".data" request a client navigation loads it with (issue 36).
+    returnTo: pagePathOf(url),
   };
 }
 
@@ -87,7 +96,20 @@ const itemQuerySchema = z.object({
   duration: positiveIdText.optional().catch(undefined),
   payment: z.enum(["success", "failed"]).optional().catch(undefined),
   gift: z.literal("1").optional().catch(undefined),
+  gift_to: z
+    .string()
+    .regex(/^\d{17}$/)
+    .optional()
+    .catch(undefined),
 });
+
+/** The friend a top-up's return names, or why they can't be shown (the field keeps their SteamID). */
+async function giftOnReturn(deps: Deps, source: LookupSource, steamId: string) {
+  const found = await findGiftRecipient(deps, source, steamId, { known: "prefer" });
+  return found.ok
+    ? { recipient: found.recipient, query: steamId, error: null }
+    : { recipient: null, query: steamId, error: found.error };
+}
 
 export type PurchaseActionData =
   | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
@@ -100,9 +122,30 @@ export type PurchaseActionData =
       price?: number;
       /** What the player typed for a gift's friend, kept in the field. */
       giftQuery?: string;
+      /** The friend a refused gift was for: still shown, so the next try is still the gift (issue 36). */
+      recipient?: GiftRecipient;
     }
   /** The gift's friend, shown before paying (issue 24). */
   | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };
+
+/** The signed-in player and the address they asked from (a Steam lookup counts against both, issue 36). */
+type Buyer = NonNullable<Awaited<ReturnType<typeof getSessionUser>>> & { address: string };
+
+/** The friend the form showed, as the page showed them: only to keep showing them after a refusal. */
+const shownFriendSchema = z.object({
+  steamId: z.string().regex(/^\d{17}$/),
+  nickname: z.string().trim().min(1).max(64),
+  avatarUrl: z
+    .string()
+    .max(500)
+    .regex(/^(https?:\/\/|\/)[^\s"'<>]*$/),
+});
+type Refusal = Omit<Extract<PurchaseActionData, { ok: false }>, "ok" | "status" | "error">;
+
+/** A refused purchase or lookup, in the player's words, with what the form keeps. */
+function refused(status: number, error: string, keep: Refusal = {}) {
+  return data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...keep }, { status });
+}
 
 export async function action({ params, request, context }: Route.ActionArgs) {
   const id = positiveIdText.safeParse(params.id);
@@ -110,59 +153,79 @@ export async function action({ params, request, context }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const form = await request.formData();
   const user = await getSessionUser(deps, request);
-  const fail = (
-    status: number,
-    error: string,
-    short?: { missing?: number; duration?: number | null; price?: number; giftQuery?: string },
-  ) => data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...short }, { status });
-  if (!user) return fail(401, AUTH_REQUIRED);
-  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
-  // A gift: first the friend is looked up and shown; the purchase then names them by SteamID (issue 24).
+  if (!user) return refused(401, AUTH_REQUIRED);
+  const buyer = { ...user, address: clientAddress(request) };
+  return form.get("intent") === "gift-check" ? showGiftRecipient(deps, buyer, form) : buy(deps, buyer, id.data, form);
+}
+
+/** «Показать получателя»: the friend the field names, shown before paying (issue 24). */
+async function showGiftRecipient(deps: Deps, user: Buyer, form: FormData) {
   const giftQuery = String(form.get("gift_to") ?? "").trim();
-  if (form.get("intent") === "gift-check") {
-    const found = await findGiftRecipient(deps, user.steamId, giftQuery);
-    if (!found.ok) return fail(found.status, found.error, { giftQuery });
-    const days = parsed.success ? parsed.data.duration : null;
-    return data<PurchaseActionData>({ ok: "gift", recipient: found.recipient, giftQuery, duration: days });
-  }
-  if (!parsed.success) return fail(400, PURCHASE_ERRORS.badBody);
+  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
+  const duration = parsed.success ? parsed.data.duration : null;
+  const found = await findGiftRecipient(deps, user, giftQuery);
+  if (!found.ok) return refused(found.status, found.error, { giftQuery, duration });
+  return data<PurchaseActionData>({ ok: "gift", recipient: found.recipient, giftQuery, duration });
+}
+
+/** «Купить» or «Подарить»: the purchase, for the player or for the friend shown. */
+async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
+  const parsed = purchaseFormSchema.safeParse(purchaseFormFields(form));
+  if (!parsed.success) return refused(400, PURCHASE_ERRORS.badBody);
+  const giftQuery = String(form.get("gift_to") ?? "").trim();
   const giftSteamId = String(form.get("gift_steam_id") ?? "").trim();
+  // A friend typed but not shown yet, or changed since (Enter in the field): show them, buy nothing (issue 36).
+  if (giftQuery && (!giftSteamId || giftQuery !== String(form.get("gift_checked") ?? "").trim())) {
+    return showGiftRecipient(deps, user, form);
+  }
+  const days = parsed.data.duration;
   let giftTo: GiftRecipient | null = null;
   if (giftSteamId) {
-    const found = await findGiftRecipient(deps, user.steamId, giftSteamId);
-    if (!found.ok) return fail(found.status, found.error, { giftQuery });
+    // Short of money: said before the friend is asked of Steam again (issue 36), the friend still shown.
+    const missing = await missingFor(deps, user.balance, itemId, days);
+    const shown = shownFriendSchema.safeParse({
+      steamId: giftSteamId,
+      nickname: form.get("gift_nickname"),
+      avatarUrl: form.get("gift_avatar"),
+    });
+    if (missing > 0 && shown.success) {
+      return refused(402, PURCHASE_ERRORS.insufficientFunds, {
+        missing,
+        duration: days,
+        recipient: shown.data,
+        giftQuery,
+      });
+    }
+    const found = await findGiftRecipient(deps, user, giftSteamId, { known: "prefer" });
+    if (!found.ok) return refused(found.status, found.error, { giftQuery, duration: days });
     giftTo = found.recipient;
   }
   const result = await purchaseItem(deps, user.id, {
-    itemId: id.data,
+    itemId,
     serverType: parsed.data.server_type,
-    durationDays: parsed.data.duration,
+    durationDays: days,
     idempotencyKey: parsed.data.idempotency_key,
     expectedPrice: parsed.data.expected_price == null ? null : rublesToKopecks(parsed.data.expected_price),
     giftTo,
   });
+  // Whatever is refused, a gift stays a gift: the friend stays shown and the button says «Подарить».
+  const gift = giftTo ? { recipient: giftTo, giftQuery } : {};
   if (!result.ok) {
     // The price changed since the page: the new one, for the terms chosen, to confirm (decision 112).
-    if (result.price != null) {
-      return fail(result.status, result.error, { price: result.price, duration: parsed.data.duration });
-    }
-    if (!isInsufficientFunds(result.status)) return fail(result.status, result.error);
+    if (result.price != null)
+      return refused(result.status, result.error, { price: result.price, duration: days, ...gift });
+    if (!isInsufficientFunds(result.status))
+      return refused(result.status, result.error, { ...(days ? { duration: days } : {}), ...gift });
     // How much is missing, so the page can offer a top-up of exactly that.
-    const item = await getItem(deps, id.data);
-    const price = item
-      ? parsed.data.duration
-        ? item.durations.find((duration) => duration.days === parsed.data.duration)?.discount_price
-        : item.discount_price
-      : undefined;
-    const missing = price == null ? undefined : missingRubles(price, kopecksToRubles(user.balance));
-    return fail(result.status, result.error, { missing: missing || undefined, duration: parsed.data.duration });
+    const missing = await missingFor(deps, user.balance, itemId, days);
+    return refused(result.status, result.error, { missing: missing || undefined, duration: days, ...gift });
   }
   // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.
   if (form.get("_js") === "1") {
     const servers = await serversOfType(deps, result.purchase.server_type);
     return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers });
   }
-  throw redirect(`/shop/items/${id.data}?purchased=${result.purchase.id}`);
+  throw redirect(`/shop/items/${itemId}?purchased=${result.purchase.id}`);
 }
 
 /** A changed price (409) reloads the item, so the page shows what it costs now (decision 112). */
@@ -173,14 +236,26 @@ export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defau
 
 export default function ShopItemPage({ loaderData, actionData }: Route.ComponentProps) {
   const { item, balance, now: serverNow, idempotencyKey, receipt, duration, payment, returnTo, giftOpen } = loaderData;
+  const giftBack = loaderData.gift;
   const { now, state } = useLimitedState(item, serverNow);
   const navigation = useNavigation();
   const busy = navigation.state === "submitting";
   const needsDuration = !item.is_one_time && item.durations.length > 0;
   const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
   const error = actionData && actionData.ok === false ? actionData : null;
-  const gift = actionData?.ok === "gift" ? actionData : null;
+  // The friend shown: just looked up, kept by a refused gift, or named by a top-up's return.
+  const recipient =
+    actionData?.ok === "gift"
+      ? actionData.recipient
+      : actionData?.ok === false
+        ? (actionData.recipient ?? null)
+        : actionData
+          ? null
+          : (giftBack?.recipient ?? null);
+  const giftQuery =
+    actionData?.ok === "gift" || actionData?.ok === false ? (actionData.giftQuery ?? "") : (giftBack?.query ?? "");
   const back = shopUrl({ server_type: item.server_type });
+  const buyLabel = busy ? "Покупка…" : recipient ? GIFT_FORM.buy : "Купить";
   const missing = error && isInsufficientFunds(error.status) ? (error.missing ?? null) : null;
   // The price each choice was shown at, sent back with the purchase; a 409's new price for the terms it names.
   const shownPrice = (days: number | null, listed: number) =>
@@ -204,6 +279,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           <h1>{item.name}</h1>
           <p className="muted">{item.category_name}</p>
           <ServerTypeNote serverType={item.server_type} />
+          <SaleEnds sale={item.sale} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
           {item.contents.length > 0 ? (
@@ -246,6 +322,17 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             </div>
           ) : (
             <Form method="post" className="shop-item__form">
+              {/* Enter in any field presses a form's first submit button: the purchase, never the gift
+                  part's «Показать получателя» (issue 36). The visible button is the one below. */}
+              <button
+                type="submit"
+                className="shop-item__enter-submits"
+                tabIndex={-1}
+                aria-hidden="true"
+                disabled={busy}
+              >
+                {buyLabel}
+              </button>
               <input type="hidden" name="server_type" value={item.server_type} />
               <input type="hidden" name="idempotency_key" value={idempotencyKey} />
               {needsDuration ? (
@@ -264,7 +351,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 <DurationPicker
                   durations={item.durations}
                   discount={item.discount}
-                  defaultDays={gift?.duration ?? error?.duration ?? duration}
+                  defaultDays={(actionData?.ok === "gift" ? actionData.duration : error?.duration) ?? duration}
                 />
               ) : (
                 <p className="shop-item__price">
@@ -272,13 +359,17 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               )}
               <p className="muted">Ваш баланс: {formatRubles(balance)}</p>
-              <GiftFields
-                recipient={gift?.recipient ?? null}
-                query={gift?.giftQuery ?? error?.giftQuery ?? ""}
-                open={giftOpen}
-              />
+              <GiftFields recipient={recipient} query={giftQuery} open={giftOpen || error?.giftQuery !== undefined} />
+              {!actionData && giftBack?.error ? (
+                <p className="form-error" role="alert">
+                  {giftBack.error}
+                </p>
+              ) : null}
               {missing ? (
-                <ShortOfFunds missing={missing} returnTo={itemReturnPath(item.id, error?.duration)} />
+                <ShortOfFunds
+                  missing={missing}
+                  returnTo={itemReturnPath(item.id, error?.duration, recipient?.steamId)}
+                />
               ) : error ? (
                 <p className="form-error" role="alert">
                   {isInsufficientFunds(error.status) ? (
@@ -291,7 +382,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                 </p>
               ) : null}
               <button type="submit" className="button" disabled={busy}>
-                {busy ? "Покупка…" : gift ? GIFT_FORM.buy : "Купить"}
+                {buyLabel}
               </button>
             </Form>
           )}

@@ -13,11 +13,44 @@ export const GIFT_FORM = {
   recipient: "Получатель подарка",
   change: "Другой получатель",
   receiptRecipient: "Получатель",
-  receiptHint: "Подарок в Корзине друга: он получит его на сервере, как свою покупку.",
+  /** The receipt's link for a gift: the history follows it; the buyer's own Корзина doesn't have it (issue 36). */
+  follow: "Следить в истории покупок",
   buy: "Подарить",
 } as const;
+
+/** The receipt of a gift: where it is and what happens next (issue 36). */
+export function giftReceiptHint(serverTypeLabel: string): string {
+  return `Подарок в Корзине друга: он придёт, когда друг зайдёт на сервер ${serverTypeLabel}. Получил ли друг подарок, видно в истории покупок.`;
+}
 
 /** On the friend's Корзина card. */
 export function giftFromText(nickname: string): string {
   return `Подарок от ${nickname}`;
+}
+
+/**
+ * Where a gift is, for the buyer who paid for it (issue 36): its entry in the friend's Корзина, in
+ * words. `date` is the delivery's or the term's end, formatted; `type` the server type's label.
+ */
+export function giftProgressText(
+  state: "waiting" | "failed" | "active" | "received" | "expired" | "refunded" | "returned",
+  type: string,
+  date: string,
+): string {
+  switch (state) {
+    case "waiting":
+      return `Ждёт в Корзине друга: придёт, когда друг зайдёт на сервер ${type}.`;
+    case "failed":
+      return "Не удалось выдать другу: администратор видит ошибку и повторит выдачу.";
+    case "active":
+      return `Друг получил подарок: действует до ${date}.`;
+    case "received":
+      return `Друг получил подарок ${date}.`;
+    case "expired":
+      return `Друг получил подарок, срок истёк ${date}.`;
+    case "returned":
+      return "Вы отменили подарок до выдачи: деньги вернулись на ваш баланс.";
+    case "refunded":
+      return "Администратор отменил подарок: деньги вернулись на ваш баланс.";
+  }
 }

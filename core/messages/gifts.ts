@@ -9,7 +9,12 @@ export const GIFT_ERRORS = {
   blocked: "Этому игроку нельзя сделать подарок",
 } as const;
 
-/** Too many friends looked up in a short time (Steam's Web API has a daily quota for the whole site). */
+/** Too many friends looked up in a short time by this player or from this address (Steam's daily quota is the site's). */
 export function giftLookupLimitText(minutes: number): string {
   return `Слишком много проверок получателя. Попробуйте через ${minutes} мин.`;
+}
+
+/** The whole site has asked Steam about recipients as much as it may this hour (issue 36). */
+export function siteLookupLimitText(minutes: number): string {
+  return `Сейчас на сайте слишком много проверок получателей. Попробуйте через ${minutes} мин.`;
 }

@@ -4,7 +4,7 @@ import type { InventoryState } from "../profile/inventory-state.ts";
 
 export const INVENTORY_STATE_LABEL: Record<InventoryState, string> = {
   waiting: "Ждёт выдачи",
-  failed: "Ошибка выдачи",
+  failed: "Не удалось выдать",
   active: "Действует",
   received: "Получен",
   expired: "Срок истёк",
@@ -28,6 +28,17 @@ export function waitingText(serverTypeLabel: string): string {
   return `Зайдите на сервер ${serverTypeLabel} — предмет придёт автоматически.`;
 }
 
+/**
+ * Why a delivery failed, in the player's words (issue 36): the plugin's and the console's notes are
+ * for operators («Доставка прервана, проверьте вручную», a missing Oxide group); only a full
+ * inventory is something the player can act on.
+ */
+export function deliveryFailedText(operatorNote: string): string {
+  return /не хватило места в инвентаре/i.test(operatorNote)
+    ? "На сервере не хватило места в инвентаре: освободите место."
+    : "Сервер не смог выдать предмет.";
+}
+
 export const FAILED_RETRY_TEXT =
   "Выдача будет повторена: администратор видит ошибку. Если предмет долго не приходит, напишите нам в Discord.";
 
@@ -44,3 +55,8 @@ export function expiredText(date: string): string {
 }
 
 export const REFUNDED_TEXT = "Покупка отменена, деньги вернулись на баланс.";
+
+/** A gift in its friend's Корзина that will never come (issue 36): who took it back, and where the money went. */
+export const GIFT_CANCELLED_LABEL = "Подарок отменён";
+export const GIFT_RETURNED_NOTE = "Даритель отменил подарок до выдачи. Деньги вернулись на баланс дарителя.";
+export const GIFT_REFUNDED_NOTE = "Администратор отменил подарок. Деньги вернулись на баланс дарителя.";

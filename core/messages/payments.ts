@@ -7,7 +7,8 @@ export const TOP_UP_MESSAGES = {
   amountMin: `Минимальная сумма пополнения - ${MIN_TOP_UP_RUBLES} ₽`,
   amountMax: "Максимальная сумма пополнения - 100 000 ₽",
   amountPrecision: "Сумма указывается в рублях, не точнее копеек",
-  emailInvalid: "Пожалуйста, введите корректный email",
+  // The spec's text, spelt «e-mail» as the form's label and note spell it (issue 36).
+  emailInvalid: "Пожалуйста, введите корректный e-mail",
   createUnauthorized: "Необходимо авторизоваться для создания платежа",
   createFailed: "Произошла ошибка при создании платежа. Попробуйте позже.",
 } as const;
@@ -20,7 +21,7 @@ export const PAYMENT_NOTIFICATION_ERRORS = {
 /** What the profile says when the player comes back from the payment page. */
 export const PAYMENT_RETURN_TEXT = {
   success: "Оплата успешно выполнена! Баланс пополнен.",
-  failure: "К сожалению, платеж не был завершен.",
+  failure: "К сожалению, платёж не был завершён.",
 } as const;
 
 /** The top-up form opened from a purchase the balance was short for. */

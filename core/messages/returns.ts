@@ -18,6 +18,9 @@ export const RETURN_ERRORS = {
 } as const;
 
 export const RETURN_BUTTON = "Вернуть";
+/** The confirmation a page without JavaScript asks before a return (issue 36). */
+export const RETURN_CONFIRM_BUTTON = "Да, вернуть";
+export const RETURN_CANCEL = "Не возвращать";
 
 /** «Можно вернуть до 26.11.2026, 14:30» under a returnable entry. */
 export function returnUntilText(iso: string): string {

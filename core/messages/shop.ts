@@ -141,3 +141,8 @@ export const TOP_UP_NOT_FINISHED = "Пополнение не завершено
 /** How purchases reach the game, under the shop's title. */
 export const SHOP_DELIVERY_HELP =
   "Покупки приходят автоматически, пока вы на сервере выбранного типа; команда /store в чате игры покажет, что ждёт выдачи.";
+
+/** When a running sale's price ends, on the card, the item page and the buy dialog (issue 36): «Скидка до 30.11.2026, 23:59». */
+export function saleEndsText(date: string): string {
+  return `Скидка до ${date} (МСК)`;
+}

@@ -14,9 +14,20 @@ export function topUpAmountFor(missing: number): number {
   return Math.max(MIN_TOP_UP_RUBLES, Math.ceil(missing * 100) / 100);
 }
 
-/** The item page a top-up returns to, with the chosen duration ready. */
-export function itemReturnPath(itemId: number, durationDays: number | null | undefined): string {
-  return durationDays ? `/shop/items/${itemId}?duration=${durationDays}` : `/shop/items/${itemId}`;
+/**
+ * The item page a top-up returns to, with the chosen duration ready and, for a gift, the friend's
+ * SteamID64, so the purchase after paying is still the gift (issue 36).
+ */
+export function itemReturnPath(
+  itemId: number,
+  durationDays: number | null | undefined,
+  giftSteamId?: string | null,
+): string {
+  const params = new URLSearchParams();
+  if (durationDays) params.set("duration", String(durationDays));
+  if (giftSteamId) params.set("gift_to", giftSteamId);
+  const search = params.toString();
+  return search ? `/shop/items/${itemId}?${search}` : `/shop/items/${itemId}`;
 }
 
 /** The top-up form with `amount` filled in and the address to come back to after paying. */

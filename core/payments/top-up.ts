@@ -28,11 +28,13 @@ export function amountError(amount: number): string | null {
 }
 
 /**
- * Control characters (CR/LF, NUL, the C1 range), line separators and bidi controls (U+061C,
- * U+200E/U+200F, U+202A–U+202E, U+2066–U+2069): the address goes to the provider's receipt, where a
- * line break starts a new field and a bidi control shows the address reversed.
+ * Control characters (CR/LF, NUL, the C1 range), line separators, and every format character
+ * (\p{Cf}: bidi controls, zero-width spaces and joiners U+200B–U+200D, the word joiner U+2060, the
+ * soft hyphen U+00AD, the BOM): the address goes to the provider's receipt, where a line break starts
+ * a new field, a bidi control shows the address reversed, and an invisible character makes an
+ * address that looks right but delivers nowhere (issue 36).
  */
-const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Bidi_Control}\u2028\u2029]/u;
+const UNSAFE_IN_EMAIL = /[\p{Cc}\p{Cf}\p{Bidi_Control}\u2028\u2029]/u;
 
 /** What is wrong with the receipt e-mail (already trimmed), or null. */
 export function emailError(email: string): string | null {

@@ -14,10 +14,24 @@ export interface PurchaseView {
   status: "pending" | "completed" | "failed" | "refunded" | "returned";
   /** A gift: the friend's name (issue 24); null for one's own purchase. */
   gift_to: string | null;
+  /** A gift: where it is in the friend's Корзина, so the buyer can follow it (issue 36); null for one's own. */
+  gift: GiftProgress | null;
+}
+
+/** A gift's entry in its friend's Корзина, as its buyer sees it. */
+export interface GiftProgress {
+  status: InventoryItem["status"];
+  used_at: string | null;
+  expires_at: string | null;
+  /** Why its delivery failed, in the player's words. */
+  last_error: string | null;
+  /** Until when the buyer may take it back undelivered; null when they can't now. */
+  return_until: string | null;
+  returnable: boolean;
 }
 
 /** What a purchase answers about the purchase it just made: the same view without the history-only fields. */
-export type PurchaseReceipt = Omit<PurchaseView, "item_name" | "created_at" | "gift_to">;
+export type PurchaseReceipt = Omit<PurchaseView, "item_name" | "created_at" | "gift_to" | "gift">;
 
 /** A deposit (top-up), with the field names the API has always used. */
 export interface DepositView {

@@ -11,7 +11,7 @@ export function searchHint(query: string): string | null {
   const length = query.trim().length;
   if (length === 0 || length >= MIN_SEARCH_LENGTH) return null;
   const missing = MIN_SEARCH_LENGTH - length;
-  return `Введите еще ${missing} ${pluralRu(missing, SYMBOL_FORMS)}`;
+  return `Введите ещё ${missing} ${pluralRu(missing, SYMBOL_FORMS)}`;
 }
 
 /** A purchase's duration: Навсегда when permanent, else «7 дней». */

@@ -68,7 +68,7 @@ test("without JavaScript: validation texts, then a top-up through the stand-in e
   await page.getByRole("button", { name: "Пополнить" }).click();
   await page.waitForLoadState();
   assert.equal(await page.getByText("Минимальная сумма пополнения - 10 ₽").count(), 1);
-  assert.equal(await page.getByText("Пожалуйста, введите корректный email").count(), 1);
+  assert.equal(await page.getByText("Пожалуйста, введите корректный e-mail").count(), 1);
 
   await fillTopUp(page, "150", "nojs@example.com");
   await page.getByRole("button", { name: "Пополнить" }).click();
@@ -96,7 +96,7 @@ test("without JavaScript: Отменить returns with payment=failed and the b
   await page.waitForURL(/\/__standins\/payments\/checkout\//);
   await page.getByRole("button", { name: "Отменить" }).click();
   await page.waitForURL((url) => url.pathname === "/profile" && url.searchParams.get("payment") === "failed");
-  await page.getByText("К сожалению, платеж не был завершен.").waitFor();
+  await page.getByText("К сожалению, платёж не был завершён.").waitFor();
   assert.equal(await headerBalance(page), "0 ₽");
   await closeContext(context);
 });

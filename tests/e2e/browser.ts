@@ -39,13 +39,17 @@ export const flatText = (value: string | null): string => (value ?? "").replace(
 /** A fresh browser profile; `javaScriptEnabled: false` is how a player without JavaScript sees the site. */
 export async function newContext(
   browser: Browser,
-  options: { javaScriptEnabled?: boolean; mobile?: boolean } = {},
+  options: { javaScriptEnabled?: boolean; mobile?: boolean; width?: number } = {},
 ): Promise<BrowserContext> {
   return browser.newContext({
     baseURL: E2E_ORIGIN,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     locale: "ru-RU",
-    viewport: options.mobile ? { width: 390, height: 844 } : { width: 1280, height: 800 },
+    viewport: options.width
+      ? { width: options.width, height: 812 }
+      : options.mobile
+        ? { width: 390, height: 844 }
+        : { width: 1280, height: 800 },
     permissions: ["clipboard-read", "clipboard-write"],
   });
 }
@@ -55,9 +59,9 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
 }
 
-/** A random SteamID64 (Steam's 7656119… form): a new player each time the stand-in signs it in. */
+/** A random SteamID64 an individual account can have (from Steam's first, 76561197960265728, up): a new player each time. */
 export function randomSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+  return `76561198${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
 }
 
 /** Opens `path` signed out, signs in as `steamId` through the Steam stand-in, and lands back on it. */

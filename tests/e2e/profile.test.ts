@@ -159,7 +159,7 @@ for (const javaScriptEnabled of [true, false]) {
     await activate(page, "NO-SUCH-CODE");
     await promoMessage(page, "Промокод не найден");
     await activate(page, "SUMMER2025");
-    await promoMessage(page, "Срок действия промокода истек");
+    await promoMessage(page, "Срок действия промокода истёк");
     await activate(page, "a!");
     await promoMessage(page, "Некорректный формат промокода");
 
@@ -229,7 +229,7 @@ test("with JavaScript: the payment result is shown, then removed from the addres
 
   await page.goto("/deposits?payment=canceled");
   await page.waitForURL(`${E2E_ORIGIN}/deposits`);
-  assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платеж не был завершен.");
+  assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платёж не был завершён.");
   await context.close();
 });
 
@@ -238,7 +238,7 @@ test("without JavaScript: the payment result is shown", async () => {
   await page.goto("/profile?payment=success");
   assert.equal(await text(page, "[data-testid=payment-result]"), "Оплата успешно выполнена! Баланс пополнен.");
   await page.goto("/deposits?payment=failed");
-  assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платеж не был завершен.");
+  assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платёж не был завершён.");
   assert.ok(await main(page).getByText("История пополнений пуста").isVisible());
   await context.close();
 });

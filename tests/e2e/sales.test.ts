@@ -11,6 +11,9 @@ const ADMIN_STEAM_ID = "76561198000000001";
 const WOOD = seedItemId("SOLO", 6);
 const HOUR = 60 * 60 * 1000;
 const msk = (ms: number) => new Date(ms + 3 * HOUR).toISOString().slice(0, 16);
+/** «2026-11-26T15:40» (the form's Moscow time) as players read it: «26.11.2026, 15:40». */
+const shown = (local: string) =>
+  `${local.slice(8, 10)}.${local.slice(5, 7)}.${local.slice(0, 4)}, ${local.slice(11, 16)}`;
 
 const browser = browserForFile();
 
@@ -28,7 +31,9 @@ for (const javaScriptEnabled of [true, false]) {
     await form.getByLabel("Название").fill(title);
     await form.getByLabel("Скидка, %").fill("20");
     await form.getByLabel("Начало (МСК)").fill(msk(Date.now() - HOUR));
-    await form.getByLabel("Окончание (МСК)").fill(msk(Date.now() + HOUR));
+    const ends = msk(Date.now() + HOUR);
+    const endsText = `Скидка до ${shown(ends)} (МСК)`;
+    await form.getByLabel("Окончание (МСК)").fill(ends);
     await form.getByLabel("Ресурсы").check();
     await form.getByLabel("SOLO").check();
     await form.getByRole("button", { name: "Создать распродажу" }).click();
@@ -36,7 +41,7 @@ for (const javaScriptEnabled of [true, false]) {
     const row = admin.getByTestId("sales").getByRole("row").filter({ hasText: title });
     assert.match(flatText(await row.textContent()), /−20%.*Ресурсы; SOLO.*Идёт/);
 
-    const playerContext = await newContext(browser.current, { javaScriptEnabled });
+    const playerContext = await newContext(browser.current, { javaScriptEnabled, width: 375 });
     const page = await playerContext.newPage();
     await newPlayerWith100(page, javaScriptEnabled);
 
@@ -45,10 +50,20 @@ for (const javaScriptEnabled of [true, false]) {
     assert.match(flatText(await card.locator(".sale-sticker").textContent()), new RegExp(`^−20% ${title}$`));
     assert.equal(flatText(await card.locator(".price__now").textContent()), "39 ₽");
     assert.equal(flatText(await card.locator(".price__old").textContent()), "49 ₽");
+    // When the sale price ends (issue 36): on the card, in the buy dialog and on the item page.
+    assert.equal(flatText(await card.getByTestId("sale-ends").textContent()), endsText);
+    if (javaScriptEnabled) {
+      await waitForHydration(page);
+      await card.getByRole("link", { name: "Купить" }).click();
+      const dialog = page.locator("dialog.buy-dialog");
+      assert.equal(flatText(await dialog.getByTestId("sale-ends").textContent()), endsText);
+      await dialog.getByRole("button", { name: "Отмена" }).click();
+    }
 
     await page.goto(`/shop/items/${WOOD}?server_type=SOLO`);
     if (javaScriptEnabled) await waitForHydration(page);
     assert.match(flatText(await page.locator(".shop-item__media .sale-sticker").textContent()), /^−20%/);
+    assert.equal(flatText(await page.locator(".shop-item__info").getByTestId("sale-ends").textContent()), endsText);
     await page.getByRole("button", { name: "Купить" }).click();
     const receipt = page.getByTestId("receipt");
     await receipt.waitFor();

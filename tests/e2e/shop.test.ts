@@ -67,7 +67,7 @@ test("the shop renders on the server: breadcrumbs, title, server types, categori
   assert.match((await upcoming.locator(".tooltip").getAttribute("title")) ?? "", /будет|станет доступен позже/);
 
   // Discounted price: SOLO sulfur is 10% off.
-  assert.match(await card(page, "Сера ×5 000").locator(".price").innerText(), /89 ₽\s*99 ₽\s*−10%/);
+  assert.match(await card(page, "Сера ×5 000").locator(".price").innerText(), /89\s₽\s*99\s₽\s*−10%/);
 
   // Server type and category are links that work without JavaScript.
   await page.getByRole("link", { name: "NO LIMIT x5 Loot" }).click();
@@ -104,7 +104,7 @@ test("search without JavaScript: a GET form, the short-query hint and the no-res
     "Штурмовая винтовка АК",
   ]);
   await page.goto("/shop?server_type=VANILLA&query=%D0%B0");
-  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 1 символ");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите ещё 1 символ");
 
   await page.locator("#shop-search").fill("бронетранспортёр");
   await page.getByRole("button", { name: "Найти" }).click();
@@ -122,7 +122,7 @@ test("search with JavaScript: hint under 2 characters, runs after typing stops, 
   const search = page.locator("#shop-search");
 
   await search.pressSequentially("в");
-  assert.equal(await page.locator(".search__hint").innerText(), "Введите еще 1 символ");
+  assert.equal(await page.locator(".search__hint").innerText(), "Введите ещё 1 символ");
   await search.fill("");
   // Each word must begin a word of the item's name, description, category or contents.
   await search.pressSequentially("Рейдер");
@@ -223,7 +223,7 @@ test("buying with JavaScript: sign-in dialog when signed out, then confirm, dura
   // Signed out: the prices, the server type, and a sign-in button instead of the buy controls.
   assert.equal(await dialog.locator("h2").innerText(), "VIP");
   assert.equal(await dialog.getByTestId("buy-server-type").innerText(), "MAX2");
-  assert.match(await dialog.locator(".guest-prices").innerText(), /7 дней\s*46 ₽/);
+  assert.match(await dialog.locator(".guest-prices").innerText(), /7 дней\s*46\s₽/);
   assert.match(
     (await dialog.getByRole("link", { name: "Войти через Steam, чтобы купить" }).getAttribute("href")) ?? "",
     /^\/api\/auth\/steam/,
@@ -287,7 +287,7 @@ test("short of funds with JavaScript: Недостаточно средств н
   await waitForHydration(page);
   await card(page, "Штурмовая винтовка АК").getByRole("link", { name: "Купить" }).click();
   const dialog = page.locator("dialog.buy-dialog");
-  assert.match(await dialog.locator(".form-error").innerText(), /Недостаточно средств на балансе: не хватает 129 ₽/);
+  assert.match(await dialog.locator(".form-error").innerText(), /Недостаточно средств на балансе: не хватает 129\s₽/);
   assert.equal(
     await dialog.getByRole("link", { name: "Пополнить на 129 ₽" }).getAttribute("href"),
     `/balance?amount=129&return_to=${encodeURIComponent(`/shop/items/${seedItemId("SOLO", 9)}`)}`,
@@ -325,7 +325,7 @@ test("short of funds without JavaScript: the item page says so and links to /bal
   const page = await nojs.newPage();
   await signIn(page, BROKE, `/shop/items/${seedItemId("SOLO", 6)}?server_type=SOLO`);
   await page.getByRole("button", { name: "Купить" }).click();
-  assert.match(await page.locator(".form-error").innerText(), /Недостаточно средств на балансе: не хватает 49 ₽/);
+  assert.match(await page.locator(".form-error").innerText(), /Недостаточно средств на балансе: не хватает 49\s₽/);
   assert.equal(
     await page.getByRole("link", { name: "Пополнить на 49 ₽" }).getAttribute("href"),
     `/balance?amount=49&return_to=${encodeURIComponent(`/shop/items/${seedItemId("SOLO", 6)}`)}`,

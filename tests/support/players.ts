@@ -6,9 +6,9 @@ import type { Deps } from "#worker/deps.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
 import { testDeps } from "./deps.ts";
 
-/** A random SteamID64 (Steam's 7656119… form), unique enough for one test run. */
+/** A random SteamID64 an individual account can have (7656119…, from Steam's first account up), unique enough for one test run. */
 export function uniqueSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+  return `76561198${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
 }
 
 export interface PlayerOptions {

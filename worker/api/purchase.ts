@@ -5,8 +5,9 @@ import { idempotencyKey, positiveIdText } from "#core/schemas/common.ts";
 import { purchaseBodySchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getSessionUser, readSessionToken, verifySessionToken } from "../services/auth/sessions.ts";
+import { clientAddress } from "../services/promos/client-address.ts";
 import { findGiftRecipient, type GiftRecipient } from "../services/shop/gift-recipient.ts";
-import { purchaseItem } from "../services/shop/purchase.ts";
+import { missingFor, purchaseItem } from "../services/shop/purchase.ts";
 
 export const purchaseApi = new Hono<AppEnv>();
 
@@ -35,7 +36,12 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
   if (body.data.gift_to) {
     const buyer = await getSessionUser(c.get("deps"), c.req.raw);
     if (!buyer) return c.json({ error: AUTH_REQUIRED }, 401);
-    const found = await findGiftRecipient(c.get("deps"), buyer.steamId, body.data.gift_to);
+    // Short of money: said before the friend is asked of Steam, which spends the site's budget (issue 36).
+    if ((await missingFor(c.get("deps"), buyer.balance, id.data, body.data.duration ?? null)) > 0) {
+      return c.json({ error: PURCHASE_ERRORS.insufficientFunds }, 402);
+    }
+    const source = { steamId: buyer.steamId, address: clientAddress(c.req.raw) };
+    const found = await findGiftRecipient(c.get("deps"), source, body.data.gift_to);
     if (!found.ok) return c.json({ error: found.error }, found.status);
     giftTo = found.recipient;
   }

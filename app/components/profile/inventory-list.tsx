@@ -6,6 +6,9 @@ import {
   activeUntilText,
   expiredText,
   FAILED_RETRY_TEXT,
+  GIFT_CANCELLED_LABEL,
+  GIFT_REFUNDED_NOTE,
+  GIFT_RETURNED_NOTE,
   INVENTORY_FILTER_LABEL,
   INVENTORY_HELP,
   INVENTORY_STATE_LABEL,
@@ -95,9 +98,7 @@ export function InventoryList({
                 <span aria-hidden="true"> · </span>
                 <span className="inventory-card__duration">{formatDuration(entry)}</span>
               </p>
-              <span className={`profile-badge profile-badge--${STATE_TONE[state]}`}>
-                {INVENTORY_STATE_LABEL[state]}
-              </span>
+              <span className={`profile-badge profile-badge--${STATE_TONE[state]}`}>{stateLabel(entry, state)}</span>
               <StateNote entry={entry} state={state} now={now} type={type} servers={servers[entry.server_type] ?? []} />
               <ReturnForm entry={entry} />
             </div>
@@ -106,6 +107,15 @@ export function InventoryList({
       })}
     </ul>
   );
+}
+
+/** A gift its giver took back, or an operator refunded, is the giver's money, not the friend's (issue 36). */
+function isCancelledGift(entry: InventoryItem, state: InventoryState): boolean {
+  return entry.gift_from !== null && (state === "returned" || state === "refunded");
+}
+
+function stateLabel(entry: InventoryItem, state: InventoryState): string {
+  return isCancelledGift(entry, state) ? GIFT_CANCELLED_LABEL : INVENTORY_STATE_LABEL[state];
 }
 
 function StateNote({
@@ -157,8 +167,8 @@ function StateNote({
     case "received":
       return entry.used_at ? <p className="inventory-card__note">{receivedText(formatDate(entry.used_at))}</p> : null;
     case "refunded":
-      return <p className="inventory-card__note">{REFUNDED_TEXT}</p>;
+      return <p className="inventory-card__note">{entry.gift_from ? GIFT_REFUNDED_NOTE : REFUNDED_TEXT}</p>;
     case "returned":
-      return <p className="inventory-card__note">{RETURNED_NOTE}</p>;
+      return <p className="inventory-card__note">{entry.gift_from ? GIFT_RETURNED_NOTE : RETURNED_NOTE}</p>;
   }
 }

@@ -1,11 +1,14 @@
 import { formatDate } from "#core/format/dates.ts";
 import { formatRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
-import { giftToText } from "#core/messages/gift-notes.ts";
+import { giftProgressText, giftToText } from "#core/messages/gift-notes.ts";
+import { inventoryState } from "#core/profile/inventory-state.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
 import { PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
+import { ReturnForm } from "./return-form.tsx";
 
-export function PurchaseTable({ purchases }: { purchases: PurchaseView[] }) {
+/** `now` is the loader's clock, so a gift's state reads the same on the server and after hydration. */
+export function PurchaseTable({ purchases, now }: { purchases: PurchaseView[]; now: string }) {
   if (purchases.length === 0) return <p className="profile-empty">История покупок пуста</p>;
   return (
     <table className="history-table">
@@ -28,6 +31,7 @@ export function PurchaseTable({ purchases }: { purchases: PurchaseView[] }) {
               {purchase.item_name}
               {purchase.gift_to ? " " : null}
               {purchase.gift_to ? <span className="purchase-gift">{giftToText(purchase.gift_to)}</span> : null}
+              {purchase.gift ? <GiftProgressNote purchase={purchase} now={now} /> : null}
             </td>
             <td data-label="Сервер">{serverTypeLabel(purchase.server_type)}</td>
             <td data-label="Срок">{purchase.duration_text}</td>
@@ -44,5 +48,29 @@ export function PurchaseTable({ purchases }: { purchases: PurchaseView[] }) {
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** Where a gift is in the friend's Корзина, and «Вернуть» while the buyer may still take it back (issue 36). */
+function GiftProgressNote({ purchase, now }: { purchase: PurchaseView; now: string }) {
+  const gift = purchase.gift;
+  if (!gift) return null;
+  const state = inventoryState(gift, now);
+  const date = formatDate(state === "received" ? gift.used_at : gift.expires_at);
+  return (
+    <>
+      <span className="purchase-gift__progress" data-testid="gift-progress">
+        {giftProgressText(state, serverTypeLabel(purchase.server_type), date)}
+      </span>
+      <ReturnForm
+        entry={{
+          purchase_id: purchase.id,
+          item_name: purchase.item_name,
+          price: purchase.price,
+          return_until: gift.return_until,
+          returnable: gift.returnable,
+        }}
+      />
+    </>
   );
 }

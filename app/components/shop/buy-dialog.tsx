@@ -20,6 +20,7 @@ import { SiteLink } from "../site-link.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 import { Price } from "./price.tsx";
 import { Receipt } from "./receipt.tsx";
+import { SaleEnds } from "./sale-sticker.tsx";
 
 interface BuyDialogProps {
   item: ShopCardItem;
@@ -122,6 +123,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
         <div className="buy-dialog__body">
           <h2 id="buy-dialog-title">{item.name}</h2>
           <ServerTypeNote serverType={item.server_type} />
+          <SaleEnds sale={item.sale} />
           <GuestPrices item={item} />
           <div className="buy-dialog__actions">
             <a className="button button--steam" href={signInHref(returnTo)}>
@@ -137,6 +139,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           <h2 id="buy-dialog-title">{needsDuration ? "Выберите срок" : "Подтверждение покупки"}</h2>
           <p className="buy-dialog__item">{item.name}</p>
           <ServerTypeNote serverType={item.server_type} />
+          <SaleEnds sale={item.sale} />
           <input type="hidden" name="server_type" value={item.server_type} />
           <input type="hidden" name="idempotency_key" value={idempotencyKey} />
           <input type="hidden" name="_js" value="1" />
@@ -167,7 +170,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           {/* The friend is looked up and shown on the item's page, with or without JavaScript (issue 24). */}
           <a
             className="buy-dialog__gift"
-            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}&gift=1`}
+            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}${days ? `&duration=${days}` : ""}&gift=1`}
           >
             {GIFT_FORM.toggle} →
           </a>

@@ -51,6 +51,11 @@ export function GiftFields({
             {GIFT_FORM.recipient}: <strong>{recipient.nickname}</strong>
           </span>
           <input type="hidden" name="gift_steam_id" value={recipient.steamId} />
+          {/* What was looked up: a field changed since is looked up again before any purchase. */}
+          <input type="hidden" name="gift_checked" value={query} />
+          {/* As shown, to keep showing them if the purchase is refused; the purchase itself asks again. */}
+          <input type="hidden" name="gift_nickname" value={recipient.nickname} />
+          <input type="hidden" name="gift_avatar" value={recipient.avatarUrl} />
         </p>
       ) : null}
     </details>

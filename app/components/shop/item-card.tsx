@@ -4,7 +4,7 @@ import { type LimitedState, limitedState } from "#core/shop/limited.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "./limited.tsx";
 import { fromPrice, Price } from "./price.tsx";
-import { SaleSticker } from "./sale-sticker.tsx";
+import { SaleEnds, SaleSticker } from "./sale-sticker.tsx";
 
 export function itemHref(item: Pick<ShopCardItem, "id" | "server_type">): string {
   return `/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}`;
@@ -64,6 +64,7 @@ function CardBody({
       </h2>
       <p className="muted">{item.category_name}</p>
       <p className="shop-card__type">{serverTypeLabel(item.server_type)}</p>
+      <SaleEnds sale={item.sale} />
       {state ? <Countdown item={item} state={state} now={now} /> : null}
       {item.is_limited ? <QuantityBar item={item} /> : null}
       <p className="shop-card__footer">

@@ -1,6 +1,6 @@
 import { formatRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
-import { GIFT_FORM } from "#core/messages/gift-notes.ts";
+import { GIFT_FORM, giftReceiptHint } from "#core/messages/gift-notes.ts";
 import { connectText, deliveryHint, RECEIPT } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
@@ -56,7 +56,7 @@ export function Receipt({
           </>
         ) : null}
       </dl>
-      <p className="receipt__hint">{giftTo ? GIFT_FORM.receiptHint : deliveryHint(type)}</p>
+      <p className="receipt__hint">{giftTo ? giftReceiptHint(type) : deliveryHint(type)}</p>
       {!giftTo && servers.length > 0 ? (
         <ul className="receipt__servers">
           {servers.map((server) => (
@@ -69,9 +69,15 @@ export function Receipt({
         </ul>
       ) : null}
       <p className="receipt__links">
-        <SiteLink to="/profile" className="button button--small">
-          {RECEIPT.toInventory}
-        </SiteLink>
+        {giftTo ? (
+          <SiteLink to="/purchases" className="button button--small">
+            {GIFT_FORM.follow}
+          </SiteLink>
+        ) : (
+          <SiteLink to="/profile" className="button button--small">
+            {RECEIPT.toInventory}
+          </SiteLink>
+        )}
         <SiteLink to="/#servers" className="button button--small button--ghost">
           {RECEIPT.allServers}
         </SiteLink>

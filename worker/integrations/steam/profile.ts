@@ -39,14 +39,28 @@ export async function fetchSteamProfile(
 ): Promise<SteamProfile | null> {
   const key = deps.config.steamApiKey;
   if (!key) return null;
+  const found = await lookUpSteamProfile(deps, key, steamId);
+  return typeof found === "string" ? null : found;
+}
+
+/**
+ * The profile of `steamId` with `key`; "not-found" when Steam answered and has no such account (a gift
+ * to it is refused, issue 36), "unavailable" when Steam didn't answer usefully.
+ */
+export async function lookUpSteamProfile(
+  deps: Pick<Deps, "config" | "fetch">,
+  key: string,
+  steamId: string,
+): Promise<SteamProfile | "not-found" | "unavailable"> {
   const answer = await steamWebApiGet(
     deps,
     "ISteamUser/GetPlayerSummaries/v2/",
     { key, steamids: steamId },
     summariesSchema,
   );
-  const player = answer?.response.players.find((entry) => entry.steamid === steamId);
-  if (!player) return null;
+  if (!answer) return "unavailable";
+  const player = answer.response.players.find((entry) => entry.steamid === steamId);
+  if (!player) return "not-found";
   const nickname = player.personaname.trim().slice(0, 64) || steamId;
   return { nickname, avatarUrl: player.avatarfull ?? player.avatarmedium ?? player.avatar ?? DEFAULT_AVATAR_URL };
 }

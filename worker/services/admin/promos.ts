@@ -153,7 +153,7 @@ export async function createPromoCode(
   }
 }
 
-/** Ends a code now: players then get «Срок действия промокода истек». */
+/** Ends a code now: players then get «Срок действия промокода истёк». */
 export async function disablePromoCode(
   deps: Pick<Deps, "db" | "now">,
   operator: Operator,

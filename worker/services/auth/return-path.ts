@@ -1,5 +1,7 @@
 // Where a player goes after signing in: only a path on this site.
 
+import { pagePathOf } from "#core/auth/sign-in.ts";
+
 const FORBIDDEN_PREFIXES = ["/api/", "/auth-success", "/logout", "/__standins/"];
 
 /**
@@ -19,11 +21,14 @@ export function safeReturnPath(value: string | null | undefined): string {
     return "/";
   }
   if (url.origin !== "http://site.invalid") return "/";
-  const path = `${url.pathname}${url.search}`;
+  // A loader request's address ("/shop/items/301.data?_routes=…") is no page: the page it was for (issue 36).
+  const path = pagePathOf(url);
   // Resolving dot segments can leave two leading slashes ("/.//evil.example" → "//evil.example"): another host.
   if (path.startsWith("//")) return "/";
   if (
-    FORBIDDEN_PREFIXES.some((prefix) => url.pathname === prefix.replace(/\/$/, "") || url.pathname.startsWith(prefix))
+    [url.pathname, path.replace(/\?.*$/, "")].some((pathname) =>
+      FORBIDDEN_PREFIXES.some((prefix) => pathname === prefix.replace(/\/$/, "") || pathname.startsWith(prefix)),
+    )
   ) {
     return "/";
   }

@@ -1,4 +1,5 @@
 import { kopecksToRubles } from "#core/format/money.ts";
+import { deliveryFailedText } from "#core/messages/inventory.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import type { Deps } from "../../deps.ts";
 import { read } from "../../ports/database.ts";
@@ -76,7 +77,8 @@ export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[]
     created_at: isoOrNull(row.createdAt),
     used_at: isoOrNull(row.usedAt),
     expires_at: isoOrNull(row.expiresAt),
-    last_error: row.lastError,
+    // The player's words, never the operators' note (issue 36).
+    last_error: row.lastError === null ? null : deliveryFailedText(row.lastError),
     purchase_id: row.purchaseId,
     price: row.price === null ? null : kopecksToRubles(row.price),
     return_until: row.returnable ? isoOrNull(row.returnUntil) : null,

@@ -1,24 +1,38 @@
-import { and, desc, eq, sql } from "drizzle-orm";
+import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { formatDays, PERMANENT } from "#core/format/plural.ts";
+import { deliveryFailedText } from "#core/messages/inventory.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
-import { items, purchases, users } from "#db/schema.ts";
+import { inventoryEntries, items, purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";
 
-const purchaseColumns = {
-  id: purchases.id,
-  transactionId: purchases.transactionId,
-  itemName: items.name,
-  paidAt: purchases.paidAt,
-  createdAt: purchases.createdAt,
-  serverType: purchases.serverType,
-  durationDays: purchases.durationDays,
-  price: purchases.price,
-  status: purchases.status,
-  // A gift's friend (issue 24), by name.
-  giftTo: sql<string | null>`(SELECT ${users.nickname} FROM ${users} WHERE ${users.id} = ${purchases.giftToUserId})`,
-};
+function purchaseColumns(now: number) {
+  return {
+    id: purchases.id,
+    transactionId: purchases.transactionId,
+    itemName: items.name,
+    paidAt: purchases.paidAt,
+    createdAt: purchases.createdAt,
+    serverType: purchases.serverType,
+    durationDays: purchases.durationDays,
+    price: purchases.price,
+    status: purchases.status,
+    // A gift's friend (issue 24), by name.
+    giftTo: sql<string | null>`(SELECT ${users.nickname} FROM ${users} WHERE ${users.id} = ${purchases.giftToUserId})`,
+    // A gift's entry in the friend's Корзина, so the buyer can follow it (issue 36); null for one's own.
+    giftStatus: inventoryEntries.status,
+    giftUsedAt: inventoryEntries.usedAt,
+    giftExpiresAt: inventoryEntries.expiresAt,
+    giftLastError: inventoryEntries.lastError,
+    giftReturnUntil: inventoryEntries.returnUntil,
+    // The buyer may still take it back: the same rule as the Корзина's (decision 111), checked again by the return.
+    giftReturnable: sql<number | null>`(${inventoryEntries.status} = 'not_used' AND ${purchases.status} = 'completed'
+      AND ${inventoryEntries.returnUntil} > ${now}
+      AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = ${inventoryEntries.id} AND d.kind = 'grant'
+        AND (d.leased_server_id IS NOT NULL OR d.status <> 'pending')))`,
+  };
+}
 
 type PurchaseRow = {
   id: number;
@@ -31,6 +45,12 @@ type PurchaseRow = {
   price: number;
   status: PurchaseView["status"];
   giftTo: string | null;
+  giftStatus: "not_used" | "used" | "refunded" | "returned" | null;
+  giftUsedAt: number | null;
+  giftExpiresAt: number | null;
+  giftLastError: string | null;
+  giftReturnUntil: number | null;
+  giftReturnable: number | null;
 };
 
 function toView(row: PurchaseRow): PurchaseView {
@@ -45,15 +65,30 @@ function toView(row: PurchaseRow): PurchaseView {
     price: kopecksToRubles(row.price),
     status: row.status,
     gift_to: row.giftTo,
+    gift:
+      row.giftStatus === null
+        ? null
+        : {
+            status: row.giftStatus,
+            used_at: isoOrNull(row.giftUsedAt),
+            expires_at: isoOrNull(row.giftExpiresAt),
+            last_error: row.giftLastError === null ? null : deliveryFailedText(row.giftLastError),
+            return_until: row.giftReturnable ? isoOrNull(row.giftReturnUntil) : null,
+            returnable: Boolean(row.giftReturnable),
+          },
   };
 }
 
+/** A purchase's own Корзина entry when it is a gift (the friend's); none for one's own purchase. */
+const giftEntry = and(eq(inventoryEntries.purchaseId, purchases.id), isNotNull(purchases.giftToUserId));
+
 /** The player's own purchases, newest first. */
-export async function listPurchases(deps: Pick<Deps, "db">, userId: number): Promise<PurchaseView[]> {
+export async function listPurchases(deps: Pick<Deps, "db" | "now">, userId: number): Promise<PurchaseView[]> {
   const rows = await deps.db.orm
-    .select(purchaseColumns)
+    .select(purchaseColumns(deps.now().getTime()))
     .from(purchases)
     .innerJoin(items, eq(items.id, purchases.itemId))
+    .leftJoin(inventoryEntries, giftEntry)
     .where(eq(purchases.userId, userId))
     .orderBy(desc(purchases.createdAt), desc(purchases.id));
   return rows.map(toView);
@@ -61,14 +96,15 @@ export async function listPurchases(deps: Pick<Deps, "db">, userId: number): Pro
 
 /** One purchase, only when it belongs to the player (someone else's reads as missing). */
 export async function getPurchase(
-  deps: Pick<Deps, "db">,
+  deps: Pick<Deps, "db" | "now">,
   userId: number,
   purchaseId: number,
 ): Promise<PurchaseView | null> {
   const [row] = await deps.db.orm
-    .select(purchaseColumns)
+    .select(purchaseColumns(deps.now().getTime()))
     .from(purchases)
     .innerJoin(items, eq(items.id, purchases.itemId))
+    .leftJoin(inventoryEntries, giftEntry)
     .where(and(eq(purchases.id, purchaseId), eq(purchases.userId, userId)))
     .limit(1);
   return row ? toView(row) : null;

@@ -105,7 +105,7 @@ async function redeemChecked(
     .limit(1);
 
   if (!promo) return fail(404, PROMO_TEXT.notFound);
-  // 400 with the server's text: the spec's clients read 410 as «Срок действия промокода истек».
+  // 400 with the server's text: the spec's clients read 410 as «Срок действия промокода истёк».
   if (promo.startsAt !== null && now < promo.startsAt) return fail(400, PROMO_TEXT.notStarted);
   if (promo.endsAt !== null && now >= promo.endsAt) return fail(410, PROMO_TEXT.expired);
   if (promo.redeemedByMe !== null) return fail(409, PROMO_TEXT.alreadyUsed);

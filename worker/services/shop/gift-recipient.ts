@@ -1,12 +1,12 @@
 import { eq } from "drizzle-orm";
-import { GIFT_ERRORS, giftLookupLimitText } from "#core/messages/gifts.ts";
+import { GIFT_ERRORS, giftLookupLimitText, siteLookupLimitText } from "#core/messages/gifts.ts";
 import { parseFriend } from "#core/shop/gift.ts";
 import { users } from "#db/schema.ts";
 import { standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
-import { DEFAULT_AVATAR_URL, fetchSteamProfile } from "../../integrations/steam/profile.ts";
+import { DEFAULT_AVATAR_URL, lookUpSteamProfile } from "../../integrations/steam/profile.ts";
 import { resolveVanity } from "../../integrations/steam/vanity.ts";
-import { takeGiftLookup } from "./gift-lookup-limit.ts";
+import { type LookupSource, takeSteamCall } from "./gift-lookup-limit.ts";
 
 // Who a gift goes to (issue 24): the friend named by SteamID64 or profile address, with the name and
 // avatar the buyer sees before paying.
@@ -26,31 +26,40 @@ function webApiKey(deps: Pick<Deps, "config">): string | null {
   return deps.config.steamApiKey ?? (standInsEnabled(deps.config) ? "stand-in" : null);
 }
 
+type Refused = Extract<RecipientResult, { ok: false }>;
+
+/** Counts one Steam call against the budgets (gift-lookup-limit.ts): null to go ahead, else the 429 to answer. */
+async function spendSteamCall(deps: Pick<Deps, "db" | "now">, source: LookupSource): Promise<Refused | null> {
+  const refusal = await takeSteamCall(deps, source);
+  if (!refusal) return null;
+  const minutes = Math.max(1, Math.ceil((refusal.until - deps.now().getTime()) / 60_000));
+  const error = refusal.scope === "site" ? siteLookupLimitText(minutes) : giftLookupLimitText(minutes);
+  return { ok: false, status: 429, error };
+}
+
 /**
- * The friend `input` names, for the buyer `buyerSteamId`: refused for oneself and for a player whose
- * purchases an operator blocked. Their Steam name and avatar when Steam tells them, else what the
- * site knows of them, else their SteamID and the default avatar. The purchase checks self and
- * blocked again inside its batch. Each lookup that asks Steam counts against the buyer's limit
- * (gift-lookup-limit.ts): past it, 429.
+ * The friend `input` names, for the buyer `source.steamId`: refused for oneself, for a player whose
+ * purchases an operator blocked, and for an id Steam has no account for. Their Steam name and avatar
+ * when Steam tells them, else what the site knows of them. The purchase checks self and blocked again
+ * inside its batch. Each Steam call counts against the player's, the address's and the site's budget
+ * (gift-lookup-limit.ts): past one, 429 with when to try again; nothing else spends one.
+ * `known: "prefer"` (the purchase of a friend already shown) takes the site's own row of a friend who
+ * signed in here without asking Steam again.
  */
 export async function findGiftRecipient(
-  deps: Pick<Deps, "db" | "config" | "fetch" | "kv" | "now">,
-  buyerSteamId: string,
+  deps: Pick<Deps, "db" | "config" | "fetch" | "now">,
+  source: LookupSource,
   input: string,
+  options: { known?: "prefer" } = {},
 ): Promise<RecipientResult> {
   const friend = parseFriend(input);
   if (!friend) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
   const key = webApiKey(deps);
-  if (key) {
-    const until = await takeGiftLookup(deps, buyerSteamId);
-    if (until !== null) {
-      const minutes = Math.max(1, Math.ceil((until - deps.now().getTime()) / 60_000));
-      return { ok: false, status: 429, error: giftLookupLimitText(minutes) };
-    }
-  }
   let steamId: string;
   if ("vanity" in friend) {
     if (!key) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
+    const refused = await spendSteamCall(deps, source);
+    if (refused) return refused;
     const resolved = await resolveVanity(deps, key, friend.vanity);
     if (resolved === "unavailable") return { ok: false, status: 502, error: GIFT_ERRORS.steamUnavailable };
     if (resolved === null) return { ok: false, status: 404, error: GIFT_ERRORS.notFound };
@@ -58,22 +67,23 @@ export async function findGiftRecipient(
   } else {
     steamId = friend.steamId;
   }
-  if (steamId === buyerSteamId) return { ok: false, status: 400, error: GIFT_ERRORS.self };
+  if (steamId === source.steamId) return { ok: false, status: 400, error: GIFT_ERRORS.self };
   const [known] = await deps.db.orm
     .select({ nickname: users.nickname, avatarUrl: users.avatarUrl, blocked: users.purchasesBlocked })
     .from(users)
     .where(eq(users.steamId, steamId))
     .limit(1);
   if (known?.blocked) return { ok: false, status: 403, error: GIFT_ERRORS.blocked };
-  const profile = key
-    ? await fetchSteamProfile({ ...deps, config: { ...deps.config, steamApiKey: key } }, steamId)
-    : null;
-  return {
-    ok: true,
-    recipient: {
-      steamId,
-      nickname: profile?.nickname ?? known?.nickname ?? steamId,
-      avatarUrl: profile?.avatarUrl ?? (known?.avatarUrl || DEFAULT_AVATAR_URL),
-    },
-  };
+  const local = known
+    ? { nickname: known.nickname, avatarUrl: known.avatarUrl || DEFAULT_AVATAR_URL }
+    : { nickname: steamId, avatarUrl: DEFAULT_AVATAR_URL };
+  // Without a key nothing can tell: the site's own row, else the SteamID itself.
+  if (!key || (known && options.known === "prefer")) return { ok: true, recipient: { steamId, ...local } };
+  const refused = await spendSteamCall(deps, source);
+  if (refused) return refused;
+  const profile = await lookUpSteamProfile(deps, key, steamId);
+  // Steam has no such account: refused, never shown as a number to pay for (issue 36).
+  if (profile === "not-found" && !known) return { ok: false, status: 404, error: GIFT_ERRORS.notFound };
+  if (profile === "unavailable" && !known) return { ok: false, status: 502, error: GIFT_ERRORS.steamUnavailable };
+  return { ok: true, recipient: { steamId, ...(typeof profile === "string" ? local : profile) } };
 }

@@ -12,7 +12,7 @@ import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
-import { type DurationRow, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
+import { type DurationRow, getItem, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
 import { batchChangingCatalog } from "./catalog-snapshot.ts";
 import type { GiftRecipient } from "./gift-recipient.ts";
 
@@ -74,6 +74,28 @@ export function checkPurchase(
   return { ok: true, price };
 }
 
+/**
+ * What `balance` (kopecks) is short of for the item at `durationDays` at its listed price, in rubles:
+ * 0 when it covers it, or when the terms name no listed price (the purchase then says why). Read from
+ * the catalog snapshot, so a gift short of money is refused before its friend is asked of Steam (issue 36).
+ */
+export async function missingFor(
+  deps: Pick<Deps, "db" | "now">,
+  balance: number,
+  itemId: number,
+  durationDays: number | null,
+): Promise<number> {
+  const item = await getItem(deps, itemId);
+  const price = item
+    ? durationDays
+      ? item.durations.find((duration) => duration.days === durationDays)?.discount_price
+      : item.discount_price
+    : undefined;
+  if (price == null) return 0;
+  const missing = Math.round(price * 100) - balance;
+  return missing > 0 ? missing / 100 : 0;
+}
+
 type PurchaseRow = typeof purchases.$inferSelect;
 
 type PurchaseViewRow = Pick<
@@ -93,13 +115,19 @@ export function toPurchaseView(row: PurchaseViewRow): PurchaseReceipt {
   };
 }
 
+/** The player's purchase made with `key`, with its gift's friend by SteamID (null for one's own). */
 async function findByKey(deps: Pick<Deps, "db">, userId: number, key: string) {
   const [row] = await deps.db.orm
-    .select()
+    .select({
+      purchase: purchases,
+      giftSteamId: sql<
+        string | null
+      >`(SELECT ${users.steamId} FROM ${users} WHERE ${users.id} = ${purchases.giftToUserId})`,
+    })
     .from(purchases)
     .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, key)))
     .limit(1);
-  return row ?? null;
+  return row ? { ...row.purchase, giftSteamId: row.giftSteamId } : null;
 }
 
 async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number> {
@@ -107,16 +135,22 @@ async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number
   return row?.balance ?? 0;
 }
 
-/** The key was used for exactly these terms: anything else is a different purchase, never the first one again. */
-function sameTerms(row: PurchaseRow, input: PurchaseInput): boolean {
+/**
+ * The key was used for exactly these terms, the gift's friend included (or no gift both times):
+ * anything else is a different purchase, never the first one again (issue 36).
+ */
+function sameTerms(row: KeyedPurchase, input: PurchaseInput): boolean {
   return (
     row.itemId === input.itemId &&
     row.serverType === input.serverType &&
-    (row.durationDays ?? null) === (input.durationDays ?? null)
+    (row.durationDays ?? null) === (input.durationDays ?? null) &&
+    row.giftSteamId === (input.giftTo?.steamId ?? null)
   );
 }
 
-async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: PurchaseRow) {
+type KeyedPurchase = PurchaseRow & { giftSteamId: string | null };
+
+async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: KeyedPurchase) {
   if (!sameTerms(row, input)) return fail(409, PURCHASE_ERRORS.idempotencyReused);
   return {
     ok: true as const,

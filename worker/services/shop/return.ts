@@ -85,6 +85,26 @@ export async function returnPurchase(
   }
 }
 
+/**
+ * What a return would give back, before the player confirms it (the page without JavaScript asks
+ * first, issue 36): the item and the price, or why it can't be returned now. Moves nothing.
+ */
+export async function returnPreview(
+  deps: Pick<Deps, "db" | "now">,
+  userId: number,
+  purchaseId: number,
+): Promise<{ ok: true; purchaseId: number; itemName: string; amount: number } | Failure> {
+  const reason = await whyNot(deps, userId, purchaseId, deps.now().getTime());
+  if (reason) return reason;
+  const { rows } = await deps.db.run<{ price: number; name: string }>(
+    statement(sql`SELECT p.price, i.name FROM purchases p JOIN items i ON i.id = p.item_id
+      WHERE p.id = ${purchaseId} AND p.user_id = ${userId}`),
+  );
+  const [row] = rows;
+  if (!row) return fail(404, RETURN_ERRORS.notFound);
+  return { ok: true, purchaseId, itemName: row.name, amount: kopecksToRubles(row.price) };
+}
+
 /** Why the purchase can't be returned, read afresh after the batch aborted. */
 async function whyNot(
   deps: Pick<Deps, "db">,
