@@ -249,6 +249,8 @@ function firstDay(shape: Shape) {
       await signIn(page, PLAYER, "/profile");
       const card = page.getByTestId("inventory-entry").first();
       await card.getByRole("button", { name: "Вернуть" }).click();
+      // Without JavaScript the page asks first.
+      await page.getByRole("button", { name: "Да, вернуть" }).click();
       await page.waitForLoadState("load");
       assert.equal(await balanceOf(PLAYER), 30_000);
 
