@@ -102,6 +102,9 @@ describe("signing vector shared with the C# plugin", () => {
       title: "VIP",
       duration_days: 30,
       commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+      done: [0],
+      lease: 3,
+      retry: 1,
     };
     expect(await queueResponseSignature(key, requestSignature, [delivery])).toBe(
       "815c2e80c4fc7328b40b2c330bf0f9fd6da39e07b97f5b645c46674a2e878434",
@@ -122,6 +125,9 @@ describe("signing vector shared with the C# plugin", () => {
       title: "VIP",
       duration_days: 30,
       commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+      done: [0],
+      lease: 3,
+      retry: 1,
     };
     expect(await queueResponseSignatureV2(key, requestSignature, [delivery])).toBe(
       "fe7caaef1feba4e493d24c92eb53b4cb15bedf86887e4a1eab36223093e946a1",

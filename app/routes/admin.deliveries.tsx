@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
+import { COMMAND_STATE_LABEL } from "#core/messages/admin.ts";
 import { POSSIBLE_DUPLICATE } from "#core/messages/game.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
@@ -19,7 +20,9 @@ import type { Route } from "./+types/admin.deliveries";
 
 // /admin/deliveries: failed and stuck deliveries with the plugin's error (an interrupted one says
 // «Доставка прервана, проверьте вручную»), and those a server acknowledged after their hand-off
-// («возможна повторная выдача», decision 104); retry or cancel.
+// («возможна повторная выдача», decision 104); retry or cancel. Each delivery lists its commands
+// with what each did and where, why a pending one waits, and what «Повторить» will run and where
+// (decision 124).
 
 const FILTER_LABEL: Record<(typeof DELIVERY_FILTERS)[number], string> = {
   problems: "Ошибки и зависшие",
@@ -108,6 +111,7 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                 <th scope="col">Предмет</th>
                 <th scope="col">Сервер</th>
                 <th scope="col">Статус</th>
+                <th scope="col">Команды</th>
                 <th scope="col">Ошибка плагина</th>
                 <th scope="col">Действия</th>
               </tr>
@@ -132,11 +136,39 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                         {POSSIBLE_DUPLICATE}: сервер №{row.ackRefusedServerId}, {formatMoment(row.ackRefusedAt)}
                       </div>
                     )}
+                    {row.waitReason && (
+                      <div className="muted" data-testid="delivery-wait">
+                        {row.waitReason}
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    {row.commandProgress.length === 0 ? (
+                      <span className="muted">ещё не выдавалась</span>
+                    ) : (
+                      <ol className="admin-commands" data-testid="delivery-commands">
+                        {row.commandProgress.map((command) => (
+                          <li key={command.number}>
+                            <span className="admin-table__mono">{command.command}</span> —{" "}
+                            {COMMAND_STATE_LABEL[command.state]}
+                            {command.serverId !== null && command.state !== "pending" && (
+                              <span className="muted">
+                                {" "}
+                                (сервер №{command.serverId}, {formatMoment(command.at)})
+                              </span>
+                            )}
+                          </li>
+                        ))}
+                      </ol>
+                    )}
                   </td>
                   <td>{row.lastError ?? "—"}</td>
                   <td>
-                    {(row.status === "failed" || row.status === "pending") && (
+                    {row.retryPlan && (
                       <>
+                        <p className="muted" data-testid="retry-plan">
+                          {row.retryPlan}
+                        </p>
                         <PostButton fields={{ intent: "retry", deliveryId: row.id }} label="Повторить" />
                         <Form method="post" className="admin-form admin-form--inline">
                           <input type="hidden" name="intent" value="cancel" />

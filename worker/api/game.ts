@@ -4,11 +4,15 @@ import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
+import { PROGRESS_PATTERN } from "../services/game/progress.ts";
 import {
   ackResponseSignature,
+  ackResponseSignatureV3,
+  invalidAckResponseSignature,
   pendingResponseSignature,
   queueResponseSignature,
   queueResponseSignatureV2,
+  queueResponseSignatureV3,
   refusedAckResponseSignature,
 } from "../services/game/response-signature.ts";
 import { GameRequestError, type VerifiedGameRequest, verifyGameRequest } from "../services/game/signature.ts";
@@ -38,7 +42,15 @@ const heartbeatSchema = z.object({
 });
 /** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is refused. */
 const WIPE_CLOCK_SLACK_SECONDS = 5 * 60;
-const queueSchema = z.object({ online: onlineList });
+const leaseNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const queueSchema = z.object({
+  online: onlineList,
+  // Plugin 3 (decision 124): deliveries of earlier answers it did not start, each with its lease.
+  skipped: z
+    .array(z.object({ delivery_id: z.string().uuid(), lease: leaseNumber }))
+    .max(100)
+    .default([]),
+});
 const ackSchema = z.object({
   results: z
     .array(
@@ -47,6 +59,9 @@ const ackSchema = z.object({
         ok: z.boolean(),
         message: z.string().max(2000).optional(),
         interrupted: z.boolean().optional(),
+        // Plugin 3: each command's state, one letter a command, and the lease it ran under.
+        progress: z.string().regex(PROGRESS_PATTERN).optional(),
+        lease: leaseNumber.optional(),
       }),
     )
     .min(1)
@@ -97,21 +112,32 @@ gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
   const { server, signature, key } = c.get("game");
-  const deliveries = await leaseDeliveries(c.get("deps"), server, body.online);
+  const deliveries = await leaseDeliveries(c.get("deps"), server, body.online, body.skipped);
   return c.json({
     deliveries,
     lease_seconds: LEASE_MS / 1000,
     // The plugin runs these commands on its console: it checks they came from us.
     response_signature: await queueResponseSignature(key, signature, deliveries),
     response_signature_v2: await queueResponseSignatureV2(key, signature, deliveries),
+    response_signature_v3: await queueResponseSignatureV3(key, signature, deliveries, null),
   });
 });
 
+/** A 400 to an acknowledgement, signed: the plugin sets a lone result aside only on ours (decision 124). */
+async function invalidAck(c: Context<GameEnv>, ids: string[]) {
+  const { signature, key } = c.get("game");
+  return c.json(
+    { ...badRequest, delivery_ids: ids, response_signature: await invalidAckResponseSignature(key, signature, ids) },
+    400,
+  );
+}
+
 gameApi.post("/ack", async (c) => {
   const body = parseBody(c, ackSchema);
-  if (!body) return c.json(badRequest, 400);
+  if (!body) return invalidAck(c, []);
   const { server, signature, key } = c.get("game");
   const outcome = await acknowledgeDeliveries(c.get("deps"), server, body.results);
+  if (outcome.status === "invalid") return invalidAck(c, outcome.ids);
   // Signed like the queue's answer: the plugin drops journal entries only on an answer from us.
   if (outcome.status !== "ok") {
     const error = outcome.status === "unknown" ? GAME_ERRORS.unknownDeliveries : GAME_ERRORS.foreignDeliveries;
@@ -126,7 +152,9 @@ gameApi.post("/ack", async (c) => {
   }
   return c.json({
     results: outcome.results,
+    ack_seq: outcome.ackSeq,
     response_signature: await ackResponseSignature(key, signature, outcome.results),
+    response_signature_v3: await ackResponseSignatureV3(key, signature, outcome.ackSeq, outcome.results),
   });
 });
 
