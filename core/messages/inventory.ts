@@ -4,6 +4,7 @@ import type { InventoryState } from "../profile/inventory-state.ts";
 
 export const INVENTORY_STATE_LABEL: Record<InventoryState, string> = {
   waiting: "Ждёт выдачи",
+  delivering: "Выдаётся",
   failed: "Ошибка выдачи",
   active: "Действует",
   received: "Получен",
@@ -27,6 +28,10 @@ export const INVENTORY_HELP =
 export function waitingText(serverTypeLabel: string): string {
   return `Зайдите на сервер ${serverTypeLabel} — предмет придёт автоматически.`;
 }
+
+/** Given in the game, not yet in a save of the server's world (decision 124). */
+export const DELIVERING_TEXT =
+  "Уже в игре: покупка отметится выданной после ближайшего сохранения сервера (обычно до 10 минут).";
 
 export const FAILED_RETRY_TEXT =
   "Выдача будет повторена: администратор видит ошибку. Если предмет долго не приходит, напишите нам в Discord.";

@@ -701,6 +701,9 @@ export async function pendingForPlayer(deps: Deps, server: GameServer, steamId: 
     statement(sql`SELECT i.name, e.duration_days, e.is_permanent, e.last_error
        FROM inventory_entries e JOIN users u ON u.id = e.user_id JOIN items i ON i.id = e.item_id
        WHERE u.steam_id = ${steamId} AND e.server_type = ${server.serverType} AND e.status = 'not_used'
+         -- In the player's inventory already, waiting only for the world's save (decision 124).
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
+           AND d.status = 'pending' AND d.saving_since IS NOT NULL)
        ORDER BY e.id LIMIT 50`),
   );
   return rows.rows.map((row) => ({
