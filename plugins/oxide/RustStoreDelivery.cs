@@ -793,7 +793,8 @@ namespace Oxide.Plugins
             var online = SteamIds(false);
             var fields = new Dictionary<string, object>
             {
-                ["hostname"] = ConVar.Server.hostname ?? "",
+                // The site keeps 200 characters of it.
+                ["hostname"] = Cut(ConVar.Server.hostname ?? "", 200),
                 ["players"] = online.Count,
                 ["max_players"] = ConVar.Server.maxplayers,
                 ["queue"] = ServerMgr.Instance != null ? ServerMgr.Instance.connectionQueue.Queued : 0,
@@ -1456,6 +1457,11 @@ namespace Oxide.Plugins
                 entry.Legacy = null;
                 entry.Reported = entry.All ? "legacy" : Snapshot(entry);
             }
+        }
+
+        private static string Cut(string text, int max)
+        {
+            return text.Length > max ? text.Substring(0, max) : text;
         }
 
         private static string Short(string text)

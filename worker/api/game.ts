@@ -27,20 +27,27 @@ export const gameApi = new Hono<GameEnv>();
 const steamId = z.string().regex(/^[0-9]{17}$/);
 const onlineList = z.array(steamId).max(1000);
 
+/**
+ * A heartbeat is proof that the server is alive, and a refused one made a live server look dead, so
+ * its deliveries could move (issue 35, item 7): a field the site can't use is cut or left out, never
+ * a reason to refuse the heartbeat.
+ */
+const cut = (max: number) => z.string().transform((text) => text.slice(0, max));
+const count = z.number().int().min(0).max(10_000).catch(0);
 const heartbeatSchema = z.object({
-  hostname: z.string().max(200),
-  players: z.number().int().min(0).max(10_000),
-  max_players: z.number().int().min(0).max(10_000),
-  queue: z.number().int().min(0).max(10_000).default(0),
-  map: z.string().max(200).nullish(),
+  hostname: cut(200).catch(""),
+  players: count,
+  max_players: count,
+  queue: count.default(0),
+  map: cut(200).nullish().catch(null),
   // Older plugins send none of these three.
-  map_size: z.number().int().min(1000).max(6000).nullish(),
-  map_seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
-  /** Rust's save creation time (the last wipe), unix seconds; not in the future (checked below). */
-  wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
-  online: onlineList.default([]),
+  map_size: z.number().int().min(1000).max(6000).nullish().catch(null),
+  map_seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish().catch(null),
+  /** Rust's save creation time (the last wipe), unix seconds; one in the future is left out (below). */
+  wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish().catch(null),
+  online: onlineList.catch([]).default([]),
 });
-/** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is refused. */
+/** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is left out. */
 const WIPE_CLOCK_SLACK_SECONDS = 5 * 60;
 const leaseNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
 const queueSchema = z.object({
@@ -97,13 +104,14 @@ gameApi.post("/heartbeat", async (c) => {
   const beat = parseBody(c, heartbeatSchema);
   if (!beat) return c.json(badRequest, 400);
   const nowSeconds = Math.floor(c.get("deps").now().getTime() / 1000);
-  if (beat.wiped_at != null && beat.wiped_at > nowSeconds + WIPE_CLOCK_SLACK_SECONDS) return c.json(badRequest, 400);
+  const wipedAt =
+    beat.wiped_at != null && beat.wiped_at <= nowSeconds + WIPE_CLOCK_SLACK_SECONDS ? beat.wiped_at : null;
   await recordHeartbeat(c.get("deps"), c.get("game").server, {
     ...beat,
     map: beat.map ?? null,
     mapSize: beat.map_size ?? null,
     mapSeed: beat.map_seed ?? null,
-    wipedAt: beat.wiped_at == null ? null : Math.min(beat.wiped_at, nowSeconds) * 1000,
+    wipedAt: wipedAt == null ? null : Math.min(wipedAt, nowSeconds) * 1000,
   });
   return c.json({ ok: true });
 });
