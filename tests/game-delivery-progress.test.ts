@@ -4,7 +4,7 @@
 // failure counts once per lease, and «Повторить» says what it will run and where.
 import { eq } from "drizzle-orm";
 import { describe, expect, it } from "vitest";
-import { deliveries, itemCommands } from "#db/schema.ts";
+import { deliveries, itemCommands, servers } from "#db/schema.ts";
 import { consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
 import { testClock, testDeps } from "#tests/support/deps.ts";
 import {
@@ -299,5 +299,68 @@ describe("each command's progress (decision 124)", () => {
       retry: 1,
     });
     clock.advance(1000);
+  });
+
+  it("after a restore from a backup the type waits until each server has re-sent what the site forgot; an operator may stop waiting for one", async () => {
+    const { pluginFor, row, online, tick, deps, serverType } = await world(["inventory.giveto {steamid} wood 1000"]);
+    const a = await pluginFor("A");
+    const b = await pluginFor("B");
+    const [served] = await a.plugin.poll(online);
+    const id = served?.delivery_id ?? "";
+    tick();
+    const done = await a.plugin.report([{ delivery_id: id, ok: true, progress: "s", lease: 1 }]);
+    expect(done.json).toMatchObject({ results: [{ delivery_id: id, status: "done" }], ack_seq: 1 });
+
+    // The owner restores a backup from before that delivery (npm run db:restore marks every server).
+    await deps.db.orm
+      .update(deliveries)
+      .set({
+        status: "pending",
+        leaseUntil: null,
+        leasedServerId: null,
+        doneAt: null,
+        doneServerId: null,
+        commands: null,
+        progress: null,
+        leaseSeq: 0,
+        homeServerId: null,
+      })
+      .where(eq(deliveries.id, id));
+    await deps.db.orm.update(servers).set({ ackSeq: 0, needsResync: true }).where(eq(servers.serverType, serverType));
+
+    // B has nothing to re-send, but A has not re-sent yet: nothing of the type moves.
+    tick();
+    const first = await b.plugin.sim.post("/api/game/queue", { online, site_seq: 0 });
+    expect(first.json).toMatchObject({ deliveries: [], resync_from: 0 });
+    tick();
+    expect(await b.plugin.sim.post("/api/game/queue", { online, site_seq: 0, resynced: true })).toMatchObject({
+      json: { deliveries: [] },
+    });
+    const support = await createOperator(deps, "support");
+    const page = await loader(consoleArgs(deps, `/admin/deliveries?type=${serverType}`, { token: support.token }));
+    expect(page.awaited.map((server) => server.id)).toEqual([a.server.id]);
+
+    // A polls with the counter it saw, is told to re-send, and does: the forgotten row is taken as done.
+    tick();
+    const asked = await a.plugin.sim.post("/api/game/queue", { online, site_seq: 1 });
+    expect(asked.json).toMatchObject({ deliveries: [], resync_from: 0 });
+    tick();
+    const again = await a.plugin.report([{ delivery_id: id, ok: true, progress: "s", lease: 1 }]);
+    expect(again.json.results).toEqual([{ delivery_id: id, status: "done" }]);
+    expect(await row()).toMatchObject({ status: "done", doneServerId: a.server.id });
+    tick();
+    await a.plugin.sim.post("/api/game/queue", { online, site_seq: 1, resynced: true });
+    expect((await loader(consoleArgs(deps, "/admin/deliveries", { token: support.token }))).awaited).toEqual([]);
+
+    // A server that never comes back: the operator stops waiting for it.
+    await deps.db.orm.update(servers).set({ needsResync: true }).where(eq(servers.id, b.server.id));
+    const skipped = await action(
+      consoleArgs(deps, "/admin/deliveries", {
+        token: support.token,
+        form: { intent: "skip-resync", serverId: String(b.server.id) },
+      }),
+    );
+    expect(skipped).toBeInstanceOf(Response);
+    expect((await loader(consoleArgs(deps, "/admin/deliveries", { token: support.token }))).awaited).toEqual([]);
   });
 });

@@ -52,6 +52,7 @@ export const SERVER_TEXT = {
 export const DELIVERY_TEXT = {
   notRetryable: "Повторить можно только доставку с ошибкой или зависшую",
   savingNotRetryable: "Часть команд уже выполнена и ждёт сохранения мира на сервере: повторить можно после сохранения",
+  notAwaited: "Сайт уже не ждёт этот сервер",
   notCancellable: "Отменить можно только не выполненную доставку, которую сейчас не выполняет сервер",
   notFound: "Доставка не найдена",
 } as const;
@@ -270,4 +271,14 @@ export const DELIVERY_WAIT_TEXT = {
     `Выполнена на сервере №${id}, ждёт сохранения мира (с ${since}); отметится выданной после сохранения`,
   holderSilent: (id: number, since: string) =>
     `Сервер №${id} взял доставку и не отвечает с ${since}: он мог её выполнить. Ждём его; «Повторить» отдаст доставку другому серверу`,
+} as const;
+
+/** After a restore from a backup (decision 124): the deliveries page names the servers it waits for. */
+export const RESYNC_TEXT = {
+  title: "Сайт восстановлен из резервной копии",
+  waiting: (id: number, name: string, serverType: string) =>
+    `Доставки на серверах типа ${serverType} ждут, пока сервер №${id} «${name}» пришлёт, что он выдал после создания копии.`,
+  skip: (id: number) => `Не ждать сервер №${id}`,
+  skipWarning: "Сервер удалён или не вернётся: то, что он выдал после копии, сайт не узнает и может выдать снова.",
+  done: "Сайт больше не ждёт этот сервер",
 } as const;

@@ -244,6 +244,8 @@ namespace Oxide.Plugins
             public long Seq;
             /// <summary>The highest acknowledgement counter the site's signed answers carried (decision 124).</summary>
             public long SiteSeq;
+            /// <summary>The site was restored from a backup: results it acknowledged after this counter are being sent again.</summary>
+            public long? Resync;
             public Dictionary<string, JournalEntry> Entries = new Dictionary<string, JournalEntry>();
         }
 
@@ -840,7 +842,15 @@ namespace Oxide.Plugins
         private void Poll(Action done)
         {
             var sending = new List<Skipped>(skipped);
-            var fields = new Dictionary<string, object> { ["online"] = SteamIds(true), ["skipped"] = sending };
+            var fields = new Dictionary<string, object>
+            {
+                ["online"] = SteamIds(true),
+                ["skipped"] = sending,
+                ["site_seq"] = journal.SiteSeq,
+            };
+            // Everything the restored site had forgotten has been sent again and accepted.
+            var resynced = journal.Resync.HasValue && NothingToReport();
+            if (resynced) fields["resynced"] = true;
             Post("/api/game/queue", fields, (code, response, requestSignature) =>
             {
                 try
@@ -859,6 +869,17 @@ namespace Oxide.Plugins
                     {
                         PrintError("Queue answer has a wrong signature; nothing was run. Check \"Site URL\" and any proxy in between.");
                         return;
+                    }
+                    if (queue.ResyncFrom.HasValue)
+                    {
+                        if (journal.Resync != queue.ResyncFrom) StartResync(queue.ResyncFrom.Value);
+                        return;
+                    }
+                    if (resynced)
+                    {
+                        journal.Resync = null;
+                        SaveJournal();
+                        Puts("The site has every result again; delivery goes on.");
                     }
                     RunAll(queue.Deliveries);
                 }
@@ -1331,6 +1352,47 @@ namespace Oxide.Plugins
         }
 
         private const string InterruptedMessage = "Доставка прервана, проверьте вручную";
+
+        private bool NothingToReport()
+        {
+            foreach (var pair in journal.Entries)
+            {
+                if (ResultFor(pair.Key, pair.Value) != null) return false;
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// The site's acknowledgement counter is behind ours: it was restored from a backup and has
+        /// forgotten what it accepted since. Everything it acknowledged after `from` is sent again (the
+        /// site takes a repeat as a repeat); its deliveries wait meanwhile (decision 124).
+        /// </summary>
+        private void StartResync(long from)
+        {
+            journal.Resync = from;
+            journal.SiteSeq = from;
+            var moved = new List<string>();
+            foreach (var pair in archive.Entries)
+            {
+                if (pair.Value.ReportedSeq > from) moved.Add(pair.Key);
+            }
+            foreach (var id in moved)
+            {
+                if (!journal.Entries.ContainsKey(id)) journal.Entries[id] = archive.Entries[id];
+                archive.Entries.Remove(id);
+            }
+            var again = 0;
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (entry.ReportedSeq <= from) continue;
+                entry.Reported = null;
+                if (entry.All && entry.Progress == null) entry.Legacy = "ok";
+                again++;
+            }
+            if (moved.Count > 0) SavePair(ArchiveFile, archive);
+            SaveJournal();
+            PrintWarning("The site was restored from a backup (its acknowledgement counter is back at {0}): sending again {1} result(s) it acknowledged since.", from, again);
+        }
 
         private void SendAcks(List<AckResult> batch, Action done)
         {

@@ -2,7 +2,13 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
+import {
+  acknowledgeDeliveries,
+  LEASE_MS,
+  leaseDeliveries,
+  pendingForPlayer,
+  resyncFrom,
+} from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
 import { PROGRESS_PATTERN } from "../services/game/progress.ts";
 import {
@@ -57,6 +63,10 @@ const queueSchema = z.object({
     .array(z.object({ delivery_id: z.string().uuid(), lease: leaseNumber }))
     .max(100)
     .default([]),
+  // The highest acknowledgement counter the plugin has seen, and whether it has sent again everything
+  // acknowledged since the `resync_from` it was given (decision 124, a site restored from a backup).
+  site_seq: leaseNumber.optional(),
+  resynced: z.boolean().optional(),
 });
 const ackSchema = z.object({
   results: z
@@ -120,14 +130,16 @@ gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
   const { server, signature, key } = c.get("game");
-  const deliveries = await leaseDeliveries(c.get("deps"), server, body.online, body.skipped);
+  const resync = await resyncFrom(c.get("deps"), server, body.site_seq, body.resynced === true);
+  const deliveries = resync === null ? await leaseDeliveries(c.get("deps"), server, body.online, body.skipped) : [];
   return c.json({
     deliveries,
     lease_seconds: LEASE_MS / 1000,
+    ...(resync === null ? {} : { resync_from: resync }),
     // The plugin runs these commands on its console: it checks they came from us.
     response_signature: await queueResponseSignature(key, signature, deliveries),
     response_signature_v2: await queueResponseSignatureV2(key, signature, deliveries),
-    response_signature_v3: await queueResponseSignatureV3(key, signature, deliveries, null),
+    response_signature_v3: await queueResponseSignatureV3(key, signature, deliveries, resync),
   });
 });
 

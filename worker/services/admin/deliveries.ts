@@ -3,7 +3,7 @@ import { z } from "zod";
 import type { DeliveryFilter } from "#core/admin/filters.ts";
 import { formatDate } from "#core/format/dates.ts";
 import { DELIVERY_TEXT, DELIVERY_WAIT_TEXT } from "#core/messages/admin.ts";
-import { deliveries, inventoryEntries, items, users } from "#db/schema.ts";
+import { deliveries, inventoryEntries, items, servers, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { LEASE_HOLDER_ALIVE_MS, parseCommands } from "../game/deliveries.ts";
@@ -20,6 +20,7 @@ export const REFUSED_ACK_SHOWN_MS = 7 * 24 * 60 * 60_000;
 
 export const deliveryActionSchema = z.discriminatedUnion("intent", [
   z.object({ intent: z.literal("retry"), deliveryId: z.string().uuid(DELIVERY_TEXT.notFound) }),
+  z.object({ intent: z.literal("skip-resync"), serverId: z.coerce.number().int().positive(DELIVERY_TEXT.notFound) }),
   z.object({ intent: z.literal("cancel"), deliveryId: z.string().uuid(DELIVERY_TEXT.notFound), reason: reasonSchema }),
 ]);
 
@@ -273,4 +274,43 @@ export async function cancelDelivery(
 async function exists(deps: Pick<Deps, "db">, deliveryId: string): Promise<boolean> {
   const [row] = await deps.db.orm.select({ id: deliveries.id }).from(deliveries).where(eq(deliveries.id, deliveryId));
   return Boolean(row);
+}
+
+/** Servers the site waits for after a restore from a backup (decision 124), with their type. */
+export async function serversAwaitingResync(deps: Pick<Deps, "db">) {
+  return deps.db.orm
+    .select({ id: servers.id, name: servers.name, serverType: servers.serverType })
+    .from(servers)
+    .where(eq(servers.needsResync, true))
+    .orderBy(servers.id);
+}
+
+/**
+ * The operator stops waiting for a server's re-sync (it is gone for good): deliveries of its type
+ * move again. What it delivered after the backup is then unknown to the site, so some may run twice.
+ */
+export async function skipResync(
+  deps: Pick<Deps, "db" | "now">,
+  operator: Operator,
+  serverId: number,
+): Promise<AdminResult> {
+  const now = deps.now().getTime();
+  const guard = sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId} AND needs_resync = 1)`;
+  const [audit] = await deps.db.batch([
+    auditStatement(
+      {
+        operator,
+        action: "server.skip_resync",
+        targetType: "server",
+        targetId: serverId,
+        before: { needsResync: true },
+        after: { needsResync: false },
+        now,
+      },
+      guard,
+    ),
+    statement(sql`UPDATE servers SET needs_resync = 0 WHERE id = ${serverId} AND ${guard}`),
+  ]);
+  if (audit?.changes === 1) return { ok: true };
+  return { ok: false, status: 409, error: DELIVERY_TEXT.notAwaited };
 }

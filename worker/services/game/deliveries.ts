@@ -212,6 +212,8 @@ export async function leaseDeliveries(
            AND (${bound} IS NULL OR ${bound} = ${server.id}
              OR (d.lease_until IS NULL AND NOT ${alive("d.home_server_id", "d.server_type", now)}))
            AND (d.commands IS NOT NULL OR EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind))
+           -- After a restore from a backup, nothing of the type moves until each of its servers has said what it ran.
+           AND NOT EXISTS (SELECT 1 FROM servers rs WHERE rs.server_type = d.server_type AND rs.needs_resync = 1)
            -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
            AND (d.kind <> 'grant' OR e.status = 'not_used')
            -- The rank lives in the Oxide of the server that granted it.
@@ -292,6 +294,39 @@ export async function leaseDeliveries(
   });
   if (fix.length > 0) await deps.db.batch(fix);
   return served;
+}
+
+/**
+ * Whether this server must first send again what it acknowledged since `resync_from` (decision 124):
+ * the site was restored from a backup (`npm run db:restore` marked every server), or the plugin has
+ * seen a higher acknowledgement counter than the site now has. Answers the counter to send from, or
+ * null; a plugin that says it has sent everything is done.
+ */
+export async function resyncFrom(
+  deps: Deps,
+  server: GameServer,
+  pluginSeq: number | undefined,
+  resynced: boolean,
+): Promise<number | null> {
+  const current = server.ackSeq ?? 0;
+  if (server.needsResync && resynced) {
+    await deps.db.run(statement(sql`UPDATE servers SET needs_resync = 0 WHERE id = ${server.id}`));
+    return null;
+  }
+  if (!server.needsResync && !(pluginSeq !== undefined && pluginSeq > current)) return null;
+  if (!server.needsResync) {
+    await deps.db.run(statement(sql`UPDATE servers SET needs_resync = 1 WHERE id = ${server.id}`));
+    console.error(
+      JSON.stringify({
+        event: "site_behind_plugin",
+        server: server.id,
+        site_ack_seq: current,
+        plugin_ack_seq: pluginSeq,
+        message: "the plugin has seen later acknowledgements than the database holds: restored from a backup?",
+      }),
+    );
+  }
+  return current;
 }
 
 /** The stored, fixed commands of a delivery; null before its first lease. */
@@ -433,7 +468,7 @@ function invalidReport(row: DeliveryState, result: AckResult): boolean {
   if (result.progress === undefined) return false;
   if (!PROGRESS_PATTERN.test(result.progress)) return true;
   const commands = parseCommands(row.commands);
-  return commands === null || commands.length !== result.progress.length;
+  return commands !== null && commands.length !== result.progress.length;
 }
 
 /**
@@ -457,9 +492,13 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
 
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length > 0) return { status: "unknown", ids: unknown };
+  // Re-sending after a restore, the server claims what the restored rows don't show leased (decision 124).
+  const claimable = (row: DeliveryState) =>
+    Boolean(server.needsResync) && row.leased_server_id === null && row.status !== "done";
   const forbidden = ids.filter((id) => {
     const row = byId.get(id);
     if (!row) return true;
+    if (claimable(row)) return false;
     return row.status === "done" ? row.done_server_id !== server.id : row.leased_server_id !== server.id;
   });
   if (forbidden.length > 0) {
@@ -474,6 +513,13 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
 
   const now = deps.now().getTime();
   const statements: Statement[] = [];
+  const claimed = [...byId.values()].filter(claimable).map((row) => row.id);
+  if (claimed.length > 0) {
+    statements.push(
+      statement(sql`UPDATE deliveries SET leased_server_id = ${server.id}
+        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(claimed)})) AND leased_server_id IS NULL`),
+    );
+  }
   const outcomes: { delivery_id: string; status: AckStatus }[] = [];
   const seen = new Set<string>();
   let coversRanks = false;
@@ -482,8 +528,9 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     const row = byId.get(result.delivery_id);
     if (!row || seen.has(row.id)) continue;
     seen.add(row.id);
-    const commands = parseCommands(row.commands) ?? [];
     const reported = result.progress === undefined ? null : parseProgressLetters(result.progress);
+    // A restored row may not have its commands yet: the report says how many there are.
+    const commands = parseCommands(row.commands) ?? Array.from({ length: reported?.length ?? 0 }, () => "");
     const stale = reported !== null && (result.lease ?? 0) < row.lease_seq;
     const progress =
       reported && !stale ? mergeProgress(readProgress(row.progress, commands.length), reported, server.id, now) : null;
