@@ -1338,7 +1338,9 @@ namespace Oxide.Plugins
                     Snapshot = snapshot,
                 };
             }
-            if (entry.Progress == null) return null;
+            // An older journal's entry says nothing of how many commands there are: it is reported in this
+            // version's terms only once the site has served it (leases start at 1).
+            if (entry.Progress == null || entry.Lease == 0) return null;
             var failed = entry.Progress.IndexOf(FailedHere) >= 0;
             return new AckResult
             {

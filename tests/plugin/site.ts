@@ -242,6 +242,17 @@ export async function pressRetry(deliveryId: string): Promise<number> {
   return response.status;
 }
 
+/** The operator refunds a purchase from the player's console page; answers the status. */
+export async function pressRefund(steamId: string, purchaseId: number, reason = "Игрок передумал"): Promise<number> {
+  const response = await fetch(`${SITE_ORIGIN}/admin/players/${steamId}`, {
+    method: "POST",
+    headers: { cookie: await admin(), origin: SITE_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "refund", purchaseId: String(purchaseId), reason }),
+    redirect: "manual",
+  });
+  return response.status;
+}
+
 // Buying over HTTP, as the shop's script does, with the session a browser gets from the Steam
 // stand-in (tests/server/sign-in.ts).
 

@@ -62,6 +62,18 @@ public class PlayerInventory
     public bool GiveItem(Item item, ItemContainer container = null)
     {
         if (item == null || item.removed) return false;
+        if (World.GivePartly != null && World.GivePartly.Equals(item.info.shortname, StringComparison.OrdinalIgnoreCase))
+        {
+            // Rust's GiveItem can refuse what a container won't take (another plugin's CanAcceptItem):
+            // half goes into the inventory, the rest stays with the caller.
+            World.GivePartly = null;
+            var moved = item.amount / 2;
+            containerMain.itemList.Add(new Item { info = item.info, amount = moved });
+            item.amount -= moved;
+            item.droppedBy = owner;
+            World.EmitGive(owner, item.info.shortname, moved, false);
+            return false;
+        }
         var left = item.amount;
         foreach (var target in new[] { containerMain, containerBelt })
         {

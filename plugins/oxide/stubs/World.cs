@@ -55,6 +55,7 @@ namespace Harness
         public static bool FailWrites;
         public static int CrashOnWrite; // the Nth next data-file write is cut in half, then the process dies
         public static string CrashOnGive; // a give of this shortname happens, then the process dies
+        public static string GivePartly; // the next give of this shortname moves half into a stack and refuses the rest (another plugin's hook)
         public static readonly HashSet<string> FaultsOnce = new HashSet<string>();
 
         public static void Emit(Dictionary<string, object> evt)
@@ -431,6 +432,9 @@ namespace Harness
                     // RustCore's SaveCommand: Interface.Oxide.OnSave(), Oxide's data only.
                     WritePermissions();
                     return "Data saved";
+                case "server.hostname":
+                    if (parts.Count > 1) ConVar.Server.hostname = line.Substring(line.IndexOf(parts[1], StringComparison.Ordinal)).Trim();
+                    return "server.hostname: \"" + ConVar.Server.hostname + "\"";
                 case "server.saveinterval":
                 {
                     int seconds;
