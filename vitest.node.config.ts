@@ -22,6 +22,7 @@ export const BOTH_RUNTIMES = [
   "tests/auth-sign-in-code.test.ts",
   // delivery to the game
   "tests/game-delivery.test.ts",
+  "tests/game-delivery-progress.test.ts",
   "tests/game-signing.test.ts",
   "tests/admin-servers.test.ts",
   "tests/game-keys.test.ts",

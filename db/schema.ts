@@ -24,6 +24,12 @@ export const servers = sqliteTable("servers", {
   steamSeenAt: integer("steam_seen_at"),
   steamPlayers: integer("steam_players"),
   steamMaxPlayers: integer("steam_max_players"),
+  // Every acknowledgement the site accepts from this server bumps it, and the signed answer carries it:
+  // a plugin that has seen a higher one knows the site was restored from a backup (decision 124).
+  ackSeq: integer("ack_seq").notNull().default(0),
+  // Set by `npm run db:restore` (or a plugin that saw a higher ack_seq): deliveries of this server's
+  // type wait until its plugin has sent again what it acknowledged after the backup (decision 124).
+  needsResync: integer("needs_resync", { mode: "boolean" }).notNull().default(false),
   createdAt: createdAt(),
 });
 
@@ -404,6 +410,22 @@ export const deliveries = sqliteTable(
     // been given twice (decision 104).
     ackRefusedAt: integer("ack_refused_at"),
     ackRefusedServerId: integer("ack_refused_server_id"),
+    // Decision 124. The commands, rendered once at the first lease (JSON array of strings); NULL
+    // until then. An item's later edit changes them only through an operator's «Повторить».
+    commands: text("commands"),
+    // One entry per command (JSON array): {"state": pending|given|saved|failed|uncertain,
+    // "server": id, "at": ms} — what the plugins reported; NULL until one did.
+    progress: text("progress"),
+    // Some command ran and the world has not been saved since: held for home_server_id.
+    savingSince: integer("saving_since"),
+    // The server where one of its commands took effect: retries stay there while it lives.
+    homeServerId: integer("home_server_id"),
+    // Leases given so far; the plugin names the one it ran under, so a failure counts once.
+    leaseSeq: integer("lease_seq").notNull().default(0),
+    // The lease whose failure was counted last.
+    countedLease: integer("counted_lease").notNull().default(0),
+    // «Повторить» pressed this many times: an uncertain command runs again only after one.
+    retries: integer("retries").notNull().default(0),
     createdAt: createdAt(),
   },
   (t) => [

@@ -85,6 +85,20 @@ if (existsSync(path)) {
 for (const file of walFilesOf(path)) rmSync(file, { force: true });
 renameSync(incoming, path);
 removeIncoming();
+// The backup has forgotten what the game servers delivered since it was made: each plugin sends it
+// again, and deliveries wait until all servers of their type have (decision 124). A backup from
+// before that column is marked when it is migrated and a plugin first polls.
+const restored = openLibsqlFile(path);
+const marked = await restored
+  .execute("UPDATE servers SET needs_resync = 1")
+  .then((result) => result.rowsAffected)
+  .catch(() => null)
+  .finally(() => restored.close());
 console.log(`Restored ${backup} into ${path} (${describeCopy(copy)}).`);
+if (marked !== null && marked > 0) {
+  console.log(
+    `${marked} game server(s) will send again what they delivered since the backup; deliveries wait until they have.`,
+  );
+}
 if (keptAs) console.log(`The database it replaced is kept as ${keptAs}.`);
 console.log("Start the site; a backup from an older version needs `npm run db:migrate` (or MIGRATE_ON_START=1) first.");

@@ -5,6 +5,7 @@
 //   npm run servers -- rotate-key --id 6 [--remote]
 //   npm run servers -- remove --id 6 [--confirm-queue] [--remote]
 //   npm run servers -- list [--remote]
+//   npm run servers -- resync [--remote]        after restoring the database from a backup (D1 Time Travel)
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
 // A new key is printed ONCE. The database keeps only a random salt: the key is derived from
@@ -21,6 +22,7 @@ const usage = `Usage:
   npm run servers -- rotate-key --id N [--remote]
   npm run servers -- remove --id N [--confirm-queue] [--remote]
   npm run servers -- list [--remote]
+  npm run servers -- resync [--remote]   after a restore: deliveries wait until every plugin has re-sent what it delivered
 Local options: --persist-to DIR, --env NAME
 The Node server's libSQL database instead: --libsql, or DATABASE_URL set (also read from .env)`;
 
@@ -188,6 +190,13 @@ if (command === "add") {
           : "none",
       "last heartbeat": when(row.heartbeat_at),
     })),
+  );
+} else if (command === "resync") {
+  // Decision 124: a database restored from a backup has forgotten what the plugins delivered since.
+  // Each plugin sends it again; deliveries of a server type wait until all of its servers have.
+  const rows = await database.query("UPDATE servers SET needs_resync = 1 RETURNING id");
+  console.log(
+    `${rows.length} server(s) in ${where} will send again what they delivered since the backup; their deliveries wait until they have (console, Доставки).`,
   );
 } else {
   fail(`Unknown command "${command}".`);

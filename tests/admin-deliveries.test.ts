@@ -15,7 +15,7 @@ import {
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
-import { HANDOFF_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
 import AdminDeliveries, { action, loader } from "../app/routes/admin.deliveries.tsx";
 
 const HOUR = 3_600_000;
@@ -118,8 +118,9 @@ describe("Доставки", () => {
       [interrupted.id, "Доставка прервана, проверьте вручную"],
     ]);
 
-    // The operator checked the game and retries; the server runs it, goes silent before its ack,
-    // and after the hand-off a twin delivers it.
+    // The operator checked the game and retries; the server runs it and goes silent before its ack.
+    // Nobody else gets it (the silent server may have run it): the page says why it waits, and what
+    // «Повторить» would do now.
     expect((await post({ intent: "retry", deliveryId: interrupted.id })).status).toBe(302);
     await restarted.tick([player.steamId], { crashBeforeAck: true });
     const twinServer = await createGameServer(deps, { serverType });
@@ -129,7 +130,22 @@ describe("Доставки", () => {
       serverKey: twinServer.key,
       now: clock.now,
     });
-    clock.advance(LEASE_MS + HANDOFF_MS);
+    clock.advance(LEASE_MS + LEASE_HOLDER_ALIVE_MS);
+    expect(await twin.tick([player.steamId])).toEqual([]);
+    const stuck = await loader(
+      consoleArgs(deps, `/admin/deliveries?type=${serverType}&status=pending`, { token: support.token }),
+    );
+    const [waiting] = stuck.rows;
+    expect(waiting?.waitReason).toMatch(
+      new RegExp(`^Сервер №${sim.serverId} взял доставку и не отвечает с .*: он мог её выполнить`),
+    );
+    expect(waiting?.retryPlan).toBe(
+      `Повторить выполнит: 1. oxide.usergroup add ${player.steamId} vip — на любом сервере типа ${serverType} (сервер №${sim.serverId} не отвечает с —).`,
+    );
+
+    // The operator decides: the twin delivers it.
+    expect((await post({ intent: "retry", deliveryId: interrupted.id })).status).toBe(302);
+    clock.advance(1000); // a new poll, not a replay of the last one
     expect((await twin.tick([player.steamId])).map((served) => served.delivery_id)).toEqual([interrupted.id]);
     expect(await delivery()).toMatchObject({ status: "done", doneServerId: twinServer.id });
 

@@ -3,9 +3,12 @@ import { describe, expect, it } from "vitest";
 import { deliveries, inventoryEntries, items, ledger, purchases } from "#db/schema.ts";
 import { actionResult, auditRowsFor, consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
 import { testDeps } from "#tests/support/deps.ts";
+import { createGameServer } from "#tests/support/game-fixtures.ts";
 import { balanceAndLedger } from "#tests/support/money.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { api, createItem } from "#tests/support/profile-fixtures.ts";
+import { statement } from "#worker/ports/database.ts";
+import { revokeTarget } from "#worker/services/game/deliveries.ts";
 import { listInventory } from "#worker/services/profile/inventory.ts";
 import { INVENTORY_STATUS_LABEL } from "../app/components/profile/labels.ts";
 import { action as playerAction, loader as playerLoader } from "../app/routes/admin.player.tsx";
@@ -155,6 +158,44 @@ describe("Возврат", () => {
       .from(deliveries)
       .where(eq(deliveries.inventoryEntryId, entry.id));
     expect(rows).toEqual([{ kind: "grant", status: "cancelled", lastError: "Отменено: покупка возвращена" }]);
+  });
+
+  it("a grant a plugin took and never reported (its lease lapsed) may have run: cancelled, and revoked on that server (issue 35)", async () => {
+    const admin = await createOperator(deps, "admin");
+    const { player, purchase, entry } = await boughtItem();
+    const now = deps.now().getTime();
+    const server = await createGameServer(deps, { serverType: "SOLO" });
+    await deps.db.orm.insert(deliveries).values({
+      id: crypto.randomUUID(),
+      inventoryEntryId: entry.id,
+      kind: "grant",
+      serverType: "SOLO",
+      steamId: player.steamId,
+      requiresOnline: true,
+      status: "pending",
+      notBefore: now,
+      leaseUntil: now - 1000,
+      leasedServerId: server.id,
+      leaseSeq: 1,
+    });
+    expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
+    const rows = await deps.db.orm
+      .select({ kind: deliveries.kind, status: deliveries.status, notBefore: deliveries.notBefore })
+      .from(deliveries)
+      .where(eq(deliveries.inventoryEntryId, entry.id))
+      .orderBy(deliveries.kind);
+    expect(rows).toEqual([
+      { kind: "grant", status: "cancelled", notBefore: now },
+      { kind: "revoke", status: "pending", notBefore: expect.any(Number) },
+    ]);
+    expect(rows[1]?.notBefore).toBeLessThanOrEqual(Date.now());
+    // The revoke runs where the grant may have run.
+    const [target] = await deps.db
+      .run<{ server: number | null }>(
+        statement(sql`SELECT ${revokeTarget("e")} AS server FROM inventory_entries e WHERE e.id = ${entry.id}`),
+      )
+      .then((result) => result.rows);
+    expect(target?.server).toBe(server.id);
   });
 
   it("lets support refund up to 1 000 ₽ only, and refuses another player's purchase", async () => {

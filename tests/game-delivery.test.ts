@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { HANDOFF_MS, LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import {
@@ -16,6 +16,12 @@ import { firstRow, rows } from "./support/sql.ts";
 const MINUTE = 60_000;
 /** The simulator checked the answer's signature; the test sees it is there. */
 const SIGNED = { response_signature: expect.stringMatching(/^[0-9a-f]{64}$/) };
+/** An accepted acknowledgement's answer also carries the server's counter, signed for plugin 3 (decision 124). */
+const ACK_SIGNED = {
+  ...SIGNED,
+  ack_seq: expect.any(Number),
+  response_signature_v3: expect.stringMatching(/^[0-9a-f]{64}$/),
+};
 const DAY = 24 * 60 * MINUTE;
 
 async function world({
@@ -64,13 +70,17 @@ describe("delivery queue and acknowledgements", () => {
     expect(first.status).toBe(200);
     expect(first.deliveries).toEqual([
       {
-        delivery_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-4[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
+        // Derived from the entry (decision 124): an RFC 9562 version-8 id.
+        delivery_id: expect.stringMatching(/^[0-9a-f]{8}-[0-9a-f]{4}-8[0-9a-f]{3}-[89ab][0-9a-f]{3}-[0-9a-f]{12}$/),
         kind: "grant",
         steam_id: player.steamId,
         requires_online: true,
         title: "VIP",
         duration_days: null,
         commands: [`oxide.usergroup add ${player.steamId} vip`, "say Игрок получил VIP на Свобода #9 | MAX 2"],
+        done: [],
+        lease: 1,
+        retry: 0,
       },
     ]);
     const id = first.deliveries[0]?.delivery_id ?? "";
@@ -78,7 +88,7 @@ describe("delivery queue and acknowledgements", () => {
 
     clock.advance(1000);
     const ack = await sim.ack([{ delivery_id: id, ok: true }]);
-    expect(ack).toMatchObject({ status: 200, json: { results: [{ delivery_id: id, status: "done" }], ...SIGNED } });
+    expect(ack).toMatchObject({ status: 200, json: { results: [{ delivery_id: id, status: "done" }], ...ACK_SIGNED } });
     const used = await entryRow(entry.id);
     expect(used).toMatchObject({
       status: "used",
@@ -92,13 +102,13 @@ describe("delivery queue and acknowledgements", () => {
 
     clock.advance(1000);
     const again = await sim.ack([{ delivery_id: id, ok: true }]);
-    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
+    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...ACK_SIGNED });
     const lateFailure = await sim.ack([{ delivery_id: id, ok: false, message: "late" }]);
     expect(lateFailure.status).toBe(200);
     expect(await entryRow(entry.id)).toEqual(used);
     expect(await deliveryRows(entry.id)).toEqual([delivered]);
 
-    clock.advance(LEASE_MS + HANDOFF_MS);
+    clock.advance(LEASE_MS + 30 * MINUTE);
     expect((await sim.poll([player.steamId])).deliveries).toEqual([]);
   });
 
@@ -166,7 +176,7 @@ describe("delivery queue and acknowledgements", () => {
     expect((a?.deliveries.length ?? 0) + (b?.deliveries.length ?? 0)).toBe(1);
   });
 
-  it("serves an unacknowledged delivery again to the same server after the lease, to others only after the handoff", async () => {
+  it("serves an unacknowledged delivery again to the same server after the lease, never to another while that lease is unreported (decision 124)", async () => {
     const { deps, player, item, sim, simFor, serverType, clock } = await world();
     await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
     const twin = simFor(await createGameServer(deps, { serverType }));
@@ -175,32 +185,37 @@ describe("delivery queue and acknowledgements", () => {
     expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
     const [again] = (await sim.poll([player.steamId])).deliveries;
     expect(again?.delivery_id).toBe(served?.delivery_id);
-    clock.advance(LEASE_MS + HANDOFF_MS);
-    const [handedOff] = (await twin.poll([player.steamId])).deliveries;
-    expect(handedOff?.delivery_id).toBe(served?.delivery_id);
+    // The holder never reports and never heartbeats: it may have run it, so nobody else runs it.
+    for (const wait of [LEASE_MS + 30 * MINUTE, DAY]) {
+      clock.advance(wait);
+      expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
+    }
+    const [holder] = (await sim.poll([player.steamId])).deliveries;
+    expect(holder?.delivery_id).toBe(served?.delivery_id);
   });
 
-  it("hands a lapsed lease to another server only once the leasing server stops heartbeating (decision 104)", async () => {
+  it("keeps a reported delivery with its home while the home heartbeats, and hands it over once it has been silent 3 minutes", async () => {
     const { deps, player, item, sim, simFor, serverType, clock } = await world();
     await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
     const twin = simFor(await createGameServer(deps, { serverType }));
     expect((await sim.heartbeat([player.steamId])).status).toBe(200);
     const [served] = (await sim.poll([player.steamId])).deliveries;
-    expect(served).toBeDefined();
+    const id = served?.delivery_id ?? "";
+    // Its plugin reports a failure: the lease ends, and the retry stays with this server.
+    expect((await sim.ack([{ delivery_id: id, ok: false, message: "Группа vip не найдена" }])).status).toBe(200);
 
-    // Long past the hand-off, but the leasing server is alive: the twin gets nothing.
-    for (let minute = 0; minute < (LEASE_MS + HANDOFF_MS) / MINUTE + 5; minute += 2) {
+    for (let minute = 0; minute < 40; minute += 2) {
       clock.advance(2 * MINUTE);
       expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+      expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
     }
-    expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
 
-    // Its last heartbeat is three minutes old: it is gone, the twin takes the delivery.
+    // Its last heartbeat is three minutes old: it is gone, the twin takes the retry.
     clock.advance(LEASE_HOLDER_ALIVE_MS - 1000);
     expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
     clock.advance(1000);
     const [handedOff] = (await twin.poll([player.steamId])).deliveries;
-    expect(handedOff?.delivery_id).toBe(served?.delivery_id);
+    expect(handedOff?.delivery_id).toBe(id);
   });
 
   it("an interrupted delivery fails at once with «Доставка прервана, проверьте вручную»; acking it again is a duplicate", async () => {
@@ -229,8 +244,8 @@ describe("delivery queue and acknowledgements", () => {
 
     clock.advance(1000);
     const again = await restarted.ack([{ delivery_id: id, ok: false, interrupted: true }]);
-    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
-    clock.advance(LEASE_MS + HANDOFF_MS);
+    expect(again.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...ACK_SIGNED });
+    clock.advance(LEASE_MS + 30 * MINUTE);
     expect(await restarted.tick([player.steamId])).toEqual([]);
     expect(restarted.console.executed).toHaveLength(1);
   });
@@ -248,11 +263,11 @@ describe("delivery queue and acknowledgements", () => {
       const failed = await sim.ack([{ delivery_id: id, ok: false, message: `Unknown command #${attempt + 1}` }]);
       expect(failed).toMatchObject({
         status: 200,
-        json: { results: [{ delivery_id: id, status: "retry" }], ...SIGNED },
+        json: { results: [{ delivery_id: id, status: "retry" }], ...ACK_SIGNED },
       });
       // The same failure reported twice is counted once.
       const repeated = await sim.ack([{ delivery_id: id, ok: false, message: "again" }]);
-      expect(repeated.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...SIGNED });
+      expect(repeated.json).toEqual({ results: [{ delivery_id: id, status: "duplicate" }], ...ACK_SIGNED });
       const [row] = await deliveryRows(entry.id);
       expect(row).toMatchObject({
         status: "pending",
@@ -269,7 +284,7 @@ describe("delivery queue and acknowledgements", () => {
     const [last] = (await sim.poll(online)).deliveries;
     const id = last?.delivery_id ?? "";
     const final = await sim.ack([{ delivery_id: id, ok: false, message: "No such group: vip" }]);
-    expect(final.json).toEqual({ results: [{ delivery_id: id, status: "failed" }], ...SIGNED });
+    expect(final.json).toEqual({ results: [{ delivery_id: id, status: "failed" }], ...ACK_SIGNED });
     expect(await entryRow(entry.id)).toMatchObject({
       status: "not_used",
       last_error: "Не удалось выдать предмет на сервере: No such group: vip",

@@ -141,8 +141,8 @@ describe("the map and the last wipe from the heartbeat (issues 20 and 21)", () =
     expect(html).toContain(`href="steam://connect/${server.ipPort}"`);
   });
 
-  it("refuses a map size out of 1000–6000, a negative seed and a wipe in the future", async () => {
-    const { clock, sim } = await world();
+  it("takes a heartbeat with an over-long hostname, an odd map size, a negative seed or a wipe in the future, leaving those out: a live server never looks dead (issue 35)", async () => {
+    const { clock, server, sim } = await world();
     const nowSeconds = Math.floor(clock.now().getTime() / 1000);
     for (const extra of [
       { map_size: 999 },
@@ -150,9 +150,23 @@ describe("the map and the last wipe from the heartbeat (issues 20 and 21)", () =
       { map_seed: -1 },
       { wiped_at: nowSeconds + 3600 },
       { wiped_at: "yesterday" },
+      { hostname: "Свобода ".repeat(40) },
     ]) {
       clock.advance(1000);
-      expect((await sim.heartbeat([], extra)).status).toBe(400);
+      expect((await sim.heartbeat([], { map: "Procedural Map", ...extra })).status).toBe(200);
+      const row = await firstRow<{
+        received_at: number;
+        map_size: number | null;
+        map_seed: number | null;
+        wiped_at: number | null;
+        hostname: string;
+      }>(
+        "SELECT received_at, map_size, map_seed, wiped_at, hostname FROM server_heartbeats WHERE server_id = ?",
+        server.id,
+      );
+      expect(row?.received_at).toBe(clock.now().getTime());
+      expect(row).toMatchObject({ map_size: null, map_seed: null, wiped_at: null });
+      expect(row?.hostname.length).toBeLessThanOrEqual(200);
     }
   });
 });

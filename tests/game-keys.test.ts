@@ -17,6 +17,7 @@ import {
   pendingResponseSignature,
   queueResponseSignature,
   queueResponseSignatureV2,
+  queueResponseSignatureV3,
   refusedAckResponseSignature,
 } from "#worker/services/game/response-signature.ts";
 import { canonicalRequest } from "#worker/services/game/signature.ts";
@@ -108,6 +109,9 @@ describe("signing vector shared with the C# plugin", () => {
       title: "VIP",
       duration_days: 30,
       commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+      done: [0],
+      lease: 3,
+      retry: 1,
     };
     expect(await queueResponseSignature(key, requestSignature, [delivery])).toBe(
       "815c2e80c4fc7328b40b2c330bf0f9fd6da39e07b97f5b645c46674a2e878434",
@@ -128,12 +132,39 @@ describe("signing vector shared with the C# plugin", () => {
       title: "VIP",
       duration_days: 30,
       commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+      done: [0],
+      lease: 3,
+      retry: 1,
     };
     expect(await queueResponseSignatureV2(key, requestSignature, [delivery])).toBe(
       "fe7caaef1feba4e493d24c92eb53b4cb15bedf86887e4a1eab36223093e946a1",
     );
     expect(await queueResponseSignatureV2(key, requestSignature, [])).toBe(
       "3d571a4c23f74e41075d76b2f5cfe3f8c9727b1da59a06dbb0f75075789b69fa",
+    );
+  });
+
+  it("signs version 3 of the queue answer over the lease, the retries and what is done, as plugin 3 checks it", async () => {
+    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
+    if (!key) throw new Error("no key");
+    const delivery = {
+      delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11",
+      kind: "grant" as const,
+      steam_id: "76561198000000001",
+      requires_online: true,
+      title: "VIP",
+      duration_days: 30,
+      commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+      done: [0],
+      lease: 3,
+      retry: 1,
+    };
+    // The same vector as plugins/oxide/check/SigningVector.cs.
+    expect(await queueResponseSignatureV3(key, requestSignature, [delivery], null)).toBe(
+      "36b3a6d6a04e26b90097c5cc27081ce7c8e3523b5512e42f54c592aaf5f2569c",
+    );
+    expect(await queueResponseSignatureV3(key, requestSignature, [], null)).toBe(
+      "9b2833b04a7cf81997c0f31315154369dc52edc5f31cccc9464781190031ae69",
     );
   });
 

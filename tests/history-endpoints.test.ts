@@ -193,6 +193,7 @@ describe("history and inventory endpoints", () => {
         return_until: null,
         returnable: false,
         gift_from: null,
+        delivering: false,
       },
       expect.objectContaining({ id: unused.id, duration: 30, is_permanent: false, status: "not_used" }),
     ]);

@@ -25,6 +25,7 @@ function entry(overrides: Partial<InventoryItem>): InventoryItem {
     return_until: null,
     returnable: false,
     gift_from: null,
+    delivering: false,
     ...overrides,
   };
 }

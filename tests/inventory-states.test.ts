@@ -110,6 +110,32 @@ describe("the Корзина, one state at a time", () => {
     expect(expired.text).not.toContain("Действует до");
   });
 
+  it("given in the game and not yet saved: «Выдаётся», then «Получен» once the server's world is saved (decision 124)", async () => {
+    const { deps, serverType, player, item, sim, clock } = await world();
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    const [served] = (await sim.poll([player.steamId])).deliveries;
+    const report = (progress: string) => {
+      clock.advance(1000);
+      return sim.post("/api/game/ack", {
+        results: [{ delivery_id: served?.delivery_id ?? "", ok: progress === "s", progress, lease: 1 }],
+      });
+    };
+    expect((await report("g")).status).toBe(200);
+    const delivering = await korzina(deps, player.token);
+    expect(delivering.text).toContain("Выдаётся");
+    expect(delivering.text).toContain(
+      "Уже в игре: покупка отметится выданной после ближайшего сохранения сервера (обычно до 10 минут).",
+    );
+    expect(delivering.text).not.toContain("Ждёт выдачи");
+    // /store in the game doesn't list it as waiting: it is in the player's inventory.
+    expect((await sim.pending(player.steamId)).json.items).toEqual([]);
+
+    expect((await report("s")).status).toBe(200);
+    const received = await korzina(deps, player.token);
+    expect(received.text).toMatch(/Получен \d\d\.\d\d\.\d{4}, \d\d:\d\d/);
+    expect(received.text).not.toContain("Выдаётся");
+  });
+
   it("delivered once: received, with the day", async () => {
     const { deps, serverType, player, item, sim } = await world();
     await createEntry(deps, { userId: player.id, itemId: item.id, serverType });

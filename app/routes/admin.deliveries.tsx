@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
+import { COMMAND_STATE_LABEL, RESYNC_TEXT } from "#core/messages/admin.ts";
 import { POSSIBLE_DUPLICATE } from "#core/messages/game.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
@@ -10,6 +11,8 @@ import {
   deliveryActionSchema,
   listDeliveries,
   retryDelivery,
+  serversAwaitingResync,
+  skipResync,
 } from "#worker/services/admin/deliveries.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
@@ -19,7 +22,9 @@ import type { Route } from "./+types/admin.deliveries";
 
 // /admin/deliveries: failed and stuck deliveries with the plugin's error (an interrupted one says
 // «Доставка прервана, проверьте вручную»), and those a server acknowledged after their hand-off
-// («возможна повторная выдача», decision 104); retry or cancel.
+// («возможна повторная выдача», decision 104); retry or cancel. Each delivery lists its commands
+// with what each did and where, why a pending one waits, and what «Повторить» will run and where
+// (decision 124).
 
 const FILTER_LABEL: Record<(typeof DELIVERY_FILTERS)[number], string> = {
   problems: "Ошибки и зависшие",
@@ -30,20 +35,28 @@ const FILTER_LABEL: Record<(typeof DELIVERY_FILTERS)[number], string> = {
   cancelled: "Отменены",
 };
 
-const DONE = { retry: "Доставка снова в очереди", cancel: "Доставка отменена" } as const;
+const DONE = {
+  retry: "Доставка снова в очереди",
+  cancel: "Доставка отменена",
+  "skip-resync": RESYNC_TEXT.done,
+} as const;
 
 const querySchema = z.object({
   status: z.enum(DELIVERY_FILTERS).catch("problems"),
   type: z.enum(SERVER_TYPES).nullable().catch(null),
-  done: z.enum(["retry", "cancel"]).nullable().catch(null),
+  done: z.enum(["retry", "cancel", "skip-resync"]).nullable().catch(null),
 });
 
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "deliveries");
   const params = new URL(request.url).searchParams;
   const query = querySchema.parse({ status: params.get("status"), type: params.get("type"), done: params.get("done") });
-  const rows = await listDeliveries(context.get(depsContext), { status: query.status, serverType: query.type });
-  return { ...query, rows, serverTypes: SERVER_TYPES, done: query.done ? DONE[query.done] : null };
+  const deps = context.get(depsContext);
+  const [rows, awaited] = await Promise.all([
+    listDeliveries(deps, { status: query.status, serverType: query.type }),
+    serversAwaitingResync(deps),
+  ]);
+  return { ...query, rows, awaited, serverTypes: SERVER_TYPES, done: query.done ? DONE[query.done] : null };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -59,17 +72,37 @@ export async function action({ context, request }: Route.ActionArgs) {
   const result =
     input.data.intent === "retry"
       ? await retryDelivery(deps, operator, input.data.deliveryId)
-      : await cancelDelivery(deps, operator, input.data.deliveryId, input.data.reason);
+      : input.data.intent === "skip-resync"
+        ? await skipResync(deps, operator, input.data.serverId)
+        : await cancelDelivery(deps, operator, input.data.deliveryId, input.data.reason);
   if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
   return redirect(`/admin/deliveries?done=${input.data.intent}`);
 }
 
 export default function AdminDeliveries({ loaderData, actionData }: Route.ComponentProps) {
-  const { rows, status, type, serverTypes, done } = loaderData;
+  const { rows, status, type, serverTypes, done, awaited } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="deliveries-title">
       <h2 id="deliveries-title">Доставки</h2>
       <ActionNotice result={actionData ?? (done ? { ok: true, message: done } : undefined)} />
+      {awaited.length > 0 && (
+        <div className="admin-notice admin-notice--bad" role="status" data-testid="resync-awaited">
+          <p>
+            <strong>{RESYNC_TEXT.title}</strong>
+          </p>
+          {awaited.map((server) => (
+            <div key={server.id}>
+              <p>{RESYNC_TEXT.waiting(server.id, server.name, server.serverType)}</p>
+              <p className="muted">{RESYNC_TEXT.skipWarning}</p>
+              <PostButton
+                fields={{ intent: "skip-resync", serverId: server.id }}
+                label={RESYNC_TEXT.skip(server.id)}
+                ghost
+              />
+            </div>
+          ))}
+        </div>
+      )}
       <Form method="get" className="admin-form" aria-label="Фильтр доставок">
         <label className="admin-field">
           Статус
@@ -108,6 +141,7 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                 <th scope="col">Предмет</th>
                 <th scope="col">Сервер</th>
                 <th scope="col">Статус</th>
+                <th scope="col">Команды</th>
                 <th scope="col">Ошибка плагина</th>
                 <th scope="col">Действия</th>
               </tr>
@@ -132,11 +166,39 @@ export default function AdminDeliveries({ loaderData, actionData }: Route.Compon
                         {POSSIBLE_DUPLICATE}: сервер №{row.ackRefusedServerId}, {formatMoment(row.ackRefusedAt)}
                       </div>
                     )}
+                    {row.waitReason && (
+                      <div className="muted" data-testid="delivery-wait">
+                        {row.waitReason}
+                      </div>
+                    )}
+                  </td>
+                  <td>
+                    {row.commandProgress.length === 0 ? (
+                      <span className="muted">ещё не выдавалась</span>
+                    ) : (
+                      <ol className="admin-commands" data-testid="delivery-commands">
+                        {row.commandProgress.map((command) => (
+                          <li key={command.number}>
+                            <span className="admin-table__mono">{command.command}</span> —{" "}
+                            {COMMAND_STATE_LABEL[command.state]}
+                            {command.serverId !== null && command.state !== "pending" && (
+                              <span className="muted">
+                                {" "}
+                                (сервер №{command.serverId}, {formatMoment(command.at)})
+                              </span>
+                            )}
+                          </li>
+                        ))}
+                      </ol>
+                    )}
                   </td>
                   <td>{row.lastError ?? "—"}</td>
                   <td>
-                    {(row.status === "failed" || row.status === "pending") && (
+                    {row.retryPlan && (
                       <>
+                        <p className="muted" data-testid="retry-plan">
+                          {row.retryPlan}
+                        </p>
                         <PostButton fields={{ intent: "retry", deliveryId: row.id }} label="Повторить" />
                         <Form method="post" className="admin-form admin-form--inline">
                           <input type="hidden" name="intent" value="cancel" />

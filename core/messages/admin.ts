@@ -83,6 +83,8 @@ export function lastServerRemovedText(serverType: string, waiting: number): stri
 
 export const DELIVERY_TEXT = {
   notRetryable: "Повторить можно только доставку с ошибкой или зависшую",
+  savingNotRetryable: "Часть команд уже выполнена и ждёт сохранения мира на сервере: повторить можно после сохранения",
+  notAwaited: "Сайт уже не ждёт этот сервер",
   notCancellable: "Отменить можно только не выполненную доставку, которую сейчас не выполняет сервер",
   notFound: "Доставка не найдена",
 } as const;
@@ -272,4 +274,43 @@ export const DISCORD_TEXT = {
     debt: (p: { nickname: string; debt: number }) =>
       `❗ Игрок в долгу: ${p.nickname} должен ${rubles(p.debt)} после возврата платежа; покупки закрыты до погашения`,
   },
+} as const;
+
+/** What each command of a delivery did, as the console's deliveries page shows it (decision 124). */
+export const COMMAND_STATE_LABEL = {
+  pending: "не выполнена",
+  given: "выполнена, ждёт сохранения мира",
+  saved: "выполнена и сохранена",
+  failed: "ошибка",
+  uncertain: "могла выполниться до сбоя сервера",
+} as const;
+
+/** «Повторить»'s own words: what it will run and where, read before it is pressed. */
+export const RETRY_PLAN_TEXT = {
+  runs: (commands: string) => `Повторить выполнит: ${commands}`,
+  runsNothing: "Повторить: все команды уже выполнены, доставка будет отмечена при следующем опросе сервера",
+  kept: (indices: string) => `уже выполнены и не повторятся: ${indices}`,
+  again: "снова",
+  onServer: (id: number, name: string) => `на сервере №${id} «${name}»`,
+  onAnyServer: (serverType: string) => `на любом сервере типа ${serverType}`,
+  serverSilent: (id: number, since: string) => `сервер №${id} не отвечает с ${since}`,
+  revokeOn: (id: number, name: string) => `на сервере №${id} «${name}», выдавшем привилегию`,
+} as const;
+
+/** Why a pending delivery waits (the console's «Зависшие»). */
+export const DELIVERY_WAIT_TEXT = {
+  saving: (id: number, since: string) =>
+    `Выполнена на сервере №${id}, ждёт сохранения мира (с ${since}); отметится выданной после сохранения`,
+  holderSilent: (id: number, since: string) =>
+    `Сервер №${id} взял доставку и не отвечает с ${since}: он мог её выполнить. Ждём его; «Повторить» отдаст доставку другому серверу`,
+} as const;
+
+/** After a restore from a backup (decision 124): the deliveries page names the servers it waits for. */
+export const RESYNC_TEXT = {
+  title: "Сайт восстановлен из резервной копии",
+  waiting: (id: number, name: string, serverType: string) =>
+    `Доставки на серверах типа ${serverType} ждут, пока сервер №${id} «${name}» пришлёт, что он выдал после создания копии.`,
+  skip: (id: number) => `Не ждать сервер №${id}`,
+  skipWarning: "Сервер удалён или не вернётся: то, что он выдал после копии, сайт не узнает и может выдать снова.",
+  done: "Сайт больше не ждёт этот сервер",
 } as const;

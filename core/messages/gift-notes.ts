@@ -1,5 +1,7 @@
 // How a gift reads where it shows (issue 24).
 
+import type { InventoryState } from "../profile/inventory-state.ts";
+
 /** In the buyer's purchase history and receipt. */
 export function giftToText(nickname: string): string {
   return `Подарок для ${nickname}`;
@@ -32,14 +34,12 @@ export function giftFromText(nickname: string): string {
  * Where a gift is, for the buyer who paid for it (issue 36): its entry in the friend's Корзина, in
  * words. `date` is the delivery's or the term's end, formatted; `type` the server type's label.
  */
-export function giftProgressText(
-  state: "waiting" | "failed" | "active" | "received" | "expired" | "refunded" | "returned",
-  type: string,
-  date: string,
-): string {
+export function giftProgressText(state: InventoryState, type: string, date: string): string {
   switch (state) {
     case "waiting":
       return `Ждёт в Корзине друга: придёт, когда друг зайдёт на сервер ${type}.`;
+    case "delivering":
+      return "Друг уже получает подарок в игре: он отметится выданным после ближайшего сохранения сервера.";
     case "failed":
       return "Не удалось выдать другу: администратор видит ошибку и повторит выдачу.";
     case "active":

@@ -4,6 +4,7 @@ import type { InventoryState } from "../profile/inventory-state.ts";
 
 export const INVENTORY_STATE_LABEL: Record<InventoryState, string> = {
   waiting: "Ждёт выдачи",
+  delivering: "Выдаётся",
   failed: "Не удалось выдать",
   active: "Действует",
   received: "Получен",
@@ -38,6 +39,10 @@ export function deliveryFailedText(operatorNote: string): string {
     ? "На сервере не хватило места в инвентаре: освободите место."
     : "Сервер не смог выдать предмет.";
 }
+
+/** Given in the game, not yet in a save of the server's world (decision 124). */
+export const DELIVERING_TEXT =
+  "Уже в игре: покупка отметится выданной после ближайшего сохранения сервера (обычно до 10 минут).";
 
 export const FAILED_RETRY_TEXT =
   "Выдача будет повторена: администратор видит ошибку. Если предмет долго не приходит, напишите нам в Discord.";

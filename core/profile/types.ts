@@ -71,6 +71,11 @@ export interface InventoryItem {
   /** Until when its buyer may return it undelivered (decision 111); null when they can't now. */
   return_until: string | null;
   returnable: boolean;
+  /**
+   * Part of it is in the game already and the rest, or the world's save that makes it count, is still
+   * to come (decision 124): the Корзина says «Выдаётся».
+   */
+  delivering: boolean;
   /** A gift: the buyer's name (issue 24); null for one's own purchase or a promo code's item. */
   gift_from: string | null;
 }

@@ -5,16 +5,22 @@
 //   every request: POST JSON, headers X-Server-Id, X-Timestamp (unix seconds),
 //   X-Signature = hex HMAC-SHA256(SHA-256(server key), "{timestamp}\n{METHOD}\n{path}\n{body}")
 //   POST /api/game/heartbeat  server state, map, last wipe and online SteamIDs
-//   POST /api/game/queue      deliveries due here, with rendered console commands (signed answer)
-//   POST /api/game/ack        results; idempotent (signed answer)
+//   POST /api/game/queue      deliveries due here, with their commands (signed answer, v3)
+//   POST /api/game/ack        each delivery's progress, command by command (signed answer, v3)
 //   POST /api/game/pending    what is waiting for one player (/store; signed answer)
 // An answer whose signature doesn't verify is ignored: nothing runs, nothing is marked.
 //
-// Exactly once (docs/decisions/109-plugin-journal-and-game-api.md): before a delivery's first
-// command runs, the journal on disk says "started"; after the last, "ok" or "failed" with the
-// commands that succeeded. A journal that still says "started" when it loads means the server died
-// mid-delivery: that delivery is reported "interrupted" and never run again automatically. A
-// failure the site retries runs only the commands that have not succeeded yet.
+// Exactly once (docs/decisions/124-delivery-exactly-once.md): every command of a delivery takes
+// effect in the world at most once, and at least once unless an operator decides otherwise.
+//   - The journal (a data file, written at once) records each command: given when it ran, saved
+//     once the world has been saved after it (OnServerSave, a console server.save, shutdown). Only
+//     saved counts as delivered on the site.
+//   - Rust's world and Oxide's groups and permissions are written only when the server saves; a
+//     crash restarts from the last save. A reload never leaves a command unsaved (Unload saves
+//     first), so a command found "given" when the plugin loads was rolled back by a crash: it is
+//     pending again and runs once more when the site serves it. Commands outside the save (say, an
+//     owner's verb) are saved as they return; one the crash interrupted is uncertain, for an operator.
+//   - The site says which commands took effect elsewhere (done); a retry runs only the rest.
 //
 // Commands run through the game's own API, never judged by words in a console reply: items are
 // created and given (and checked), groups and permissions changed through Oxide's permission
@@ -32,8 +38,8 @@ using Oxide.Core.Libraries;
 
 namespace Oxide.Plugins
 {
-    [Info("Rust Store Delivery", "Svoboda", "2.0.0")]
-    [Description("Delivers shop purchases from the site: signed polling, a crash-safe journal and /store")]
+    [Info("Rust Store Delivery", "Svoboda", "3.0.0")]
+    [Description("Delivers shop purchases from the site: signed polling, each command once, counted when the world is saved, and /store")]
     public class RustStoreDelivery : RustPlugin
     {
         private const float MinIntervalSeconds = 10f;
@@ -42,8 +48,8 @@ namespace Oxide.Plugins
         private const int AckBatchMaxCount = 100;
         /// <summary>Well under the site's 64 KiB request limit.</summary>
         private const int AckBatchMaxBytes = 32 * 1024;
-        private const long OkKeepSeconds = 3600;
-        private const long FailedKeepSeconds = 7 * 86400;
+        /// <summary>After a save hook nothing starts for this long: the automated save serializes a frame or two later.</summary>
+        private const float SaveQuietSeconds = 1f;
         private const float StoreCooldownSeconds = 10f;
 
         #region Configuration
@@ -117,7 +123,8 @@ namespace Oxide.Plugins
         {
             [JsonProperty("deliveries")] public List<Delivery> Deliveries;
             [JsonProperty("lease_seconds")] public int LeaseSeconds;
-            [JsonProperty("response_signature_v2")] public string ResponseSignature;
+            [JsonProperty("resync_from")] public long? ResyncFrom;
+            [JsonProperty("response_signature_v3")] public string ResponseSignature;
         }
 
         private class Delivery
@@ -129,6 +136,12 @@ namespace Oxide.Plugins
             [JsonProperty("title")] public string Title;
             [JsonProperty("duration_days")] public int? DurationDays;
             [JsonProperty("commands")] public List<string> Commands;
+            /// <summary>Commands (indices) that took effect already, here or on another server.</summary>
+            [JsonProperty("done")] public List<int> Done;
+            /// <summary>The lease this answer gives; results are reported under it.</summary>
+            [JsonProperty("lease")] public int Lease;
+            /// <summary>«Повторить» presses so far: an uncertain command runs again only after one.</summary>
+            [JsonProperty("retry")] public int Retry;
         }
 
         private class AckResult
@@ -137,6 +150,11 @@ namespace Oxide.Plugins
             [JsonProperty("ok")] public bool Ok;
             [JsonProperty("message", NullValueHandling = NullValueHandling.Ignore)] public string Message;
             [JsonProperty("interrupted", NullValueHandling = NullValueHandling.Ignore)] public bool? Interrupted;
+            /// <summary>One letter a command: p pending, g given, s saved, f failed, u uncertain.</summary>
+            [JsonProperty("progress", NullValueHandling = NullValueHandling.Ignore)] public string Progress;
+            [JsonProperty("lease", NullValueHandling = NullValueHandling.Ignore)] public int? Lease;
+            /// <summary>What was sent, to mark the entry reported when the site accepts it (not sent).</summary>
+            [JsonIgnore] public string Snapshot;
         }
 
         private class AckStatus
@@ -148,8 +166,10 @@ namespace Oxide.Plugins
         private class AckResponse
         {
             [JsonProperty("results")] public List<AckStatus> Results;
+            [JsonProperty("ack_seq")] public long AckSeq;
             [JsonProperty("delivery_ids")] public List<string> DeliveryIds;
             [JsonProperty("response_signature")] public string ResponseSignature;
+            [JsonProperty("response_signature_v3")] public string ResponseSignatureV3;
         }
 
         private class PendingResponse
@@ -165,42 +185,83 @@ namespace Oxide.Plugins
             [JsonProperty("failed")] public bool Failed;
         }
 
+        private class Skipped
+        {
+            [JsonProperty("delivery_id")] public string DeliveryId;
+            [JsonProperty("lease")] public int Lease;
+        }
+
         #endregion
 
         #region Journal
 
-        private const string Started = "started";
-        private const string Succeeded = "ok";
-        private const string Failed = "failed";
-        private const string Interrupted = "interrupted";
+        // One letter a command (decision 124).
+        private const char Pending = 'p';
+        private const char Given = 'g';
+        private const char Saved = 's';
+        private const char FailedHere = 'f';
+        private const char Uncertain = 'u';
+
+        private const string Running = "running";
+        private const string Open = "open";
 
         private class JournalEntry
         {
-            public string State;
-            public string Message = "";
-            public bool Acked;
-            /// <summary>The site refused this entry's ack as malformed: kept for the operator, never sent again.</summary>
+            /// <summary>"running" while its commands run: a crash there rolled its world commands back. Else "open".</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string State;
+            /// <summary>The commands as the site fixed them; null items are unknown (an older journal's entry).</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public List<string> Commands;
+            /// <summary>One letter a command: p pending, g given, s saved, f failed, u uncertain.</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Progress;
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Message;
+            public int Lease;
+            public int Retry;
+            /// <summary>A command outside the world's save running now, written before it runs.</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public int? Running;
+            /// <summary>What the site's signed answer accepted last; the entry is reported again when it changes.</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Reported;
+            /// <summary>The site's acknowledgement counter when it accepted the entry (re-sync after a restore).</summary>
+            public long ReportedSeq;
+            /// <summary>The site refused the result as malformed (a signed 400): kept for the operator, never sent again.</summary>
             public bool SetAside;
             public long RecordedAt;
-            /// <summary>"index:command" of each command that succeeded, so a retry runs only the rest.</summary>
-            public List<string> Done = new List<string>();
-            /// <summary>Journals written by plugin 1.x: true meant "ran" (or "about to run").</summary>
-            public bool? Ok;
+            // What older journals knew, used when the site serves the delivery again (decision 124, upgrades).
+            /// <summary>Every command took effect.</summary>
+            public bool All;
+            /// <summary>"other": commands outside the save not known to have finished are uncertain; "all": every unknown one is.</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string UncertainRest;
+            /// <summary>An old-style result still to report ("ok", "failed", "interrupted").</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Legacy;
+            // Plugin 2.0 and 1.x fields: read once, migrated, never written.
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public List<string> Done;
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public bool? Acked;
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public bool? Ok;
         }
 
         private class Journal
         {
+            public int Version;
             public long Seq;
+            /// <summary>The highest acknowledgement counter the site's signed answers carried (decision 124).</summary>
+            public long SiteSeq;
+            /// <summary>The site was restored from a backup: results it acknowledged after this counter are being sent again.</summary>
+            public long? Resync;
             public Dictionary<string, JournalEntry> Entries = new Dictionary<string, JournalEntry>();
         }
 
-        private Journal journal = new Journal();
+        private Journal journal = new Journal { Version = 3 };
+        /// <summary>Settled entries, kept 400 days so a delivery served again (a restored site) is recognised, never run twice.</summary>
+        private Journal archive = new Journal { Version = 3 };
+        private const long ArchiveAfterSeconds = 3600;
+        private const long ArchiveKeepSeconds = 400L * 86400;
+        private const float ArchiveEverySeconds = 600f;
+        private float lastArchived = -ArchiveEverySeconds;
 
         // Two files written in turn, each complete before the next is touched: Oxide's data files are
         // truncated and rewritten in place with no flush (and plugins may not use System.IO), so a
         // crash mid-write can leave one of them empty or cut, never both.
         private string JournalFile { get { return Name + "_journal"; } }
-        private string JournalCopyFile { get { return Name + "_journal_copy"; } }
+        private string ArchiveFile { get { return Name + "_archive"; } }
 
         private Journal ReadJournalFile(string file, out string problem)
         {
@@ -223,51 +284,140 @@ namespace Oxide.Plugins
             }
         }
 
-        /// <summary>The newest complete journal, a new one when there is none, or null (delivery stops) when only broken ones exist.</summary>
-        private Journal LoadJournal()
+        /// <summary>The newest complete copy of a journal file pair, a new one when there is none, or null (delivery stops) when only broken ones exist.</summary>
+        private Journal LoadPair(string file)
         {
-            var mainExists = Interface.Oxide.DataFileSystem.ExistsDatafile(JournalFile);
-            var copyExists = Interface.Oxide.DataFileSystem.ExistsDatafile(JournalCopyFile);
-            if (!mainExists && !copyExists) return new Journal();
+            var copyFile = file + "_copy";
+            var mainExists = Interface.Oxide.DataFileSystem.ExistsDatafile(file);
+            var copyExists = Interface.Oxide.DataFileSystem.ExistsDatafile(copyFile);
+            if (!mainExists && !copyExists) return new Journal { Version = 3 };
             string mainProblem, copyProblem;
-            var main = ReadJournalFile(JournalFile, out mainProblem);
-            var copy = ReadJournalFile(JournalCopyFile, out copyProblem);
+            var main = ReadJournalFile(file, out mainProblem);
+            var copy = ReadJournalFile(copyFile, out copyProblem);
             var newest = main == null ? copy : copy == null ? main : (copy.Seq > main.Seq ? copy : main);
             if (newest == null)
             {
                 // Never read a broken journal as "nothing ran": that would run deliveries twice.
                 PrintError("Delivery stopped: the journal can't be read ({0}). Restore oxide/data/{1}.json from a backup, " +
                     "or delete both journal files if you accept that deliveries run here but not yet acknowledged may run again; then reload the plugin.",
-                    string.Join("; ", new[] { mainProblem, copyProblem }), JournalFile);
+                    string.Join("; ", new[] { mainProblem, copyProblem }), file);
                 return null;
-            }
-            foreach (var entry in newest.Entries.Values)
-            {
-                if (entry.State == null) entry.State = entry.Ok == false ? Failed : Succeeded;
-                if (entry.Done == null) entry.Done = new List<string>();
-                entry.Ok = null;
-                if (entry.State == Started)
-                {
-                    // The server died between "started" and the result: some commands may have run.
-                    entry.State = Interrupted;
-                    entry.Message = InterruptedMessage;
-                    entry.Acked = false;
-                    PrintError("Delivery interrupted by a crash or restart; it will not run again, check it by hand. Reported to the site.");
-                }
             }
             return newest;
         }
 
-        private const string InterruptedMessage = "Доставка прервана, проверьте вручную";
+        private bool LoadJournal()
+        {
+            journal = LoadPair(JournalFile);
+            archive = journal == null ? null : LoadPair(ArchiveFile);
+            if (journal == null || archive == null)
+            {
+                journal = null;
+                return false;
+            }
+            var migrated = journal.Version < 3;
+            var rolledBack = 0;
+            var uncertain = 0;
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (Migrate(entry)) migrated = true;
+                if (entry.Progress == null) continue;
+                var letters = entry.Progress.ToCharArray();
+                for (var i = 0; i < letters.Length; i++)
+                {
+                    // Given and never saved: the server died after it, and its world (and Oxide's data)
+                    // restarted from the save before it. It is pending again and runs once more.
+                    if (letters[i] == Given)
+                    {
+                        letters[i] = Pending;
+                        rolledBack++;
+                    }
+                }
+                if (entry.Running.HasValue && entry.Running.Value < letters.Length)
+                {
+                    // A command outside the save was running: it may have taken effect, and nothing undoes it.
+                    letters[entry.Running.Value] = Uncertain;
+                    uncertain++;
+                }
+                entry.Progress = new string(letters);
+                entry.Running = null;
+                entry.State = Open;
+            }
+            journal.Version = 3;
+            if (rolledBack > 0)
+                PrintWarning("{0} command(s) ran after the last world save and were rolled back by the restart; they will run once more.", rolledBack);
+            if (uncertain > 0)
+                PrintError("{0} command(s) were running when the server stopped and may have taken effect; reported for a check by hand.", uncertain);
+            if (migrated)
+            {
+                // Everything an older plugin ran is now counted saved: make it so.
+                SaveWorldAndOxide();
+                Puts("Journal of an older plugin version migrated; the world was saved.");
+            }
+            if (migrated || rolledBack > 0 || uncertain > 0) SaveJournal();
+            return true;
+        }
 
-        /// <summary>Writes both journal files; false (and logged) when the disk refuses.</summary>
-        private bool SaveJournal()
+        /// <summary>A plugin 2.0 or 1.x entry in this version's terms; true when it was one.</summary>
+        private static bool Migrate(JournalEntry entry)
+        {
+            if (entry.State == Open || entry.State == Running) return false;
+            var old = entry.State;
+            entry.State = Open;
+            entry.Retry = 0;
+            if (old == null)
+            {
+                // Plugin 1.x wrote "ok" before running and never which commands ran.
+                if (entry.Ok != false && entry.Acked == true)
+                {
+                    entry.All = true;
+                    entry.Reported = "legacy";
+                }
+                else
+                {
+                    entry.UncertainRest = "all";
+                    entry.Legacy = entry.Acked == true ? null : "interrupted";
+                }
+            }
+            else if (old == "ok")
+            {
+                entry.All = true;
+                if (entry.Acked == true) entry.Reported = "legacy";
+                else entry.Legacy = "ok";
+            }
+            else
+            {
+                // Plugin 2.0: "failed", "started" (the server died in it) or "interrupted" (reported as such).
+                var commands = new List<string>();
+                foreach (var key in entry.Done ?? new List<string>())
+                {
+                    var colon = key.IndexOf(':');
+                    int index;
+                    if (colon <= 0 || !int.TryParse(key.Substring(0, colon), out index) || index < 0 || index > 100) continue;
+                    while (commands.Count <= index) commands.Add(null);
+                    commands[index] = key.Substring(colon + 1);
+                }
+                entry.Commands = commands;
+                var letters = new char[commands.Count];
+                for (var i = 0; i < letters.Length; i++) letters[i] = commands[i] == null ? Pending : Saved;
+                entry.Progress = new string(letters);
+                if (old != "failed") entry.UncertainRest = "other";
+                if (entry.Acked != true && old != "started") entry.Legacy = old;
+            }
+            entry.Done = null;
+            entry.Acked = null;
+            entry.Ok = null;
+            return true;
+        }
+
+        /// <summary>Writes both files of a pair; false (and logged) when the disk refuses.</summary>
+        private bool SavePair(string file, Journal data)
         {
             try
             {
-                journal.Seq++;
-                Interface.Oxide.DataFileSystem.WriteObject(JournalCopyFile, journal, true);
-                Interface.Oxide.DataFileSystem.WriteObject(JournalFile, journal, true);
+                data.Seq++;
+                Interface.Oxide.DataFileSystem.WriteObject(file + "_copy", data, true);
+                Interface.Oxide.DataFileSystem.WriteObject(file, data, true);
                 return true;
             }
             catch (Exception e)
@@ -277,18 +427,68 @@ namespace Oxide.Plugins
             }
         }
 
-        private void PruneJournal()
+        private bool SaveJournal()
         {
+            return SavePair(JournalFile, journal);
+        }
+
+        /// <summary>What the site has to hear about an entry; the entry is reported again whenever it changes.</summary>
+        private static string Snapshot(JournalEntry entry)
+        {
+            if (entry.Legacy != null) return "legacy:" + entry.Legacy + "|" + entry.Message;
+            return (entry.Progress ?? "") + "|" + entry.Lease + "|" + (entry.Message ?? "");
+        }
+
+        private static bool Settled(JournalEntry entry)
+        {
+            return entry.Reported == "legacy" || (entry.Reported == Snapshot(entry) && entry.State == Open &&
+                (entry.Progress == null || entry.Progress.IndexOf(Given) < 0));
+        }
+
+        /// <summary>Moves settled entries older than an hour to the archive, at most every 10 minutes; drops archived ones after 400 days.</summary>
+        private void ArchiveSettled()
+        {
+            if (Interface.Oxide.Now - lastArchived < ArchiveEverySeconds) return;
+            lastArchived = Interface.Oxide.Now;
             var now = UnixSeconds();
-            var old = new List<string>();
+            var moving = new List<string>();
             foreach (var pair in journal.Entries)
             {
-                var entry = pair.Value;
-                if (!entry.Acked && !entry.SetAside) continue;
-                var keep = entry.State == Succeeded && !entry.SetAside ? OkKeepSeconds : FailedKeepSeconds;
-                if (entry.RecordedAt < now - keep) old.Add(pair.Key);
+                if (!pair.Value.SetAside && Settled(pair.Value) && pair.Value.RecordedAt < now - ArchiveAfterSeconds) moving.Add(pair.Key);
             }
-            foreach (var id in old) journal.Entries.Remove(id);
+            var expired = new List<string>();
+            foreach (var pair in archive.Entries)
+            {
+                if (pair.Value.RecordedAt < now - ArchiveKeepSeconds) expired.Add(pair.Key);
+            }
+            if (moving.Count == 0 && expired.Count == 0) return;
+            foreach (var id in expired) archive.Entries.Remove(id);
+            foreach (var id in moving)
+            {
+                var entry = journal.Entries[id];
+                if (entry.Progress != null && entry.Progress.Trim(Saved).Length == 0)
+                {
+                    // Everything took effect: the archive keeps only that.
+                    entry.All = true;
+                    entry.Commands = null;
+                    entry.Progress = null;
+                    entry.Message = null;
+                }
+                archive.Entries[id] = entry;
+            }
+            // The archive first: an entry in both files is harmless, one in neither would run again.
+            if (!SavePair(ArchiveFile, archive)) return;
+            foreach (var id in moving) journal.Entries.Remove(id);
+            SaveJournal();
+        }
+
+        /// <summary>The journal's entry for a delivery, brought back from the archive when it is there.</summary>
+        private JournalEntry Known(string id)
+        {
+            JournalEntry entry;
+            if (journal.Entries.TryGetValue(id, out entry)) return entry;
+            if (archive.Entries.TryGetValue(id, out entry)) return entry;
+            return null;
         }
 
         #endregion
@@ -305,6 +505,11 @@ namespace Oxide.Plugins
         private bool siteReached;
         private readonly HashSet<string> toldNoRoom = new HashSet<string>();
         private readonly Dictionary<string, float> lastStore = new Dictionary<string, float>();
+        /// <summary>Deliveries served and not started (the player could not receive them yet): released with the next poll.</summary>
+        private readonly List<Skipped> skipped = new List<Skipped>();
+        private bool shuttingDown;
+        private bool unloading;
+        private float saveQuietUntil;
 
         /// <summary>
         /// Oxide calls this after the config and before Init (Plugin.HandleAddedToManager). It writes
@@ -381,22 +586,98 @@ namespace Oxide.Plugins
         private void OnServerInitialized()
         {
             if (!configured) return;
-            journal = LoadJournal();
-            if (journal == null) return;
-            // Oxide destroys a repeating timer whose callback throws: both callbacks are guarded.
+            // Oxide destroys a repeating timer whose callback throws: both callbacks are guarded. The
+            // heartbeat runs even when the journal can't be read: the server is alive, only delivery stops,
+            // and its deliveries wait for it rather than go to another server.
             heartbeatTimer = timer.Every(config.HeartbeatIntervalSeconds, () => Guarded("heartbeat", SendHeartbeat));
+            Guarded("heartbeat", SendHeartbeat);
+            if (!LoadJournal()) return;
             pollTimer = timer.Every(config.PollIntervalSeconds, () => Guarded("poll", Tick));
             Puts("Started: site {0}, server #{1}, polling every {2} s; {3} journal entries.",
-                config.SiteUrl, config.ServerId, config.PollIntervalSeconds, journal.Entries.Count);
-            Guarded("heartbeat", SendHeartbeat);
+                config.SiteUrl, config.ServerId, config.PollIntervalSeconds, journal.Entries.Count + archive.Entries.Count);
             Guarded("poll", Tick);
         }
 
         private void Unload()
         {
+            unloading = true;
             if (pollTimer != null) pollTimer.Destroy();
             if (heartbeatTimer != null) heartbeatTimer.Destroy();
-            if (journal != null) SaveJournal();
+            if (journal == null) return;
+            // A reload must not leave a command given and unsaved: the next load would take it for one a
+            // crash rolled back and give it again. At shutdown the server saves by itself (OnServerShutdown).
+            if (!shuttingDown && AnyGiven())
+            {
+                SaveWorldAndOxide();
+                MarkSaved();
+            }
+            SaveJournal();
+        }
+
+        // The world's saves (decision 124). Oxide.Rust calls OnServerSave at the start of Rust's automated
+        // save (SaveRestore.DoAutomatedSave, every server.saveinterval) and saves its own permission data in
+        // the same hook; a console "server.save" reaches plugins as OnServerCommand before it runs; at
+        // shutdown plugins hear OnServerShutdown, then Oxide saves its data and Rust its world.
+
+        private void OnServerSave()
+        {
+            Guarded("save", MarkSavedAndReport);
+        }
+
+        private object OnServerCommand(string command, string[] args)
+        {
+            if (command != "server.save" || journal == null || unloading) return null;
+            // A console save writes the world but not Oxide's groups and permissions: those are written now.
+            Guarded("save", () =>
+            {
+                if (AnyGiven()) Interface.Oxide.OnSave();
+                MarkSavedAndReport();
+            });
+            return null;
+        }
+
+        /// <summary>Saves Oxide's data (permission.SaveData) and the world, as the automated save does.</summary>
+        private void SaveWorldAndOxide()
+        {
+            Interface.Oxide.OnSave();
+            ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), "server.save");
+        }
+
+        private void OnServerShutdown()
+        {
+            shuttingDown = true;
+            Guarded("save", MarkSaved);
+        }
+
+        private bool AnyGiven()
+        {
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (entry.Progress != null && entry.Progress.IndexOf(Given) >= 0) return true;
+            }
+            return false;
+        }
+
+        /// <summary>Every given command is in the save now starting: it counts as delivered.</summary>
+        private void MarkSaved()
+        {
+            if (journal == null) return;
+            // The automated save serializes a frame or two after its hook: nothing starts meanwhile.
+            saveQuietUntil = Interface.Oxide.Now + SaveQuietSeconds;
+            if (!AnyGiven()) return;
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (entry.Progress != null && entry.Progress.IndexOf(Given) >= 0) entry.Progress = entry.Progress.Replace(Given, Saved);
+            }
+            SaveJournal();
+        }
+
+        private void MarkSavedAndReport()
+        {
+            var had = journal != null && AnyGiven();
+            MarkSaved();
+            // «Выдано» within one save interval: the site hears it now, not at the next poll.
+            if (had && !busy && !unloading) FlushAcks(() => { });
         }
 
         private void Guarded(string what, Action action)
@@ -521,7 +802,8 @@ namespace Oxide.Plugins
             var online = SteamIds(false);
             var fields = new Dictionary<string, object>
             {
-                ["hostname"] = ConVar.Server.hostname ?? "",
+                // The site keeps 200 characters of it.
+                ["hostname"] = Cut(ConVar.Server.hostname ?? "", 200),
                 ["players"] = online.Count,
                 ["max_players"] = ConVar.Server.maxplayers,
                 ["queue"] = ServerMgr.Instance != null ? ServerMgr.Instance.connectionQueue.Queued : 0,
@@ -559,13 +841,24 @@ namespace Oxide.Plugins
             busySince = UnixSeconds();
             FlushAcks(() => Poll(() => FlushAcks(() =>
             {
+                ArchiveSettled();
                 if (round == mine) busy = false;
             })));
         }
 
         private void Poll(Action done)
         {
-            Post("/api/game/queue", new Dictionary<string, object> { ["online"] = SteamIds(true) }, (code, response, requestSignature) =>
+            var sending = new List<Skipped>(skipped);
+            var fields = new Dictionary<string, object>
+            {
+                ["online"] = SteamIds(true),
+                ["skipped"] = sending,
+                ["site_seq"] = journal.SiteSeq,
+            };
+            // Everything the restored site had forgotten has been sent again and accepted.
+            var resynced = journal.Resync.HasValue && NothingToReport();
+            if (resynced) fields["resynced"] = true;
+            Post("/api/game/queue", fields, (code, response, requestSignature) =>
             {
                 try
                 {
@@ -574,24 +867,28 @@ namespace Oxide.Plugins
                         PrintWarning("Queue answered {0}: {1}", code, Short(response));
                         return;
                     }
+                    // The site has read which deliveries we did not start.
+                    foreach (var released in sending) skipped.Remove(released);
                     var queue = JsonConvert.DeserializeObject<QueueResponse>(response);
                     if (queue == null || queue.Deliveries == null) return;
-                    if (!FixedTimeEquals(Hmac(requestSignature + "\n" + Canonical(queue.Deliveries)), queue.ResponseSignature))
+                    var resync = queue.ResyncFrom.HasValue ? queue.ResyncFrom.Value.ToString(CultureInfo.InvariantCulture) : "";
+                    if (!FixedTimeEquals(Hmac(requestSignature + "\n" + resync + "\n" + Canonical(queue.Deliveries)), queue.ResponseSignature))
                     {
                         PrintError("Queue answer has a wrong signature; nothing was run. Check \"Site URL\" and any proxy in between.");
                         return;
                     }
-                    foreach (var delivery in queue.Deliveries)
+                    if (queue.ResyncFrom.HasValue)
                     {
-                        try
-                        {
-                            Run(delivery);
-                        }
-                        catch (Exception e)
-                        {
-                            PrintError("Delivery {0} could not be handled: {1}", delivery.DeliveryId, e.Message);
-                        }
+                        if (journal.Resync != queue.ResyncFrom) StartResync(queue.ResyncFrom.Value);
+                        return;
                     }
+                    if (resynced)
+                    {
+                        journal.Resync = null;
+                        SaveJournal();
+                        Puts("The site has every result again; delivery goes on.");
+                    }
+                    RunAll(queue.Deliveries);
                 }
                 catch (Exception e)
                 {
@@ -606,7 +903,7 @@ namespace Oxide.Plugins
 
         private static string Canonical(List<Delivery> deliveries)
         {
-            var lines = new List<string> { "v2" };
+            var lines = new List<string> { "v3" };
             foreach (var d in deliveries)
             {
                 lines.Add(d.DeliveryId);
@@ -615,6 +912,11 @@ namespace Oxide.Plugins
                 lines.Add(d.RequiresOnline ? "1" : "0");
                 lines.Add(d.Title ?? "");
                 lines.Add(d.DurationDays.HasValue ? d.DurationDays.Value.ToString(CultureInfo.InvariantCulture) : "");
+                lines.Add(d.Lease.ToString(CultureInfo.InvariantCulture));
+                lines.Add(d.Retry.ToString(CultureInfo.InvariantCulture));
+                var done = new List<string>();
+                foreach (var index in d.Done ?? new List<int>()) done.Add(index.ToString(CultureInfo.InvariantCulture));
+                lines.Add(string.Join(",", done.ToArray()));
                 var commands = d.Commands ?? new List<string>();
                 lines.Add(commands.Count.ToString(CultureInfo.InvariantCulture));
                 lines.AddRange(commands);
@@ -622,97 +924,239 @@ namespace Oxide.Plugins
             return string.Join("\n", lines.ToArray());
         }
 
-        private void Run(Delivery delivery)
+        /// <summary>A served delivery this answer will run: its journal entry, already marked "running".</summary>
+        private class Work
         {
-            if (string.IsNullOrEmpty(delivery.DeliveryId)) return;
-            var commands = delivery.Commands ?? new List<string>();
-            JournalEntry known;
-            var retry = false;
-            if (journal.Entries.TryGetValue(delivery.DeliveryId, out known))
+            public Delivery Delivery;
+            public JournalEntry Entry;
+            public JournalEntry Before;
+            public BasePlayer Player;
+        }
+
+        /// <summary>
+        /// Runs an answer's deliveries: each is prepared (what is left to run, whether it may run now),
+        /// all of them are journaled "running" in one write before the first command, then run, then the
+        /// results written in one more. A delivery that can't start now is released with the next poll.
+        /// </summary>
+        private void RunAll(List<Delivery> deliveries)
+        {
+            var work = new List<Work>();
+            foreach (var delivery in deliveries)
             {
-                if (known.SetAside) return;
-                if (known.State != Failed || !known.Acked)
+                try
                 {
-                    // Ran before (a crash, a lost ack, or interrupted): acknowledge again, never run again.
-                    if (known.Acked)
-                    {
-                        known.Acked = false;
-                        SaveJournal();
-                    }
-                    return;
+                    var prepared = Prepare(delivery);
+                    if (prepared != null) work.Add(prepared);
                 }
-                retry = true; // the site retries a failure it accepted: run what has not succeeded
+                catch (Exception e)
+                {
+                    PrintError("Delivery {0} could not be handled: {1}", delivery.DeliveryId, e.Message);
+                }
+            }
+            if (work.Count == 0) return;
+            if (!SaveJournal())
+            {
+                // Not on disk: run nothing, and forget it in memory too.
+                foreach (var item in work)
+                {
+                    if (item.Before == null) journal.Entries.Remove(item.Delivery.DeliveryId);
+                    else journal.Entries[item.Delivery.DeliveryId] = item.Before;
+                    Skip(item.Delivery);
+                }
+                return;
+            }
+            foreach (var item in work)
+            {
+                try
+                {
+                    RunCommands(item);
+                }
+                catch (Exception e)
+                {
+                    PrintError("Delivery {0} could not be handled: {1}", item.Delivery.DeliveryId, e.Message);
+                }
+            }
+            SaveJournal();
+        }
+
+        private void Skip(Delivery delivery)
+        {
+            skipped.Add(new Skipped { DeliveryId = delivery.DeliveryId, Lease = delivery.Lease });
+        }
+
+        private static JournalEntry Copy(JournalEntry entry)
+        {
+            return entry == null ? null : JsonConvert.DeserializeObject<JournalEntry>(JsonConvert.SerializeObject(entry));
+        }
+
+        /// <summary>
+        /// What is left of a served delivery: a command the site counts done, or this server gave (by its
+        /// place and text), never runs again; an uncertain one only after an operator's «Повторить».
+        /// </summary>
+        private static char LetterFor(Delivery delivery, int index, JournalEntry known)
+        {
+            var command = delivery.Commands[index];
+            if (delivery.Done != null && delivery.Done.Contains(index)) return Saved;
+            if (known == null) return Pending;
+            if (known.All) return Saved;
+            var sameCommand = known.Commands != null && index < known.Commands.Count && known.Commands[index] == command
+                && known.Progress != null && index < known.Progress.Length;
+            if (sameCommand)
+            {
+                var letter = known.Progress[index];
+                if (letter == Saved || letter == Given) return letter;
+                if (letter == Uncertain) return delivery.Retry > known.Retry ? Pending : Uncertain;
+                return Pending;
+            }
+            if (known.UncertainRest != null && delivery.Retry <= known.Retry &&
+                (known.UncertainRest == "all" || !IsWorldCommand(command))) return Uncertain;
+            return Pending;
+        }
+
+        private Work Prepare(Delivery delivery)
+        {
+            if (string.IsNullOrEmpty(delivery.DeliveryId) || delivery.Commands == null) return null;
+            var known = Known(delivery.DeliveryId);
+            // Refused as malformed by the site (signed): kept for the operator; its lease stays ours.
+            if (known != null && known.SetAside) return null;
+            if (known != null && known.State == Running) return null;
+
+            var letters = new char[delivery.Commands.Count];
+            var toRun = 0;
+            for (var i = 0; i < letters.Length; i++)
+            {
+                letters[i] = LetterFor(delivery, i, known);
+                if (letters[i] == Pending) toRun++;
+            }
+            var entry = Copy(known) ?? new JournalEntry();
+            entry.State = Open;
+            entry.Commands = new List<string>(delivery.Commands);
+            entry.Progress = new string(letters);
+            entry.Lease = delivery.Lease;
+            entry.Retry = Math.Max(entry.Retry, delivery.Retry);
+            entry.All = false;
+            entry.UncertainRest = null;
+            entry.Legacy = null;
+            entry.Message = null;
+            if (entry.Reported == "legacy") entry.Reported = null;
+            entry.RecordedAt = UnixSeconds();
+
+            if (toRun == 0)
+            {
+                // Nothing left to run here: the site hears what this server knows.
+                journal.Entries[delivery.DeliveryId] = entry;
+                archive.Entries.Remove(delivery.DeliveryId);
+                return null;
             }
 
             var player = FindPlayer(delivery.SteamId);
-            // The player left or can't receive now (dead, asleep, wounded, connecting): the site serves it again after the lease.
-            if (delivery.RequiresOnline && !CanReceive(player)) return;
+            // The player left or can't receive now (dead, asleep, wounded, connecting), or the world is being
+            // saved this very moment: released with the next poll, served again when it can run.
+            if ((delivery.RequiresOnline && !CanReceive(player)) || Interface.Oxide.Now < saveQuietUntil)
+            {
+                Skip(delivery);
+                return null;
+            }
 
             var refusal = Refusal(delivery);
             if (refusal != null)
             {
                 PrintError("Delivery {0} refused without running: {1}", delivery.DeliveryId, refusal);
-                var refused = new JournalEntry { State = Failed, Message = Truncate(refusal), RecordedAt = UnixSeconds() };
-                journal.Entries[delivery.DeliveryId] = refused;
-                if (!SaveJournal()) journal.Entries.Remove(delivery.DeliveryId);
-                return;
+                // Nothing runs; what ran before stays known (a retry after the fix runs only the rest).
+                var refused = new string(letters);
+                var first = refused.IndexOf(Pending);
+                entry.Progress = refused.Substring(0, first) + FailedHere + refused.Substring(first + 1);
+                entry.Message = Truncate(refusal);
+                journal.Entries[delivery.DeliveryId] = entry;
+                archive.Entries.Remove(delivery.DeliveryId);
+                return null;
             }
 
-            var slots = SlotsNeeded(delivery, known);
+            var slots = SlotsNeeded(delivery, letters);
             if (slots > 0 && player != null && FreeSlots(player) < slots)
             {
-                // Never give into a full inventory (Rust destroys what doesn't fit): wait, tell the player once.
+                // Never give into a full inventory: wait, tell the player once.
                 if (toldNoRoom.Add(delivery.DeliveryId))
                 {
                     SendReply(player, string.Format(Message("NoRoom", player.UserIDString), slots - FreeSlots(player), TitleOf(delivery)));
                 }
-                return;
+                Skip(delivery);
+                return null;
             }
 
-            var entry = retry ? known : new JournalEntry();
-            var before = retry ? new { entry.State, entry.Message, entry.Acked, entry.RecordedAt } : null;
-            entry.State = Started;
-            entry.Message = "";
-            entry.Acked = false;
-            entry.RecordedAt = UnixSeconds();
+            JournalEntry before;
+            journal.Entries.TryGetValue(delivery.DeliveryId, out before);
+            entry.State = Running;
             journal.Entries[delivery.DeliveryId] = entry;
-            if (!SaveJournal())
-            {
-                // Not on disk: run nothing, and forget it in memory too.
-                if (before == null) journal.Entries.Remove(delivery.DeliveryId);
-                else
-                {
-                    entry.State = before.State;
-                    entry.Message = before.Message;
-                    entry.Acked = before.Acked;
-                    entry.RecordedAt = before.RecordedAt;
-                }
-                return;
-            }
+            archive.Entries.Remove(delivery.DeliveryId);
+            return new Work { Delivery = delivery, Entry = entry, Before = before, Player = player };
+        }
 
+        private void RunCommands(Work work)
+        {
+            var delivery = work.Delivery;
+            var entry = work.Entry;
+            var letters = entry.Progress.ToCharArray();
             string failure = null;
-            for (var i = 0; i < commands.Count; i++)
+            var ran = 0;
+            for (var i = 0; i < letters.Length; i++)
             {
-                var key = i.ToString(CultureInfo.InvariantCulture) + ":" + commands[i];
-                if (entry.Done.Contains(key)) continue;
+                if (letters[i] != Pending) continue;
+                var command = delivery.Commands[i];
+                var world = IsWorldCommand(command);
+                if (!world)
+                {
+                    // Outside the save nothing rolls back: the journal says it is running before it runs.
+                    entry.Running = i;
+                    entry.Progress = new string(letters);
+                    if (!SaveJournal())
+                    {
+                        entry.Running = null;
+                        failure = "Журнал плагина не записывается на диск";
+                        letters[i] = FailedHere;
+                        break;
+                    }
+                }
                 try
                 {
-                    failure = Execute(commands[i], delivery, player);
+                    failure = Execute(command, delivery, work.Player);
                 }
                 catch (Exception e)
                 {
                     failure = e.Message;
                 }
-                if (failure != null) break;
-                entry.Done.Add(key);
+                if (failure != null)
+                {
+                    letters[i] = FailedHere;
+                    entry.Running = null;
+                    break;
+                }
+                ran++;
+                letters[i] = world ? Given : Saved;
+                if (!world)
+                {
+                    entry.Running = null;
+                    entry.Progress = new string(letters);
+                    SaveJournal();
+                }
             }
-            entry.State = failure == null ? Succeeded : Failed;
-            entry.Message = failure == null ? "" : Truncate(failure);
+            entry.Running = null;
+            entry.Progress = new string(letters);
+            entry.Message = failure == null ? null : Truncate(failure);
+            entry.State = Open;
+            entry.RecordedAt = UnixSeconds();
             toldNoRoom.Remove(delivery.DeliveryId);
-            SaveJournal();
             Puts("Delivery {0} ({1}) for {2}: {3}", delivery.DeliveryId, delivery.Kind, delivery.SteamId,
-                failure == null ? "done" : "failed: " + entry.Message);
-            if (failure == null) Tell(delivery);
+                failure == null ? "given, counted once the world is saved" : "failed: " + entry.Message);
+            if (failure == null && ran > 0) Tell(delivery);
+        }
+
+        /// <summary>Whether a command changes what the world's save keeps (items, Oxide's groups and permissions).</summary>
+        private static bool IsWorldCommand(string command)
+        {
+            var words = Words(command ?? "");
+            return words.Length > 0 && (words[0] == "inventory.giveto" || words[0] == "oxide.usergroup"
+                || words[0] == "oxide.grant" || words[0] == "oxide.revoke");
         }
 
         private void Tell(Delivery delivery)
@@ -815,13 +1259,13 @@ namespace Oxide.Plugins
             return verb.Success ? trimmed.Substring(verb.Index).Trim() : "";
         }
 
-        private static int SlotsNeeded(Delivery delivery, JournalEntry known)
+        private static int SlotsNeeded(Delivery delivery, char[] letters)
         {
             var slots = 0;
             var commands = delivery.Commands ?? new List<string>();
             for (var i = 0; i < commands.Count; i++)
             {
-                if (known != null && known.Done.Contains(i.ToString(CultureInfo.InvariantCulture) + ":" + commands[i])) continue;
+                if (i < letters.Length && letters[i] != Pending) continue;
                 var words = Words(commands[i]);
                 if (words[0] != "inventory.giveto" || words.Length < 3) continue;
                 var definition = ItemManager.FindItemDefinition(words[2]);
@@ -937,9 +1381,10 @@ namespace Oxide.Plugins
             if (!CanReceive(player)) return "Игрок не может получить предметы сейчас (не на сервере)";
             var item = ItemManager.Create(definition, amount);
             if (item == null) return "Предмет не создан: " + words[2];
-            if (player.inventory.GiveItem(item)) return null;
-            item.Remove();
-            return "Не хватило места в инвентаре для " + words[2] + " ×" + amount;
+            // What doesn't fit is dropped at the player's feet, as Rust does: the whole amount reaches the
+            // world once, and a retry never gives again what was moved into a stack.
+            if (!player.inventory.GiveItem(item)) item.Drop(player.GetDropPosition(), player.GetDropVelocity());
+            return null;
         }
 
         #endregion
@@ -952,15 +1397,8 @@ namespace Oxide.Plugins
             var bytes = 16;
             foreach (var pair in journal.Entries)
             {
-                var entry = pair.Value;
-                if (entry.Acked || entry.SetAside || entry.State == Started) continue;
-                var result = new AckResult
-                {
-                    DeliveryId = pair.Key,
-                    Ok = entry.State == Succeeded,
-                    Message = entry.State == Succeeded ? null : Truncate(entry.Message),
-                    Interrupted = entry.State == Interrupted ? (bool?)true : null,
-                };
+                var result = ResultFor(pair.Key, pair.Value);
+                if (result == null) continue;
                 var size = Encoding.UTF8.GetByteCount(JsonConvert.SerializeObject(result)) + 1;
                 if (batch.Count > 0 && (batch.Count == AckBatchMaxCount || bytes + size > AckBatchMaxBytes)) break;
                 batch.Add(result);
@@ -973,10 +1411,85 @@ namespace Oxide.Plugins
             }
             SendAcks(batch, () =>
             {
-                PruneJournal();
                 SaveJournal();
                 done();
             });
+        }
+
+        /// <summary>What to tell the site about an entry, or null when it has heard it already (or must not hear it).</summary>
+        private static AckResult ResultFor(string id, JournalEntry entry)
+        {
+            if (entry.SetAside || entry.State == Running) return null;
+            var snapshot = Snapshot(entry);
+            if (entry.Reported == snapshot || entry.Reported == "legacy") return null;
+            if (entry.Legacy != null)
+            {
+                // An older plugin's result, in the words it used (the site reads both).
+                return new AckResult
+                {
+                    DeliveryId = id,
+                    Ok = entry.Legacy == "ok",
+                    Message = entry.Legacy == "ok" ? null : Truncate(entry.Legacy == "interrupted" ? InterruptedMessage : entry.Message),
+                    Interrupted = entry.Legacy == "interrupted" ? (bool?)true : null,
+                    Snapshot = snapshot,
+                };
+            }
+            // An older journal's entry says nothing of how many commands there are: it is reported in this
+            // version's terms only once the site has served it (leases start at 1).
+            if (entry.Progress == null || entry.Lease == 0) return null;
+            var failed = entry.Progress.IndexOf(FailedHere) >= 0;
+            return new AckResult
+            {
+                DeliveryId = id,
+                Ok = entry.Progress.Trim(Saved).Length == 0,
+                Message = failed ? Truncate(entry.Message) : null,
+                Progress = entry.Progress,
+                Lease = entry.Lease,
+                Snapshot = snapshot,
+            };
+        }
+
+        private const string InterruptedMessage = "Доставка прервана, проверьте вручную";
+
+        private bool NothingToReport()
+        {
+            foreach (var pair in journal.Entries)
+            {
+                if (ResultFor(pair.Key, pair.Value) != null) return false;
+            }
+            return true;
+        }
+
+        /// <summary>
+        /// The site's acknowledgement counter is behind ours: it was restored from a backup and has
+        /// forgotten what it accepted since. Everything it acknowledged after `from` is sent again (the
+        /// site takes a repeat as a repeat); its deliveries wait meanwhile (decision 124).
+        /// </summary>
+        private void StartResync(long from)
+        {
+            journal.Resync = from;
+            journal.SiteSeq = from;
+            var moved = new List<string>();
+            foreach (var pair in archive.Entries)
+            {
+                if (pair.Value.ReportedSeq > from) moved.Add(pair.Key);
+            }
+            foreach (var id in moved)
+            {
+                if (!journal.Entries.ContainsKey(id)) journal.Entries[id] = archive.Entries[id];
+                archive.Entries.Remove(id);
+            }
+            var again = 0;
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (entry.ReportedSeq <= from) continue;
+                entry.Reported = null;
+                if (entry.All && entry.Progress == null) entry.Legacy = "ok";
+                again++;
+            }
+            if (moved.Count > 0) SavePair(ArchiveFile, archive);
+            SaveJournal();
+            PrintWarning("The site was restored from a backup (its acknowledgement counter is back at {0}): sending again {1} result(s) it acknowledged since.", from, again);
         }
 
         private void SendAcks(List<AckResult> batch, Action done)
@@ -985,19 +1498,27 @@ namespace Oxide.Plugins
             {
                 try
                 {
-                    if ((code == 400 || code == 413) && batch.Count > 1)
+                    if (code == 400 && batch.Count == 1 && RefusalIsSigned(response, requestSignature, batch[0].DeliveryId))
                     {
-                        // One bad entry must not block the others: halve until it stands alone.
+                        // The site itself says this result is malformed: set it aside for the operator.
+                        JournalEntry entry;
+                        if (journal.Entries.TryGetValue(batch[0].DeliveryId, out entry)) entry.SetAside = true;
+                        PrintError("The site refused the result of delivery {0} ({1}); set aside, check it in the site's console.",
+                            batch[0].DeliveryId, Short(response));
+                    }
+                    else if ((code == 400 || code == 413) && batch.Count > 1)
+                    {
+                        // One bad entry must not block the others: halve until it stands alone. Splitting
+                        // changes nothing, so an unsigned answer may cause it.
                         var half = batch.Count / 2;
                         SendAcks(batch.GetRange(0, half), () => SendAcks(batch.GetRange(half, batch.Count - half), done));
                         return;
                     }
-                    if (code == 400 || code == 413)
+                    else if (code == 400 || code == 413)
                     {
-                        var entry = journal.Entries[batch[0].DeliveryId];
-                        entry.SetAside = true;
-                        PrintError("The site refused the result of delivery {0} ({1}: {2}); set aside, check it in the site's console.",
-                            batch[0].DeliveryId, code, Short(response));
+                        // Not signed by the site (a proxy, a firewall, anyone on the path): nothing changes, sent again later.
+                        PrintWarning("Ack answered {0} without the site's signature; the result of {1} will be sent again: {2}",
+                            code, batch[0].DeliveryId, Short(response));
                     }
                     else if (code == 200 || code == 403 || code == 404)
                     {
@@ -1016,27 +1537,54 @@ namespace Oxide.Plugins
             });
         }
 
+        private class InvalidAnswer
+        {
+            [JsonProperty("delivery_ids")] public List<string> DeliveryIds;
+            [JsonProperty("response_signature")] public string ResponseSignature;
+        }
+
+        /// <summary>Whether a 400 is the site's own (signed over this request) and names this delivery.</summary>
+        private bool RefusalIsSigned(string response, string requestSignature, string id)
+        {
+            try
+            {
+                var answer = JsonConvert.DeserializeObject<InvalidAnswer>(response);
+                if (answer == null || answer.DeliveryIds == null || !answer.DeliveryIds.Contains(id)) return false;
+                return AnswerVerifies(requestSignature, "invalid", answer.DeliveryIds, answer.ResponseSignature);
+            }
+            catch (Exception)
+            {
+                return false;
+            }
+        }
+
         private void HandleAckAnswer(int code, string response, string requestSignature, List<AckResult> batch)
         {
             var answer = JsonConvert.DeserializeObject<AckResponse>(response);
             if (answer == null) throw new Exception("empty answer");
+            var sent = new Dictionary<string, AckResult>();
+            foreach (var result in batch) sent[result.DeliveryId] = result;
             if (code == 200)
             {
-                var lines = new List<string>();
+                var lines = new List<string> { answer.AckSeq.ToString(CultureInfo.InvariantCulture) };
                 foreach (var status in answer.Results ?? new List<AckStatus>())
                 {
                     lines.Add(status.DeliveryId);
                     lines.Add(status.Status);
                 }
-                if (!AnswerVerifies(requestSignature, "ack", lines, answer.ResponseSignature))
+                if (!AnswerVerifies(requestSignature, "ack3", lines, answer.ResponseSignatureV3))
                 {
                     PrintError("Ack answer has a wrong signature; the results will be sent again.");
                     return;
                 }
+                if (answer.AckSeq > journal.SiteSeq) journal.SiteSeq = answer.AckSeq;
                 foreach (var status in answer.Results ?? new List<AckStatus>())
                 {
                     JournalEntry entry;
-                    if (journal.Entries.TryGetValue(status.DeliveryId, out entry)) entry.Acked = true;
+                    AckResult result;
+                    if (!journal.Entries.TryGetValue(status.DeliveryId, out entry) || !sent.TryGetValue(status.DeliveryId, out result)) continue;
+                    Accepted(entry, result);
+                    entry.ReportedSeq = answer.AckSeq;
                 }
                 return;
             }
@@ -1049,14 +1597,31 @@ namespace Oxide.Plugins
             foreach (var id in ids)
             {
                 JournalEntry entry;
-                if (!journal.Entries.TryGetValue(id, out entry)) continue;
-                entry.Acked = true;
-                if (code == 403 && entry.State != Failed)
+                AckResult result;
+                if (!journal.Entries.TryGetValue(id, out entry) || !sent.TryGetValue(id, out result)) continue;
+                Accepted(entry, result);
+                if (code == 403 && (entry.All || (entry.Progress ?? "").IndexOfAny(new[] { Given, Saved }) >= 0))
                 {
                     PrintError("Delivery {0} ran here, but the site has handed it to another server: it may be delivered twice. Check it in the site's console (deliveries).", id);
                 }
             }
             if (code == 404) PrintWarning("The site doesn't know deliveries {0}; their results are dropped.", string.Join(", ", ids.ToArray()));
+        }
+
+        /// <summary>The site has heard this result: it is sent again only when the entry changes.</summary>
+        private static void Accepted(JournalEntry entry, AckResult result)
+        {
+            entry.Reported = result.Snapshot;
+            if (entry.Legacy != null && entry.Reported == Snapshot(entry))
+            {
+                entry.Legacy = null;
+                entry.Reported = entry.All ? "legacy" : Snapshot(entry);
+            }
+        }
+
+        private static string Cut(string text, int max)
+        {
+            return text.Length > max ? text.Substring(0, max) : text;
         }
 
         private static string Short(string text)

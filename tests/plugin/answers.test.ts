@@ -1,56 +1,76 @@
-// What the site answers the plugin is trusted only when signed, one bad acknowledgement never
-// blocks the others, and a delivery is handed to another server only when its own has gone quiet
-// (issue 26, items 3 and 7).
+// What the site answers the plugin is trusted only when signed — and nothing unsigned changes the
+// journal — one bad acknowledgement never blocks the others, and a delivery a silent server may have
+// run is never handed to another by itself (issue 26, items 3 and 7; issue 35, items 4 and 7).
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { GameServerProcess } from "./harness.ts";
 import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
-import { createGameServer, createItem, db, delivery, giveEntry, one } from "./site.ts";
+import { consoleRow, createGameServer, createItem, db, delivery, giveEntry, leaseLapsed, pressRetry } from "./site.ts";
 
-const HANDOFF_MS = 30 * 60 * 1000;
-
-test("a result the site refuses as malformed is set aside; the other results in its batch are taken", async () => {
+test("a result the site itself refuses (a signed 400) is set aside; the others in its batch are taken", async () => {
   const s = await scenario();
   try {
-    const bad = await createItem({
-      serverType: s.type,
-      name: "Плохой",
-      grant: ["inventory.giveto {steamid} nosuchitem 1"],
-    });
+    const bad = await createItem({ serverType: s.type, name: "Плохой", grant: ["inventory.giveto {steamid} wood 10"] });
     const good = await createItem({
       serverType: s.type,
       name: "Хороший",
-      grant: ["inventory.giveto {steamid} wood 10"],
+      grant: ["inventory.giveto {steamid} stones 10"],
     });
     const badEntry = await giveEntry(s.player, bad, s.type);
     const goodEntry = await giveEntry(s.player, good, s.type);
-    const badId = (
-      await one<{ id: string }>("SELECT id FROM deliveries WHERE inventory_entry_id = ?", badEntry).catch(() => null)
-    )?.id;
-    let refusedId = badId ?? "";
-    const ackBodies: string[] = [];
-    s.proxy.respond = (path, body) => {
-      if (path !== "/api/game/ack") return null;
-      ackBodies.push(body);
-      if (!refusedId)
-        refusedId = String(
-          (JSON.parse(body) as { results: { delivery_id: string; ok: boolean }[] }).results.find((r) => !r.ok)
-            ?.delivery_id ?? "",
-        );
-      return body.includes(refusedId) ? { status: 400, body: '{"error":"Неверный запрос"}' } : null;
-    };
+    // The first acknowledgement is lost; meanwhile the bad delivery's commands change under it, so the
+    // plugin's report no longer fits them and the site refuses it, signed.
+    s.proxy.respond = (path) => (path === "/api/game/ack" ? { status: 503, body: "{}" } : null);
     await s.game.join(s.player);
     await s.game.advance(15);
-    assert.deepEqual(given(s.game, s.player), { wood: 10 });
+    const badId = (await delivery(badEntry))?.id ?? "";
+    await db().execute({
+      sql: `UPDATE deliveries SET commands = '["inventory.giveto 1 wood 10","say 1"]' WHERE id = ?`,
+      args: [badId],
+    });
+    s.proxy.respond = null;
+    await s.game.save();
+    await s.game.advance(15);
     assert.equal((await delivery(goodEntry))?.status, "done");
-    assert.ok(
-      s.game.logs("error").some((line) => line.includes(`The site refused the result of delivery ${refusedId}`)),
-    );
-
-    const sent = ackBodies.length;
+    assert.ok(s.game.logs("error").some((line) => line.includes(`The site refused the result of delivery ${badId}`)));
+    const acks: string[] = [];
+    s.proxy.onRequest = (path) => {
+      if (path === "/api/game/ack") acks.push(path);
+    };
     await s.game.advance(60);
-    assert.ok(ackBodies.slice(sent).every((body) => !body.includes(refusedId)));
-    assert.equal((await delivery(badEntry))?.attempts, 0);
+    assert.deepEqual(acks, []);
+    assert.equal((await delivery(badEntry))?.status, "pending");
+  } finally {
+    await s.end();
+  }
+});
+
+test("an unsigned 400 (a proxy, a firewall, anyone on the path) sets nothing aside: the result is sent again and delivered once", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Уголь",
+      grant: ["inventory.giveto {steamid} sulfur 20"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    s.proxy.respond = (path) => (path === "/api/game/ack" ? { status: 400, body: '{"error":"Bad Request"}' } : null);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    await s.game.save();
+    await s.game.advance(30);
+    assert.ok(s.game.logs("warn").some((line) => line.includes("Ack answered 400 without the site's signature")));
+    assert.ok(!s.game.logs("error").some((line) => line.includes("set aside")));
+    assert.equal((await delivery(entryId))?.status, "pending");
+
+    s.proxy.respond = null;
+    await s.game.advance(15);
+    assert.equal((await delivery(entryId))?.status, "done");
+    assert.deepEqual(given(s.game, s.player), { sulfur: 20 });
+    // Long after (the old journal forgot answered entries after an hour or a week): never run again.
+    await leaseLapsed(entryId);
+    await s.game.advance(3 * 3600);
+    assert.deepEqual(given(s.game, s.player), { sulfur: 20 });
   } finally {
     await s.end();
   }
@@ -91,10 +111,11 @@ test("a forged acknowledgement answer changes nothing: the results are sent agai
     };
     s.proxy.rewrite = (path, body) =>
       path === "/api/game/ack"
-        ? body.replace(/"response_signature":"[0-9a-f]+"/, `"response_signature":"${"0".repeat(64)}"`)
+        ? body.replace(/"response_signature(_v3)?":"[0-9a-f]+"/g, `"response_signature$1":"${"0".repeat(64)}"`)
         : body;
     await s.game.join(s.player);
     await s.game.advance(15);
+    await s.game.save();
     assert.ok(s.game.logs("error").some((line) => line.includes("Ack answer has a wrong signature")));
     const before = acks;
     s.proxy.rewrite = null;
@@ -138,7 +159,7 @@ test("/store shows what is waiting only from a signed answer", async () => {
   }
 });
 
-test("a lapsed delivery stays with its server while that server heartbeats; handed over when it is gone, and the first server says so", async () => {
+test("a delivery whose server died without a report is never handed over by itself; «Повторить» moves it, and the world holds it once", async () => {
   const s = await scenario();
   const other = await createGameServer(s.type);
   const otherGame = new GameServerProcess({
@@ -156,35 +177,44 @@ test("a lapsed delivery stays with its server while that server heartbeats; hand
     await s.game.join(s.player);
     await crashBeforeAck(s);
 
-    // Long past the hand-off time, but the first server heartbeated a moment ago: it stays there.
+    // Long past the old hand-off time, and the first server is silent: the second gets nothing.
+    const id = (await delivery(entryId))?.id ?? "";
     await db().execute({
       sql: "UPDATE deliveries SET lease_until = ? WHERE inventory_entry_id = ?",
-      args: [Date.now() - HANDOFF_MS - 60_000, entryId],
+      args: [Date.now() - 3_600_000, entryId],
     });
-    await otherGame.start();
-    await otherGame.join(s.player);
-    await otherGame.advance(15);
-    assert.deepEqual(given(otherGame, s.player), {});
-
-    // The first server has gone quiet: the second one takes it.
     await db().execute({
       sql: "UPDATE server_heartbeats SET received_at = ? WHERE server_id = ?",
       args: [Date.now() - 3_600_000, s.server.id],
     });
+    await otherGame.start();
+    await otherGame.join(s.player);
+    await otherGame.advance(30);
+    assert.deepEqual(given(otherGame, s.player), {});
+    const row = await consoleRow(id, "pending");
+    assert.match(row, new RegExp(`Сервер №${s.server.id} взял доставку и не отвечает с .*: он мог её выполнить`));
+    assert.match(
+      row,
+      new RegExp(
+        `Повторить выполнит: 1\\. inventory\\.giveto ${s.player} sulfur 100 — на любом сервере типа ${s.type} \\(сервер №${s.server.id} не отвечает с`,
+      ),
+    );
+
+    // The operator decides: the second server delivers it.
+    assert.equal(await pressRetry(id), 302);
     await otherGame.advance(15);
+    await otherGame.save();
     assert.deepEqual(given(otherGame, s.player), { sulfur: 100 });
     assert.equal((await delivery(entryId))?.done_server_id, other.id);
 
-    // The first comes back with its result: the site refuses it, and the server's log says why that matters.
+    // The first comes back from its crash: its world rolled back, so it never had the sulfur, and its
+    // report (nothing took effect there) is refused without a warning of a double.
     await s.game.start();
+    await s.game.join(s.player);
     await s.game.advance(15);
-    assert.ok(
-      s.game
-        .logs("error")
-        .some((line) =>
-          line.includes("ran here, but the site has handed it to another server: it may be delivered twice"),
-        ),
-    );
+    assert.deepEqual(await s.game.inventory(s.player), {});
+    assert.deepEqual(await otherGame.inventory(s.player), { sulfur: 100 });
+    assert.ok(!s.game.logs("error").some((line) => line.includes("it may be delivered twice")));
   } finally {
     await otherGame.stop();
     await s.end();

@@ -1,5 +1,6 @@
 // The real plugin against the running site: a purchase reaches the game once, whatever happens
-// between them (issue 21). Each test is one game server with its own server type and folder.
+// between them (issues 21 and 35). Each test is one game server with its own server type and folder.
+// A delivery counts once the world is saved after it (decision 124): `save()` is Rust's automated save.
 import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -8,6 +9,7 @@ import { GameServerProcess } from "./harness.ts";
 import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
 import {
   buy,
+  consoleRow,
   createGameServer,
   createItem,
   credit,
@@ -17,7 +19,9 @@ import {
   giveEntry,
   leaseLapsed,
   one,
+  pressRetry,
   retryIsDue,
+  SITE_ORIGIN,
   signIn,
   timeRunsOut,
 } from "./site.ts";
@@ -44,19 +48,39 @@ test("bought on the site: given once in the game, the player told in their langu
     assert.deepEqual(given(s.game, s.player), { wood: 3000, stones: 1000 });
     assert.deepEqual(chats(s.game, s.player), ["Магазин: вы получили «Набор «Дерево»»."]);
     assert.deepEqual(await s.game.inventory(s.player), { wood: 3000, stones: 1000 });
+    // In the game, not yet in a save: the site waits for the world's save (decision 124).
+    const given1 = await delivery(entryId);
+    assert.equal(given1?.status, "pending");
+    assert.deepEqual(given1?.states, ["given", "given"]);
+    assert.ok(given1?.saving_since);
+    assert.equal((await entry(entryId)).status, "not_used");
+    const korzina = async () => {
+      const response = await fetch(`${SITE_ORIGIN}/api/inventory`, { headers: { cookie: session } });
+      return ((await response.json()) as { items: { delivering: boolean; status: string }[] }).items[0];
+    };
+    // The player's Корзина says «Выдаётся» meanwhile.
+    assert.deepEqual(await korzina(), { ...(await korzina()), status: "not_used", delivering: true });
 
+    await s.game.save();
+    assert.deepEqual(await korzina(), { ...(await korzina()), status: "used", delivering: false });
     const after = await entry(entryId);
     assert.equal(after.status, "used");
     assert.equal(after.used_server_id, s.server.id);
-    assert.equal((await delivery(entryId))?.status, "done");
+    const done = await delivery(entryId);
+    assert.equal(done?.status, "done");
+    assert.deepEqual(done?.states, ["saved", "saved"]);
 
-    // Later polls, a reconnect and a plugin restart never give it again.
+    // Later polls, a reconnect, a plugin reload and a server restart never give it again.
     await s.game.advance(120);
+    await s.game.send("unload");
+    await s.game.send("load");
+    await s.game.advance(30);
     await s.game.stop();
     await s.game.start();
     await s.game.join(s.player, "ru");
     await s.game.advance(60);
     assert.deepEqual(given(s.game, s.player), { wood: 3000, stones: 1000 });
+    assert.deepEqual(await s.game.inventory(s.player), { wood: 3000, stones: 1000 });
   } finally {
     await s.end();
   }
@@ -98,7 +122,7 @@ test("the chat message comes from the lang files Oxide writes, in Russian and in
   }
 });
 
-test("killed after running and before the acknowledgement: restarted, it acknowledges and never runs it again", async () => {
+test("killed after a save and before the acknowledgement: restarted, it reports and never runs it again", async () => {
   const s = await scenario();
   try {
     const itemId = await createItem({
@@ -108,8 +132,12 @@ test("killed after running and before the acknowledgement: restarted, it acknowl
     });
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
-    // The acknowledgement never gets an answer; the server dies while waiting for it.
-    await crashBeforeAck(s);
+    await s.game.advance(15);
+    // The world is saved, and the server dies before the site hears of it.
+    s.proxy.mode = "down";
+    await s.game.save();
+    await s.game.kill();
+    s.proxy.mode = "up";
     assert.deepEqual(given(s.game, s.player), { sulfur: 500 });
     assert.equal((await delivery(entryId))?.status, "pending");
 
@@ -119,8 +147,43 @@ test("killed after running and before the acknowledgement: restarted, it acknowl
     await leaseLapsed(entryId);
     await s.game.advance(30);
     assert.deepEqual(given(s.game, s.player, from), {});
+    assert.deepEqual(await s.game.inventory(s.player), { sulfur: 500 });
     assert.equal((await delivery(entryId))?.status, "done");
     assert.equal((await entry(entryId)).status, "used");
+  } finally {
+    await s.end();
+  }
+});
+
+test("killed after running and before the world's save: the world rolled back, so it is given again, once", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Сера",
+      grant: ["inventory.giveto {steamid} sulfur 500"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    // The acknowledgement never gets an answer; the server dies while waiting for it, long before a save.
+    await crashBeforeAck(s);
+    assert.deepEqual(given(s.game, s.player), { sulfur: 500 });
+    assert.equal((await delivery(entryId))?.status, "pending");
+
+    const from = s.game.events.length;
+    await s.game.start();
+    // The restart loaded the last save: the player has nothing.
+    await s.game.join(s.player);
+    assert.deepEqual(await s.game.inventory(s.player), {});
+    assert.ok(s.game.logs("warn").some((line) => line.includes("rolled back by the restart; they will run once more")));
+    await leaseLapsed(entryId);
+    await s.game.advance(30);
+    assert.deepEqual(given(s.game, s.player, from), { sulfur: 500 });
+    assert.deepEqual(await s.game.inventory(s.player), { sulfur: 500 });
+    await s.game.save();
+    assert.equal((await delivery(entryId))?.status, "done");
+    await s.game.advance(60);
+    assert.deepEqual(await s.game.inventory(s.player), { sulfur: 500 });
   } finally {
     await s.end();
   }
@@ -145,6 +208,7 @@ test("the site down for a while: nothing is lost, it is delivered once the site 
     s.proxy.mode = "up";
     await s.game.advance(15);
     assert.deepEqual(given(s.game, s.player), { "metal.fragments": 2000 });
+    await s.game.save();
     assert.equal((await delivery(entryId))?.status, "done");
     await s.game.advance(60);
     assert.deepEqual(given(s.game, s.player), { "metal.fragments": 2000 });
@@ -153,7 +217,7 @@ test("the site down for a while: nothing is lost, it is delivered once the site 
   }
 });
 
-test("the third of three commands fails: the retry runs only the third, the first two are never given twice", async () => {
+test("the third of three commands fails: the retry runs only the third; the operator's fix runs through «Повторить», saying so first", async () => {
   const s = await scenario();
   try {
     const itemId = await createItem({
@@ -173,6 +237,9 @@ test("the third of three commands fails: the retry runs only the third, the firs
     assert.equal(failed?.status, "pending");
     assert.equal(failed?.attempts, 1);
     assert.equal(failed?.last_error, "Нет такого предмета в Rust: rifle.ak47");
+    assert.deepEqual(failed?.states, ["given", "given", "failed"]);
+    await s.game.save();
+    assert.deepEqual((await delivery(entryId))?.states, ["saved", "saved", "failed"]);
 
     // Retried as it is: still only the third runs, and fails again.
     await retryIsDue(entryId);
@@ -180,13 +247,28 @@ test("the third of three commands fails: the retry runs only the third, the firs
     assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000 });
     assert.equal((await delivery(entryId))?.attempts, 2);
 
-    // The operator fixes the item's third command; the next retry gives the rifle alone.
+    // The operator fixes the item's third command. The delivery's commands were fixed at its first
+    // lease, so the automatic retry still fails; «Повторить» says it will run the fixed command alone.
     await db().execute({
       sql: "UPDATE item_commands SET template = 'inventory.giveto {steamid} rifle.ak 1' WHERE item_id = ? AND template LIKE '%rifle.ak47%'",
       args: [itemId],
     });
+    const id = (await delivery(entryId))?.id ?? "";
     await retryIsDue(entryId);
     await s.game.advance(15);
+    assert.equal((await delivery(entryId))?.attempts, 3);
+    await retryIsDue(entryId);
+    const row = await consoleRow(id, "pending");
+    assert.match(
+      row,
+      new RegExp(
+        `Повторить выполнит: 3\\. inventory\\.giveto ${s.player} rifle\\.ak 1 — на сервере №${s.server.id} «Сервер ${s.type}» — уже выполнены и не повторятся: 1, 2\\.`,
+      ),
+    );
+    assert.match(row, /выполнена и сохранена .*выполнена и сохранена .*ошибка/);
+    assert.equal(await pressRetry(id), 302);
+    await s.game.advance(15);
+    await s.game.save();
     assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000, "rifle.ak": 1 });
     assert.deepEqual(await s.game.inventory(s.player), { wood: 1000, stones: 1000, "rifle.ak": 1 });
     assert.equal((await delivery(entryId))?.status, "done");
@@ -219,6 +301,7 @@ test("a timed rank that expires is revoked by the server that granted it, not by
       s.game.all("group").map((event) => [event.op, event.steam_id, event.group]),
       [["add", s.player, "vip"]],
     );
+    await s.game.save();
     const granted = await entry(entryId);
     assert.equal(granted.status, "used");
     assert.ok((granted.expires_at ?? 0) > Date.now() + 6 * 86_400_000);
@@ -239,6 +322,8 @@ test("a timed rank that expires is revoked by the server that granted it, not by
         ["remove", s.player, "vip"],
       ],
     );
+    await s.game.save();
+    assert.equal(await s.game.inGroup(s.player, "vip"), false);
     const revoke = await delivery(entryId, "revoke");
     assert.equal(revoke?.status, "done");
     assert.equal(revoke?.done_server_id, s.server.id);
@@ -270,6 +355,7 @@ test("a tampered queue answer runs nothing; the untouched one later runs once", 
     await leaseLapsed(entryId);
     await s.game.advance(15);
     assert.deepEqual(given(s.game, s.player), { cloth: 100 });
+    await s.game.save();
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
     await s.end();

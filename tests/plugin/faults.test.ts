@@ -1,7 +1,7 @@
-// The plugin's own faults from the hardening review (issue 26, items 1–6), each a scenario with the
-// real plugin against the running site: never "ok" for what did not run, failures judged by the
-// game's API rather than words, one bad acknowledgement never blocks the others, only allowed
-// commands run, the journal survives a crash, and one exception never stops delivery.
+// The plugin's own faults from the hardening reviews (issue 26, items 1–6; issue 35), each a scenario
+// with the real plugin against the running site: never "saved" for what did not run, a crash rolls
+// the world back and what it undid runs again once, failures judged by the game's API rather than
+// words, only allowed commands run, the journal survives a crash, and one exception never stops delivery.
 import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -11,7 +11,7 @@ import { createItem, delivery, entry, giveEntry, leaseLapsed, retryIsDue } from 
 
 const INTERRUPTED = "Доставка прервана, проверьте вручную";
 
-test("killed in the middle of a delivery: acknowledged as interrupted, never run again, never reported done", async () => {
+test("killed in the middle of a delivery: the world rolled back to its last save, so the delivery runs again, each item once", async () => {
   const s = await scenario();
   try {
     const itemId = await createItem({
@@ -33,18 +33,48 @@ test("killed in the middle of a delivery: acknowledged as interrupted, never run
     const from = s.game.events.length;
     await s.game.start();
     await s.game.join(s.player);
-    assert.ok(s.game.logs("error").some((line) => line.includes("Delivery interrupted by a crash or restart")));
+    // The restart loaded the save from before the delivery: nothing of it is in the world.
+    assert.deepEqual(await s.game.inventory(s.player), {});
     await leaseLapsed(entryId);
     await s.game.advance(15);
-    await retryIsDue(entryId);
+    await s.game.save();
+    assert.deepEqual(given(s.game, s.player, from), { wood: 1000, stones: 1000, "metal.fragments": 500 });
+    assert.deepEqual(await s.game.inventory(s.player), { wood: 1000, stones: 1000, "metal.fragments": 500 });
+    const delivered = await delivery(entryId);
+    assert.equal(delivered?.status, "done");
+    assert.notEqual(delivered?.last_error, INTERRUPTED);
+    assert.equal((await entry(entryId)).status, "used");
     await s.game.advance(60);
-    assert.deepEqual(given(s.game, s.player, from), {});
-    const interrupted = await delivery(entryId);
-    assert.equal(interrupted?.status, "failed");
-    assert.equal(interrupted?.last_error, INTERRUPTED);
-    const after = await entry(entryId);
-    assert.equal(after.status, "not_used");
-    assert.match(after.last_error ?? "", new RegExp(INTERRUPTED));
+    assert.deepEqual(given(s.game, s.player, from), { wood: 1000, stones: 1000, "metal.fragments": 500 });
+  } finally {
+    await s.end();
+  }
+});
+
+test("killed while a chat command ran: it may have been said, so it is never said again without an operator", async () => {
+  const s = await scenario();
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Объявление",
+      grant: ["inventory.giveto {steamid} wood 100", "say {nickname} купил объявление"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    // Writes: "running" (copy, main), then "say is running" (copy, main): die right after the say begins.
+    await s.game.send("fault crash-on-write 4");
+    await s.game.advance(15).catch(() => []);
+    await s.game.died();
+
+    await s.game.start();
+    await s.game.join(s.player);
+    await leaseLapsed(entryId);
+    await s.game.advance(15);
+    const failed = await delivery(entryId);
+    assert.equal(failed?.status, "failed");
+    assert.equal(failed?.last_error, INTERRUPTED);
+    assert.deepEqual(failed?.states, ["pending", "uncertain"]);
+    assert.deepEqual(s.game.all("broadcast"), []);
   } finally {
     await s.end();
   }
@@ -67,9 +97,9 @@ test("a journal that can't be saved runs nothing and keeps nothing in memory; de
     assert.equal((await delivery(entryId))?.attempts, 0);
 
     await s.game.send("fault fail-writes off");
-    await leaseLapsed(entryId);
     await s.game.advance(15);
     assert.deepEqual(given(s.game, s.player), { sulfur: 300 });
+    await s.game.save();
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
     await s.end();
@@ -88,7 +118,6 @@ test("a full inventory: nothing is given or lost, the player is told once, deliv
     await s.game.join(s.player);
     await s.game.send(`fill ${s.player} 2`);
     await s.game.advance(15);
-    await leaseLapsed(entryId);
     await s.game.advance(15);
     assert.deepEqual(given(s.game, s.player), {});
     assert.deepEqual(chats(s.game, s.player), [
@@ -97,9 +126,9 @@ test("a full inventory: nothing is given or lost, the player is told once, deliv
     assert.equal((await delivery(entryId))?.attempts, 0);
 
     await s.game.send(`fill ${s.player} 10`);
-    await leaseLapsed(entryId);
     await s.game.advance(15);
     assert.deepEqual(given(s.game, s.player), { wood: 5000, hatchet: 1 });
+    await s.game.save();
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
     await s.end();
@@ -116,16 +145,15 @@ test("a dead, sleeping, wounded or connecting player waits; items arrive once th
     });
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
+    // Each state lasts two polls: the plugin releases what it did not start, and is served it again.
     for (const state of ["dead", "sleeping", "wounded", "connecting"]) {
       await s.game.send(`flag ${s.player} ${state}`);
-      await leaseLapsed(entryId);
-      await s.game.advance(15);
+      await s.game.advance(30);
       assert.deepEqual(given(s.game, s.player), {}, state);
     }
     assert.equal((await delivery(entryId))?.status, "pending");
     await s.game.send(`flag ${s.player} alive`);
-    await leaseLapsed(entryId);
-    await s.game.advance(15);
+    await s.game.advance(30);
     assert.deepEqual(given(s.game, s.player), { largemedkit: 1 });
   } finally {
     await s.end();
@@ -144,6 +172,7 @@ test("a player named «Unknown» is delivered to like anyone: no failure is gues
     await s.game.join(s.player, "ru", "Unknown");
     await s.game.advance(15);
     assert.deepEqual(given(s.game, s.player), { wood: 10 });
+    await s.game.save();
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
     await s.end();
@@ -175,6 +204,7 @@ test("a group or permission that doesn't exist on the server is a failure with i
     await retryIsDue(vipEntry);
     await retryIsDue(kitEntry);
     await s.game.advance(15);
+    await s.game.save();
     assert.equal((await delivery(vipEntry))?.status, "done");
     assert.equal((await delivery(kitEntry))?.status, "done");
     assert.deepEqual(
@@ -215,7 +245,7 @@ test("only allowed commands run, and only for the delivery's own player", async 
   }
 });
 
-test("a crash while the journal is written: the other copy is read, and what ran is acknowledged, not run again", async () => {
+test("a crash while the journal is written: the other copy is read, and the rolled-back give runs once more", async () => {
   const s = await scenario();
   try {
     const itemId = await createItem({
@@ -225,7 +255,7 @@ test("a crash while the journal is written: the other copy is read, and what ran
     });
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
-    // Writes: "started" (copy, main), then the result (copy, main): die half-way through the last.
+    // Writes: "running" (copy, main), then the result (copy, main): die half-way through the last.
     await s.game.send("fault crash-on-write 4");
     await s.game.advance(15).catch(() => []);
     await s.game.died();
@@ -234,9 +264,12 @@ test("a crash while the journal is written: the other copy is read, and what ran
     const from = s.game.events.length;
     await s.game.start();
     await s.game.join(s.player);
+    assert.deepEqual(await s.game.inventory(s.player), {});
     await leaseLapsed(entryId);
     await s.game.advance(30);
-    assert.deepEqual(given(s.game, s.player, from), {});
+    await s.game.save();
+    assert.deepEqual(given(s.game, s.player, from), { scrap: 500 });
+    assert.deepEqual(await s.game.inventory(s.player), { scrap: 500 });
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
     await s.end();
@@ -275,6 +308,8 @@ test("an empty or broken journal stops delivery with a clear line; it is never r
       s.game.all("request", from).filter((event) => event.path === "/api/game/queue"),
       [],
     );
+    // Alive, only not delivering: it keeps heartbeating, so its deliveries wait for it (issue 35, item 7).
+    assert.ok(s.game.all("request", from).some((event) => event.path === "/api/game/heartbeat"));
   } finally {
     await s.end();
   }

@@ -36,7 +36,11 @@ export interface PluginConfig {
   trustedCertificate?: string;
 }
 
-/** A game server with the plugin: `start` is a server boot, `kill` a crash, the folder stays. */
+/**
+ * A game server with the plugin: `start` is a server boot (from the last save of its world), `kill`
+ * a crash (what ran after the last save is gone), `stop` Rust's `quit` (plugins unloaded, Oxide and
+ * the world saved); the folder stays.
+ */
 export class GameServerProcess {
   readonly root: string;
   readonly events: HarnessEvent[] = [];
@@ -120,6 +124,7 @@ export class GameServerProcess {
     return this.send(`join ${steamId} ${language} ${name}`);
   }
 
+  /** What the player holds (online or asleep) and what lies on the ground for them. */
   async inventory(steamId: string): Promise<Record<string, number>> {
     const events = await this.send(`inventory ${steamId}`);
     return (events.find((event) => event.ev === "inventory")?.items ?? {}) as Record<string, number>;
@@ -136,11 +141,39 @@ export class GameServerProcess {
     await this.exited;
   }
 
+  /** Rust's `quit`: OnServerShutdown, the plugin unloaded, Oxide's data and the world saved. */
   async stop(): Promise<void> {
-    if (!this.child) return;
-    this.child.stdin.end();
-    this.child.kill("SIGTERM");
+    const child = this.child;
+    if (!child) return;
+    child.stdin.write("quit\n");
+    child.stdin.end();
+    const stopped = await Promise.race([
+      this.exited.then(() => true),
+      new Promise<boolean>((done) => setTimeout(() => done(false), 30_000)),
+    ]);
+    if (!stopped) child.kill("SIGKILL");
     await this.exited;
+  }
+
+  /** Rust's automated save now (as every `server.saveinterval`): OnServerSave, then Oxide's data and the world. */
+  save(): Promise<HarnessEvent[]> {
+    return this.send("save");
+  }
+
+  /** Whether the player is in an Oxide group on this server (Oxide's UserHasGroup). */
+  async inGroup(steamId: string, group: string): Promise<boolean> {
+    const events = await this.send(`usergroup ${steamId} ${group}`);
+    return Boolean(events.find((event) => event.ev === "usergroup")?.member);
+  }
+
+  /** Whether the player holds a permission on this server (Oxide's UserHasPermission). */
+  async hasPermission(steamId: string, permission: string): Promise<boolean> {
+    const events = await this.send(`userperm ${steamId} ${permission}`);
+    return Boolean(events.find((event) => event.ev === "userperm")?.has);
+  }
+
+  get running(): boolean {
+    return this.child !== null;
   }
 
   /** Events of one kind so far (or since `from`). */

@@ -2,7 +2,9 @@
 // Worker build (workerd, local D1) and then on the Node server (libSQL), each with fresh seeded
 // data. Runs tests/plugin/*.test.ts once per runtime. Without mono it skips with a notice, unless
 // REQUIRE_MCS=1 (CI), where that is a failure. PLUGIN_REUSE_BUILD=1 serves the builds that
-// `npm run test:e2e` and `test:e2e:node` just made instead of building again.
+// `npm run test:e2e` and `test:e2e:node` just made instead of building again. While working on one
+// scenario: PLUGIN_RUNTIMES=node (or worker) runs one runtime, PLUGIN_TEST_PATTERN=… only the
+// scenarios whose names match.
 import { spawnSync } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { join, resolve } from "node:path";
@@ -30,7 +32,8 @@ const reuse = process.env.PLUGIN_REUSE_BUILD === "1";
 
 function runScenarios(runtime: string, origin: string, databaseUrl: string): number {
   console.log(`\n# the real plugin against the ${runtime} runtime (${origin})`);
-  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+  const pattern = process.env.PLUGIN_TEST_PATTERN ? [`--test-name-pattern=${process.env.PLUGIN_TEST_PATTERN}`] : [];
+  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...pattern, ...files], {
     stdio: "inherit",
     env: { ...process.env, PLUGIN_RUNTIME: runtime, PLUGIN_SITE_ORIGIN: origin, PLUGIN_DATABASE_URL: databaseUrl },
   });
@@ -46,22 +49,27 @@ function d1File(stateDir: string): string {
 }
 
 let status = 0;
+const runtimes = (process.env.PLUGIN_RUNTIMES ?? "worker,node").split(",");
 
-if (!reuse || !existsSync("build/server")) buildSite();
-const worker = await serveSite(freshState(".plugin-state"));
-try {
-  status = runScenarios("worker", E2E_ORIGIN, d1File(".plugin-state")) || status;
-} finally {
-  stopSite(worker);
+if (runtimes.includes("worker")) {
+  if (!reuse || !existsSync("build/server")) buildSite();
+  const worker = await serveSite(freshState(".plugin-state"));
+  try {
+    status = runScenarios("worker", E2E_ORIGIN, d1File(".plugin-state")) || status;
+  } finally {
+    stopSite(worker);
+  }
 }
 
-if (!reuse || !existsSync("build-node/server")) buildNodeSite();
-const port = await freePort();
-const databaseUrl = freshNodeDatabase(".plugin-node-state");
-const node = await serveNodeSite(localSiteEnv(port, databaseUrl));
-try {
-  status = runScenarios("node", `http://localhost:${port}`, databaseUrl) || status;
-} finally {
-  stopSite(node.process);
+if (runtimes.includes("node")) {
+  if (!reuse || !existsSync("build-node/server")) buildNodeSite();
+  const port = await freePort();
+  const databaseUrl = freshNodeDatabase(".plugin-node-state");
+  const node = await serveNodeSite(localSiteEnv(port, databaseUrl));
+  try {
+    status = runScenarios("node", `http://localhost:${port}`, databaseUrl) || status;
+  } finally {
+    stopSite(node.process);
+  }
 }
 process.exit(status);

@@ -29,6 +29,8 @@ export async function scenario(
   await game.start();
   for (const group of options.groups ?? []) await game.send(`console oxide.group add ${group}`);
   for (const permission of options.permissions ?? []) await game.send(`permission ${permission}`);
+  // The owner set the server up long ago: its groups are in a save.
+  if (options.groups?.length || options.permissions?.length) await game.save();
   return {
     type,
     server,

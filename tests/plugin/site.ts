@@ -155,18 +155,25 @@ export interface DeliveryRow {
   attempts: number;
   last_error: string | null;
   done_server_id: number | null;
+  home_server_id: number | null;
+  saving_since: number | null;
+  /** Each command's state as the site stores it (decision 124), in order. */
+  states: string[];
 }
 
 export async function delivery(entryId: number, kind: "grant" | "revoke" = "grant"): Promise<DeliveryRow | null> {
-  return (
-    (
-      await all<DeliveryRow>(
-        "SELECT id, kind, status, attempts, last_error, done_server_id FROM deliveries WHERE inventory_entry_id = ? AND kind = ?",
-        entryId,
-        kind,
-      )
-    )[0] ?? null
-  );
+  const row = (
+    await all<Omit<DeliveryRow, "states"> & { progress: string | null }>(
+      `SELECT id, kind, status, attempts, last_error, done_server_id, home_server_id, saving_since, progress
+       FROM deliveries WHERE inventory_entry_id = ? AND kind = ?`,
+      entryId,
+      kind,
+    )
+  )[0];
+  if (!row) return null;
+  const { progress, ...rest } = row;
+  const states = (JSON.parse(progress ?? "[]") as { state: string }[]).map((command) => command.state);
+  return { ...rest, states };
 }
 
 /** The retry delay after a failure has passed (the site waits 1, 5, 15, 60 minutes). */
@@ -190,6 +197,60 @@ export async function timeRunsOut(entryId: number): Promise<void> {
     sql: "UPDATE deliveries SET not_before = ? WHERE inventory_entry_id = ? AND kind = 'revoke'",
     args: [past, entryId],
   });
+}
+
+// The operator console over HTTP, as the seed's admin (76561198000000001) uses it.
+
+const ADMIN_STEAM_ID = "76561198000000001";
+let adminSession: Promise<string> | null = null;
+
+function admin(): Promise<string> {
+  adminSession ??= signIn(ADMIN_STEAM_ID);
+  return adminSession;
+}
+
+/** The visible text of a delivery's row on the console's «Доставки» page (any filter); "" when absent. */
+export async function consoleRow(deliveryId: string, status = "problems"): Promise<string> {
+  const response = await fetch(`${SITE_ORIGIN}/admin/deliveries?status=${status}`, {
+    headers: { cookie: await admin() },
+  });
+  const html = await response.text();
+  for (const row of html.split("<tr").slice(1)) {
+    if (row.includes(`value="${deliveryId}"`) || row.includes(deliveryId)) {
+      return row
+        .replace(/<[^>]+>/g, " ")
+        .replace(/&quot;/g, '"')
+        .replace(/&#x27;/g, "'")
+        .replace(/&amp;/g, "&")
+        .replace(/&lt;/g, "<")
+        .replace(/&gt;/g, ">")
+        .replace(/\s+/g, " ")
+        .trim();
+    }
+  }
+  return "";
+}
+
+/** The operator presses «Повторить» on a delivery (a plain form post, as without JavaScript); answers the status. */
+export async function pressRetry(deliveryId: string): Promise<number> {
+  const response = await fetch(`${SITE_ORIGIN}/admin/deliveries`, {
+    method: "POST",
+    headers: { cookie: await admin(), origin: SITE_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "retry", deliveryId }),
+    redirect: "manual",
+  });
+  return response.status;
+}
+
+/** The operator refunds a purchase from the player's console page; answers the status. */
+export async function pressRefund(steamId: string, purchaseId: number, reason = "Игрок передумал"): Promise<number> {
+  const response = await fetch(`${SITE_ORIGIN}/admin/players/${steamId}`, {
+    method: "POST",
+    headers: { cookie: await admin(), origin: SITE_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams({ intent: "refund", purchaseId: String(purchaseId), reason }),
+    redirect: "manual",
+  });
+  return response.status;
 }
 
 // Buying over HTTP, as the shop's script does, with the session a browser gets from the Steam

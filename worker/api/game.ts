@@ -2,13 +2,23 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { acknowledgeDeliveries, LEASE_MS, leaseDeliveries, pendingForPlayer } from "../services/game/deliveries.ts";
+import {
+  acknowledgeDeliveries,
+  LEASE_MS,
+  leaseDeliveries,
+  pendingForPlayer,
+  resyncFrom,
+} from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
+import { PROGRESS_PATTERN } from "../services/game/progress.ts";
 import {
   ackResponseSignature,
+  ackResponseSignatureV3,
+  invalidAckResponseSignature,
   pendingResponseSignature,
   queueResponseSignature,
   queueResponseSignatureV2,
+  queueResponseSignatureV3,
   refusedAckResponseSignature,
 } from "../services/game/response-signature.ts";
 import { GameRequestError, type VerifiedGameRequest, verifyGameRequest } from "../services/game/signature.ts";
@@ -23,22 +33,41 @@ export const gameApi = new Hono<GameEnv>();
 const steamId = z.string().regex(/^[0-9]{17}$/);
 const onlineList = z.array(steamId).max(1000);
 
+/**
+ * A heartbeat is proof that the server is alive, and a refused one made a live server look dead, so
+ * its deliveries could move (issue 35, item 7): a field the site can't use is cut or left out, never
+ * a reason to refuse the heartbeat.
+ */
+const cut = (max: number) => z.string().transform((text) => text.slice(0, max));
+const count = z.number().int().min(0).max(10_000).catch(0);
 const heartbeatSchema = z.object({
-  hostname: z.string().max(200),
-  players: z.number().int().min(0).max(10_000),
-  max_players: z.number().int().min(0).max(10_000),
-  queue: z.number().int().min(0).max(10_000).default(0),
-  map: z.string().max(200).nullish(),
+  hostname: cut(200).catch(""),
+  players: count,
+  max_players: count,
+  queue: count.default(0),
+  map: cut(200).nullish().catch(null),
   // Older plugins send none of these three.
-  map_size: z.number().int().min(1000).max(6000).nullish(),
-  map_seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
-  /** Rust's save creation time (the last wipe), unix seconds; not in the future (checked below). */
-  wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish(),
-  online: onlineList.default([]),
+  map_size: z.number().int().min(1000).max(6000).nullish().catch(null),
+  map_seed: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish().catch(null),
+  /** Rust's save creation time (the last wipe), unix seconds; one in the future is left out (below). */
+  wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish().catch(null),
+  online: onlineList.catch([]).default([]),
 });
-/** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is refused. */
+/** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is left out. */
 const WIPE_CLOCK_SLACK_SECONDS = 5 * 60;
-const queueSchema = z.object({ online: onlineList });
+const leaseNumber = z.number().int().min(0).max(Number.MAX_SAFE_INTEGER);
+const queueSchema = z.object({
+  online: onlineList,
+  // Plugin 3 (decision 124): deliveries of earlier answers it did not start, each with its lease.
+  skipped: z
+    .array(z.object({ delivery_id: z.string().uuid(), lease: leaseNumber }))
+    .max(100)
+    .default([]),
+  // The highest acknowledgement counter the plugin has seen, and whether it has sent again everything
+  // acknowledged since the `resync_from` it was given (decision 124, a site restored from a backup).
+  site_seq: leaseNumber.optional(),
+  resynced: z.boolean().optional(),
+});
 const ackSchema = z.object({
   results: z
     .array(
@@ -47,6 +76,9 @@ const ackSchema = z.object({
         ok: z.boolean(),
         message: z.string().max(2000).optional(),
         interrupted: z.boolean().optional(),
+        // Plugin 3: each command's state, one letter a command, and the lease it ran under.
+        progress: z.string().regex(PROGRESS_PATTERN).optional(),
+        lease: leaseNumber.optional(),
       }),
     )
     .min(1)
@@ -82,13 +114,14 @@ gameApi.post("/heartbeat", async (c) => {
   const beat = parseBody(c, heartbeatSchema);
   if (!beat) return c.json(badRequest, 400);
   const nowSeconds = Math.floor(c.get("deps").now().getTime() / 1000);
-  if (beat.wiped_at != null && beat.wiped_at > nowSeconds + WIPE_CLOCK_SLACK_SECONDS) return c.json(badRequest, 400);
+  const wipedAt =
+    beat.wiped_at != null && beat.wiped_at <= nowSeconds + WIPE_CLOCK_SLACK_SECONDS ? beat.wiped_at : null;
   await recordHeartbeat(c.get("deps"), c.get("game").server, {
     ...beat,
     map: beat.map ?? null,
     mapSize: beat.map_size ?? null,
     mapSeed: beat.map_seed ?? null,
-    wipedAt: beat.wiped_at == null ? null : Math.min(beat.wiped_at, nowSeconds) * 1000,
+    wipedAt: wipedAt == null ? null : Math.min(wipedAt, nowSeconds) * 1000,
   });
   return c.json({ ok: true });
 });
@@ -97,21 +130,34 @@ gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
   const { server, signature, key } = c.get("game");
-  const deliveries = await leaseDeliveries(c.get("deps"), server, body.online);
+  const resync = await resyncFrom(c.get("deps"), server, body.site_seq, body.resynced === true);
+  const deliveries = resync === null ? await leaseDeliveries(c.get("deps"), server, body.online, body.skipped) : [];
   return c.json({
     deliveries,
     lease_seconds: LEASE_MS / 1000,
+    ...(resync === null ? {} : { resync_from: resync }),
     // The plugin runs these commands on its console: it checks they came from us.
     response_signature: await queueResponseSignature(key, signature, deliveries),
     response_signature_v2: await queueResponseSignatureV2(key, signature, deliveries),
+    response_signature_v3: await queueResponseSignatureV3(key, signature, deliveries, resync),
   });
 });
 
+/** A 400 to an acknowledgement, signed: the plugin sets a lone result aside only on ours (decision 124). */
+async function invalidAck(c: Context<GameEnv>, ids: string[]) {
+  const { signature, key } = c.get("game");
+  return c.json(
+    { ...badRequest, delivery_ids: ids, response_signature: await invalidAckResponseSignature(key, signature, ids) },
+    400,
+  );
+}
+
 gameApi.post("/ack", async (c) => {
   const body = parseBody(c, ackSchema);
-  if (!body) return c.json(badRequest, 400);
+  if (!body) return invalidAck(c, []);
   const { server, signature, key } = c.get("game");
   const outcome = await acknowledgeDeliveries(c.get("deps"), server, body.results);
+  if (outcome.status === "invalid") return invalidAck(c, outcome.ids);
   // Signed like the queue's answer: the plugin drops journal entries only on an answer from us.
   if (outcome.status !== "ok") {
     const error = outcome.status === "unknown" ? GAME_ERRORS.unknownDeliveries : GAME_ERRORS.foreignDeliveries;
@@ -126,7 +172,9 @@ gameApi.post("/ack", async (c) => {
   }
   return c.json({
     results: outcome.results,
+    ack_seq: outcome.ackSeq,
     response_signature: await ackResponseSignature(key, signature, outcome.results),
+    response_signature_v3: await ackResponseSignatureV3(key, signature, outcome.ackSeq, outcome.results),
   });
 });
 

@@ -4,6 +4,7 @@ import { serverTypeLabel } from "#core/format/server-type.ts";
 import { giftFromText } from "#core/messages/gift-notes.ts";
 import {
   activeUntilText,
+  DELIVERING_TEXT,
   expiredText,
   FAILED_RETRY_TEXT,
   GIFT_CANCELLED_LABEL,
@@ -52,6 +53,7 @@ export function InventoryHelp() {
 
 const STATE_TONE: Record<InventoryState, "good" | "wait" | "bad" | "neutral"> = {
   waiting: "wait",
+  delivering: "wait",
   failed: "bad",
   active: "good",
   received: "good",
@@ -149,6 +151,8 @@ function StateNote({
           ) : null}
         </>
       );
+    case "delivering":
+      return <p className="inventory-card__note">{DELIVERING_TEXT}</p>;
     case "failed":
       return (
         <>

@@ -14,8 +14,9 @@ public static class SigningVector
     const string Key = "local-dev-key-3";
     const string RequestCanonical = "1795000000\nPOST\n/api/game/queue\n{\"online\":[\"76561198000000001\"]}";
     const string RequestSignature = "487b64eafd21d141ede51e3c41cd2ad3c5c024a8cbb06c2c635d362bed82d0eb";
-    const string ResponseSignature = "fe7caaef1feba4e493d24c92eb53b4cb15bedf86887e4a1eab36223093e946a1";
-    const string EmptyResponseSignature = "3d571a4c23f74e41075d76b2f5cfe3f8c9727b1da59a06dbb0f75075789b69fa";
+    // Version 3 of the queue answer (decision 124): also over the lease, the retries and what is done; no re-sync.
+    const string ResponseSignature = "36b3a6d6a04e26b90097c5cc27081ce7c8e3523b5512e42f54c592aaf5f2569c";
+    const string EmptyResponseSignature = "9b2833b04a7cf81997c0f31315154369dc52edc5f31cccc9464781190031ae69";
 
     static int failures;
 
@@ -51,13 +52,16 @@ public static class SigningVector
         deliveryType.GetField("DurationDays").SetValue(delivery, (int?)30);
         deliveryType.GetField("Commands").SetValue(delivery, new List<string> {
             "oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP" });
+        deliveryType.GetField("Done").SetValue(delivery, new List<int> { 0 });
+        deliveryType.GetField("Lease").SetValue(delivery, 3);
+        deliveryType.GetField("Retry").SetValue(delivery, 1);
         var list = (IList)Activator.CreateInstance(listType);
         list.Add(delivery);
         var lines = (string)canonical.Invoke(null, new object[] { list });
-        Expect("queue answer signature (v2)", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + lines }), ResponseSignature);
+        Expect("queue answer signature (v3)", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n\n" + lines }), ResponseSignature);
 
         var empty = (string)canonical.Invoke(null, new object[] { Activator.CreateInstance(listType) });
-        Expect("empty queue answer signature (v2)", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n" + empty }), EmptyResponseSignature);
+        Expect("empty queue answer signature (v3)", (string)hmac.Invoke(plugin, new object[] { RequestSignature + "\n\n" + empty }), EmptyResponseSignature);
         return failures == 0 ? 0 : 1;
     }
 }

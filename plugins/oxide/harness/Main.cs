@@ -20,7 +20,7 @@ public static class HarnessMain
     static object Call(string hook, params object[] args)
     {
         var method = typeof(RustStoreDelivery).GetMethod(hook, Any);
-        if (method == null) return null;
+        if (method == null || plugin == null) return null;
         try
         {
             return method.Invoke(plugin, args);
@@ -68,6 +68,12 @@ public static class HarnessMain
             case "unload":
                 Call("Unload");
                 World.Lang.PluginUnloaded(plugin);
+                plugin = null;
+                World.Settle(SettleLimit);
+                break;
+            case "save":
+                // Rust's automated save now (as every server.saveinterval).
+                World.AutomatedSave();
                 World.Settle(SettleLimit);
                 break;
             case "advance":
@@ -75,9 +81,8 @@ public static class HarnessMain
                 break;
             case "join":
             {
-                var player = new BasePlayer { userID = ulong.Parse(words[1]), displayName = words.Length > 3 ? words[3] : words[1] };
                 World.Lang.SetLanguage(words[2], words[1]);
-                BasePlayer.activePlayerList.Add(player);
+                var player = World.Connect(words[1], words.Length > 3 ? words[3] : words[1]);
                 Call("OnPlayerConnected", player);
                 World.Settle(SettleLimit);
                 break;
@@ -85,7 +90,7 @@ public static class HarnessMain
             case "leave":
             {
                 var player = Player(words[1]);
-                BasePlayer.activePlayerList.Remove(player);
+                World.Disconnect(player);
                 Call("OnPlayerDisconnected", player, "Disconnected");
                 World.Settle(SettleLimit);
                 break;
@@ -105,8 +110,13 @@ public static class HarnessMain
                 break;
             case "inventory":
             {
+                // What the player holds, online or asleep, and what lies on the ground for them.
                 var counts = new Dictionary<string, int>();
-                var player = Player(words[1]);
+                var player = World.FindAnywhere(words[1]);
+                if (player == null) throw new ArgumentException("no such player " + words[1]);
+                Dictionary<string, int> ground;
+                if (World.Ground.TryGetValue(words[1], out ground))
+                    foreach (var pair in ground) counts[pair.Key] = (counts.ContainsKey(pair.Key) ? counts[pair.Key] : 0) + pair.Value;
                 foreach (var container in new[] { player.inventory.containerMain, player.inventory.containerBelt })
                     foreach (var item in container.itemList)
                         counts[item.info.shortname] = (counts.ContainsKey(item.info.shortname) ? counts[item.info.shortname] : 0) + item.amount;
@@ -114,7 +124,14 @@ public static class HarnessMain
                 break;
             }
             case "console":
-                World.Emit(new Dictionary<string, object> { ["ev"] = "reply", ["text"] = World.RunConsole(line.Substring("console ".Length)) });
+                World.Emit(new Dictionary<string, object> { ["ev"] = "reply", ["text"] = World.RunServerCommand(line.Substring("console ".Length)) });
+                World.Settle(SettleLimit);
+                break;
+            case "usergroup":
+                World.Emit(new Dictionary<string, object> { ["ev"] = "usergroup", ["steam_id"] = words[1], ["group"] = words[2], ["member"] = World.Permission.UserHasGroup(words[1], words[2]) });
+                break;
+            case "userperm":
+                World.Emit(new Dictionary<string, object> { ["ev"] = "userperm", ["steam_id"] = words[1], ["perm"] = words[2], ["has"] = World.Permission.UserHasPermission(words[1], words[2]) });
                 break;
             case "permission":
                 World.Permission.RegisterPermission(words[1], null);
@@ -155,6 +172,7 @@ public static class HarnessMain
                     case "fail-writes": World.FailWrites = words[2] == "on"; break;
                     case "crash-on-write": World.CrashOnWrite = int.Parse(words[2]); break;
                     case "crash-on-give": World.CrashOnGive = words[2]; break;
+                    case "give-partly": World.GivePartly = words[2]; break;
                     case "once": World.FaultsOnce.Add(words[2]); break;
                     default: throw new ArgumentException("unknown fault " + words[1]);
                 }
@@ -163,7 +181,8 @@ public static class HarnessMain
                 World.Emit(new Dictionary<string, object> { ["ev"] = "timers", ["count"] = World.LiveTimers() });
                 break;
             case "quit":
-                Environment.Exit(0);
+                // The server's "quit": plugins hear OnServerShutdown and are unloaded, Oxide and Rust save.
+                World.Quit();
                 break;
             default:
                 throw new ArgumentException("unknown instruction " + words[0]);
@@ -196,6 +215,10 @@ public static class HarnessMain
     public static int Main(string[] args)
     {
         World.Root = args.Length > 0 ? args[0] : Environment.CurrentDirectory;
+        // Oxide calls a plugin's hooks by name; the stand-in world calls them through this.
+        World.CallHook = (hook, hookArgs) => Call(hook, hookArgs);
+        // The server starts from its last save (a crash lost what came after it).
+        World.LoadSave();
         var trusted = Environment.GetEnvironmentVariable("HARNESS_TRUSTED_CERTIFICATE");
         if (!string.IsNullOrEmpty(trusted)) TrustCertificate(trusted);
         string line;

@@ -49,6 +49,8 @@ namespace Oxide.Core
         public string DataDirectory { get { return DataFileSystem.Directory; } }
         public float Now { get { return (float)World.Now; } }
         public void NextTick(Action callback) { World.Post(callback); }
+        /// <summary>OxideMod.OnSave: permission.SaveData() (Oxide.Core OxideMod.cs), what RustCore calls in OnServerSave.</summary>
+        public void OnSave() { World.WritePermissions(); }
         public void LogException(string message, Exception exception)
         {
             World.Log("error", message + ": " + exception.GetType().Name + ": " + exception.Message);

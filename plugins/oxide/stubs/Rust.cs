@@ -2,10 +2,22 @@
 // with an inventory of Rust's sizes, item definitions with stack sizes, the console's commands the
 // catalog uses, and the server's convars and save time. Behaviour follows the game: giving an item
 // fails when no slot can take it; `inventory.giveto` answers "Couldn't give item (inventory full?)"
-// after destroying the item; dead, sleeping, wounded and still-connecting players exist. Never shipped.
+// after destroying the item; dead, sleeping, wounded and still-connecting players exist. A player who
+// leaves stays in the world as a sleeper with their inventory, as in Rust, and what is dropped lies on
+// the ground; both are part of the world's save (World.cs). Never shipped.
 using System;
 using System.Collections.Generic;
 using Harness;
+
+namespace UnityEngine
+{
+    public struct Vector3
+    {
+        public float x, y, z;
+        public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
+        public static Vector3 zero { get { return new Vector3(0, 0, 0); } }
+    }
+}
 
 public class ItemDefinition
 {
@@ -18,7 +30,17 @@ public class Item
     public ItemDefinition info;
     public int amount;
     public bool removed;
+    /// <summary>Whose feet it was dropped at (the stand-in's ground keeps items by player).</summary>
+    internal BasePlayer droppedBy;
     public void Remove(float delay = 0f) { removed = true; }
+
+    /// <summary>Rust: the item becomes a dropped world entity at that position (the stand-in: on the ground by its player).</summary>
+    public void Drop(UnityEngine.Vector3 vPos, UnityEngine.Vector3 vVelocity)
+    {
+        if (removed || amount <= 0) return;
+        World.DropOnGround(droppedBy, this);
+        removed = true;
+    }
 }
 
 public class ItemContainer
@@ -40,6 +62,18 @@ public class PlayerInventory
     public bool GiveItem(Item item, ItemContainer container = null)
     {
         if (item == null || item.removed) return false;
+        if (World.GivePartly != null && World.GivePartly.Equals(item.info.shortname, StringComparison.OrdinalIgnoreCase))
+        {
+            // Rust's GiveItem can refuse what a container won't take (another plugin's CanAcceptItem):
+            // half goes into the inventory, the rest stays with the caller.
+            World.GivePartly = null;
+            var moved = item.amount / 2;
+            containerMain.itemList.Add(new Item { info = item.info, amount = moved });
+            item.amount -= moved;
+            item.droppedBy = owner;
+            World.EmitGive(owner, item.info.shortname, moved, false);
+            return false;
+        }
         var left = item.amount;
         foreach (var target in new[] { containerMain, containerBelt })
         {
@@ -66,6 +100,7 @@ public class PlayerInventory
         {
             // Rust keeps what fit and leaves the rest in the item the caller still holds.
             item.amount = left;
+            item.droppedBy = owner;
             World.EmitGive(owner, item.info.shortname, given, false);
             return false;
         }
@@ -176,6 +211,9 @@ public class BasePlayer
     public bool IsWounded() { return HasPlayerFlag(PlayerFlags.Wounded); }
     public bool IsAlive() { return !dead; }
 
+    public UnityEngine.Vector3 GetDropPosition() { return UnityEngine.Vector3.zero; }
+    public UnityEngine.Vector3 GetDropVelocity() { return UnityEngine.Vector3.zero; }
+
     public void ChatMessage(string message)
     {
         World.Emit(new Dictionary<string, object> { ["ev"] = "chat", ["steam_id"] = UserIDString, ["text"] = message });
@@ -204,7 +242,7 @@ public class ConsoleSystem
     {
         var line = args.Length == 0 ? strCommand : strCommand + " " + string.Join(" ", Array.ConvertAll(args, a => a.ToString()));
         World.Emit(new Dictionary<string, object> { ["ev"] = "command", ["text"] = line });
-        return World.RunConsole(line);
+        return World.RunServerCommand(line);
     }
 }
 
@@ -239,6 +277,8 @@ namespace ConVar
         public static string level = "Procedural Map";
         public static int worldsize = 4500;
         public static int seed = 12345;
+        /// <summary>Rust's automated save interval, seconds (its default: 600).</summary>
+        public static int saveinterval = 600;
     }
 
     /// <summary>

@@ -1,14 +1,31 @@
 // The harness's game world: virtual time and timers, the main thread's queue, the players, the
-// console, the files on disk and the faults a test can inject. Everything the plugin does that a
-// test checks is printed on stdout as one JSON object per line (plugins/oxide/harness/Main.cs reads
-// the test's instructions from stdin). Never shipped.
+// console, the files on disk, the world's saves and the faults a test can inject. Everything the
+// plugin does that a test checks is printed on stdout as one JSON object per line
+// (plugins/oxide/harness/Main.cs reads the test's instructions from stdin). Never shipped.
+//
+// Saves and rollback, as Rust and Oxide do them (decision 124):
+//  - Rust saves the world every server.saveinterval (600 s by default). Oxide.Rust's "OnServerSave"
+//    hook is injected at the start of SaveRestore.DoAutomatedSave (resources/Rust.opj, index 0), and
+//    RustCore.OnServerSave calls Interface.Oxide.OnSave(), which is permission.SaveData()
+//    (Oxide.Core OxideMod.cs): the plugins hear the hook, then the world and Oxide's data are written.
+//  - A "server.save" on the console saves the world without that hook; plugins see the command first
+//    through IOnServerCommand → OnServerCommand(string command, string[] args) (RustHooks.cs).
+//  - "quit": ServerMgr.Shutdown calls IOnServerShutdown first (index 0): plugins hear
+//    OnServerShutdown, OxideMod.OnShutdown unloads them and saves the permission data, and Rust saves
+//    the world as it quits.
+//  - Oxide's Permission keeps users, groups and grants in memory until SaveData (AddUserGroup,
+//    GrantUserPermission, CreateGroup write nothing); Rust's world likewise. A process that dies
+//    restarts from the last save: players' inventories, what lies on the ground, groups and grants
+//    are as they were then. Plugin data files (the journal) are written at once and survive.
 using System;
 using System.Collections.Generic;
 using System.IO;
+using System.Reflection;
 using System.Text;
 using System.Text.RegularExpressions;
 using System.Threading;
 using Newtonsoft.Json;
+using Newtonsoft.Json.Serialization;
 using Oxide.Core.Libraries;
 
 namespace Harness
@@ -25,10 +42,20 @@ namespace Harness
         private static readonly List<Oxide.Plugins.Timer> timers = new List<Oxide.Plugins.Timer>();
         private static int inFlight;
 
+        /// <summary>Calls a hook on the loaded plugin as Oxide does (set by the harness); null when none answers.</summary>
+        public static Func<string, object[], object> CallHook = (name, args) => null;
+
+        /// <summary>Players who left: Rust keeps them in the world as sleepers, inventories and all.</summary>
+        public static readonly Dictionary<string, BasePlayer> Sleepers = new Dictionary<string, BasePlayer>();
+        /// <summary>What lies on the ground, by the player it was dropped for: item → amount.</summary>
+        public static readonly Dictionary<string, Dictionary<string, int>> Ground = new Dictionary<string, Dictionary<string, int>>();
+        private static double nextSaveAt = double.NaN;
+
         // Faults
         public static bool FailWrites;
         public static int CrashOnWrite; // the Nth next data-file write is cut in half, then the process dies
         public static string CrashOnGive; // a give of this shortname happens, then the process dies
+        public static string GivePartly; // the next give of this shortname moves half into a stack and refuses the rest (another plugin's hook)
         public static readonly HashSet<string> FaultsOnce = new HashSet<string>();
 
         public static void Emit(Dictionary<string, object> evt)
@@ -103,6 +130,7 @@ namespace Harness
         public static void Advance(double seconds, TimeSpan settleLimit)
         {
             var target = Now + seconds;
+            if (double.IsNaN(nextSaveAt)) nextSaveAt = Now + ConVar.Server.saveinterval;
             while (true)
             {
                 timers.RemoveAll(t => t.Destroyed);
@@ -110,6 +138,15 @@ namespace Harness
                 foreach (var t in timers)
                 {
                     if (t.ExpiresAt <= target && (due == null || t.ExpiresAt < due.ExpiresAt)) due = t;
+                }
+                if (nextSaveAt <= target && (due == null || nextSaveAt <= due.ExpiresAt))
+                {
+                    // Rust's automated save, every server.saveinterval.
+                    if (nextSaveAt > Now) Now = nextSaveAt;
+                    nextSaveAt = Now + ConVar.Server.saveinterval;
+                    AutomatedSave();
+                    Settle(settleLimit);
+                    continue;
                 }
                 if (due == null) break;
                 if (due.ExpiresAt > Now) Now = due.ExpiresAt;
@@ -150,7 +187,192 @@ namespace Harness
             Emit(new Dictionary<string, object> { ["ev"] = "write", ["file"] = Path.GetFileName(path) });
         }
 
+        // Saves (see the top of this file)
+
+        private static string WorldFile { get { return Path.Combine(Root, "server", "world.json"); } }
+        private static string PermissionFile { get { return Path.Combine(Root, "oxide", "data", "oxide.permission.json"); } }
+
+        /// <summary>Oxide's data, as the stand-in's Permission keeps it: every field, whatever its shape.</summary>
+        private class FieldsResolver : DefaultContractResolver
+        {
+            protected override List<MemberInfo> GetSerializableMembers(Type objectType)
+            {
+                var fields = new List<MemberInfo>();
+                foreach (var field in objectType.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
+                    if (!field.Name.Contains("<")) fields.Add(field);
+                return fields;
+            }
+
+            protected override JsonProperty CreateProperty(MemberInfo member, MemberSerialization memberSerialization)
+            {
+                var property = base.CreateProperty(member, memberSerialization);
+                property.Readable = true;
+                property.Writable = true;
+                return property;
+            }
+        }
+
+        /// <summary>Oxide's sets ignore case (Permission.cs: StringComparer.OrdinalIgnoreCase); so do the restored ones.</summary>
+        private class IgnoreCaseSets : JsonConverter
+        {
+            public override bool CanConvert(Type objectType) { return objectType == typeof(HashSet<string>); }
+            public override object ReadJson(JsonReader reader, Type objectType, object existingValue, JsonSerializer serializer)
+            {
+                var items = serializer.Deserialize<List<string>>(reader) ?? new List<string>();
+                var set = existingValue as HashSet<string> ?? new HashSet<string>(StringComparer.OrdinalIgnoreCase);
+                foreach (var item in items) set.Add(item);
+                return set;
+            }
+            public override void WriteJson(JsonWriter writer, object value, JsonSerializer serializer)
+            {
+                serializer.Serialize(writer, new List<string>((HashSet<string>)value));
+            }
+            public override bool CanWrite { get { return true; } }
+        }
+
+        private static JsonSerializerSettings PermissionSettings()
+        {
+            var settings = new JsonSerializerSettings
+            {
+                ContractResolver = new FieldsResolver(),
+                ObjectCreationHandling = ObjectCreationHandling.Reuse,
+            };
+            settings.Converters.Add(new IgnoreCaseSets());
+            return settings;
+        }
+
+        private class SavedItem { public string item; public int amount; }
+        private class SavedPlayer { public string steam_id; public string name; public List<SavedItem> main = new List<SavedItem>(); public List<SavedItem> belt = new List<SavedItem>(); }
+        private class SavedWorld { public double saved_at; public List<SavedPlayer> players = new List<SavedPlayer>(); public Dictionary<string, Dictionary<string, int>> ground = new Dictionary<string, Dictionary<string, int>>(); }
+
+        private static List<SavedItem> Items(ItemContainer container)
+        {
+            var items = new List<SavedItem>();
+            foreach (var item in container.itemList) items.Add(new SavedItem { item = item.info.shortname, amount = item.amount });
+            return items;
+        }
+
+        private static void Restore(ItemContainer container, List<SavedItem> items)
+        {
+            container.itemList.Clear();
+            foreach (var saved in items ?? new List<SavedItem>())
+            {
+                var definition = ItemManager.FindItemDefinition(saved.item);
+                if (definition != null) container.itemList.Add(new Item { info = definition, amount = saved.amount });
+            }
+        }
+
+        /// <summary>Oxide's permission.SaveData(): what a restart finds of groups and grants.</summary>
+        public static void WritePermissions()
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(PermissionFile));
+            File.WriteAllText(PermissionFile, JsonConvert.SerializeObject(Permission, Formatting.Indented, PermissionSettings()));
+            Emit(new Dictionary<string, object> { ["ev"] = "save", ["kind"] = "oxide" });
+        }
+
+        /// <summary>Rust's SaveRestore.Save: what a restart finds of players, inventories and the ground.</summary>
+        public static void WriteSave(string kind)
+        {
+            var world = new SavedWorld { saved_at = Now };
+            var everyone = new List<BasePlayer>(BasePlayer.activePlayerList);
+            everyone.AddRange(Sleepers.Values);
+            foreach (var player in everyone)
+            {
+                world.players.Add(new SavedPlayer
+                {
+                    steam_id = player.UserIDString,
+                    name = player.displayName,
+                    main = Items(player.inventory.containerMain),
+                    belt = Items(player.inventory.containerBelt),
+                });
+            }
+            foreach (var pair in Ground) world.ground[pair.Key] = new Dictionary<string, int>(pair.Value);
+            Directory.CreateDirectory(Path.GetDirectoryName(WorldFile));
+            Directory.CreateDirectory(Path.GetDirectoryName(PermissionFile));
+            // Rust writes a new save beside the old one and then replaces it; so does the stand-in.
+            File.WriteAllText(WorldFile + ".tmp", JsonConvert.SerializeObject(world, Formatting.Indented));
+            if (File.Exists(WorldFile)) File.Delete(WorldFile);
+            File.Move(WorldFile + ".tmp", WorldFile);
+            Emit(new Dictionary<string, object> { ["ev"] = "save", ["kind"] = kind });
+        }
+
+        /// <summary>A (re)started server: the world and Oxide's data as the last save left them.</summary>
+        public static void LoadSave()
+        {
+            if (File.Exists(PermissionFile))
+                JsonConvert.PopulateObject(File.ReadAllText(PermissionFile), Permission, PermissionSettings());
+            if (!File.Exists(WorldFile)) return;
+            var world = JsonConvert.DeserializeObject<SavedWorld>(File.ReadAllText(WorldFile));
+            foreach (var saved in world.players)
+            {
+                var player = new BasePlayer { userID = ulong.Parse(saved.steam_id), displayName = saved.name };
+                Restore(player.inventory.containerMain, saved.main);
+                Restore(player.inventory.containerBelt, saved.belt);
+                Sleepers[saved.steam_id] = player;
+            }
+            foreach (var pair in world.ground) Ground[pair.Key] = pair.Value;
+        }
+
+        /// <summary>
+        /// Rust's automated save: OnServerSave at its start (RustCore's handler saves Oxide's data,
+        /// the plugins hear it), then the world.
+        /// </summary>
+        public static void AutomatedSave()
+        {
+            CallHook("OnServerSave", new object[0]);
+            WritePermissions();
+            WriteSave("automated");
+        }
+
+        /// <summary>"quit": OnServerShutdown, plugins unloaded, Oxide's data and the world saved, the process ends.</summary>
+        public static void Quit()
+        {
+            CallHook("OnServerShutdown", new object[0]);
+            CallHook("Unload", new object[0]);
+            WritePermissions();
+            WriteSave("shutdown");
+            Emit(new Dictionary<string, object> { ["ev"] = "quit" });
+            Environment.Exit(0);
+        }
+
+        public static void DropOnGround(BasePlayer player, Item item)
+        {
+            var key = player == null ? "" : player.UserIDString;
+            Dictionary<string, int> items;
+            if (!Ground.TryGetValue(key, out items)) Ground[key] = items = new Dictionary<string, int>();
+            int had;
+            items.TryGetValue(item.info.shortname, out had);
+            items[item.info.shortname] = had + item.amount;
+            Emit(new Dictionary<string, object> { ["ev"] = "drop", ["steam_id"] = key, ["item"] = item.info.shortname, ["amount"] = item.amount });
+        }
+
         // Players
+
+        /// <summary>A player connects: the sleeper they left behind wakes with their inventory, or a new one spawns.</summary>
+        public static BasePlayer Connect(string steamId, string name)
+        {
+            BasePlayer player;
+            if (Sleepers.TryGetValue(steamId, out player)) Sleepers.Remove(steamId);
+            else player = new BasePlayer { userID = ulong.Parse(steamId), displayName = name };
+            player.displayName = name;
+            player.dead = false;
+            player.playerFlags = BasePlayer.PlayerFlags.Connected;
+            BasePlayer.activePlayerList.Add(player);
+            return player;
+        }
+
+        public static void Disconnect(BasePlayer player)
+        {
+            BasePlayer.activePlayerList.Remove(player);
+            player.playerFlags = BasePlayer.PlayerFlags.Sleeping;
+            Sleepers[player.UserIDString] = player;
+        }
+
+        public static BasePlayer FindAnywhere(string steamId)
+        {
+            BasePlayer player;
+            return Find(steamId) ?? (Sleepers.TryGetValue(steamId, out player) ? player : null);
+        }
 
         public static BasePlayer Find(string steamId)
         {
@@ -174,15 +396,55 @@ namespace Harness
 
         private static readonly Regex Words = new Regex(@"\S+");
 
+        /// <summary>A console command as Rust runs it: Oxide's IOnServerCommand hook first (RustHooks.cs), then the command.</summary>
+        public static string RunServerCommand(string line)
+        {
+            var parts = new List<string>();
+            foreach (Match m in Words.Matches(line)) parts.Add(m.Value);
+            if (parts.Count == 0) return "";
+            var args = parts.GetRange(1, parts.Count - 1).ToArray();
+            CallHook("OnServerCommand", new object[] { FullName(parts[0]), args });
+            return RunConsole(line);
+        }
+
+        private static string FullName(string verb)
+        {
+            verb = verb.ToLowerInvariant();
+            if (verb.StartsWith("o.")) verb = "oxide." + verb.Substring(2);
+            // Rust's console resolves a bare name to its command: "save" is server.save.
+            if (verb == "save") verb = "server.save";
+            return verb;
+        }
+
         public static string RunConsole(string line)
         {
             var parts = new List<string>();
             foreach (Match m in Words.Matches(line)) parts.Add(m.Value);
             if (parts.Count == 0) return "";
-            var verb = parts[0].ToLowerInvariant();
-            if (verb.StartsWith("o.")) verb = "oxide." + verb.Substring(2);
+            var verb = FullName(parts[0]);
             switch (verb)
             {
+                case "server.save":
+                    // SaveRestore.Save: the world only; no OnServerSave, and Oxide's data is not written.
+                    WriteSave("console");
+                    return "Saved";
+                case "oxide.save":
+                    // RustCore's SaveCommand: Interface.Oxide.OnSave(), Oxide's data only.
+                    WritePermissions();
+                    return "Data saved";
+                case "server.hostname":
+                    if (parts.Count > 1) ConVar.Server.hostname = line.Substring(line.IndexOf(parts[1], StringComparison.Ordinal)).Trim();
+                    return "server.hostname: \"" + ConVar.Server.hostname + "\"";
+                case "server.saveinterval":
+                {
+                    int seconds;
+                    if (parts.Count > 1 && int.TryParse(parts[1], out seconds) && seconds > 0)
+                    {
+                        ConVar.Server.saveinterval = seconds;
+                        nextSaveAt = Now + seconds;
+                    }
+                    return "server.saveinterval: \"" + ConVar.Server.saveinterval + "\"";
+                }
                 case "say":
                     ConVar.Chat.Broadcast(line.Substring(parts[0].Length).Trim(), "SERVER", "#eee", 0UL);
                     return "";

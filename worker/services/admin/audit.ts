@@ -21,6 +21,7 @@ export const AUDIT_ACTIONS = {
   "server.add": "Сервер добавлен",
   "server.rotate_key": "Ключ сервера заменен",
   "server.remove": "Сервер удалён",
+  "server.skip_resync": "Сайт перестал ждать сервер после восстановления",
   "payment.recheck": "Платёж проверен у провайдера",
   "export.download": "Выгрузка CSV",
   "discord.settings": "Уведомления Discord изменены",

@@ -1,9 +1,10 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { REFUND_TEXT } from "#core/messages/admin.ts";
-import { purchases } from "#db/schema.ts";
+import { inventoryEntries, purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { deliveryIdFor } from "../game/delivery-id.ts";
 import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import { type AdminResult, reasonSchema } from "./balance.ts";
@@ -22,7 +23,8 @@ export const refundSchema = z.object({ purchaseId: z.coerce.number().int().posit
  *  4. the ledger row (kind refund, same amount, the reason as its note): balance = sum(ledger);
  *  5. the purchase becomes refunded; 6. a limited item gets its unit of stock back;
  *  7. what reached the game is taken back: a revoke delivery due now for an entry that was
- *     delivered (or whose grant is out with a plugin right now);
+ *     delivered, or whose grant a plugin took and may have run (its lease out or lapsed unreported,
+ *     or a command of it in the game: decision 124), on the server that holds it;
  *  8. a grant not yet handed out is cancelled; 9. the Корзина entry shows «Возвращено».
  */
 export async function refundPurchase(
@@ -42,6 +44,25 @@ export async function refundPurchase(
   const limit = allows(operator, "adjustBalance") ? null : SUPPORT_REFUND_LIMIT;
   const token = crypto.randomUUID();
   const amount = sql`(SELECT amount FROM refunds WHERE token = ${token})`;
+  // Revoke ids come from the entry, as every delivery's (decision 124).
+  const entryRows = await deps.db.orm
+    .select({ id: inventoryEntries.id, createdAt: inventoryEntries.createdAt })
+    .from(inventoryEntries)
+    .where(eq(inventoryEntries.purchaseId, purchaseId));
+  const revokes = await Promise.all(
+    entryRows.map(async (row) =>
+      statement(sql`INSERT INTO deliveries
+          (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+        SELECT ${await deliveryIdFor("revoke", row.id, row.createdAt)}, e.id, 'revoke', e.server_type, u.steam_id, 0, 'pending', 0, ${now}, ${now}
+        FROM inventory_entries e JOIN users u ON u.id = e.user_id
+        WHERE e.id = ${row.id}
+          AND (e.status = 'used' OR EXISTS (SELECT 1 FROM deliveries g WHERE g.inventory_entry_id = e.id
+            AND g.kind = 'grant' AND g.status IN ('pending', 'failed')
+            AND (g.leased_server_id IS NOT NULL OR g.home_server_id IS NOT NULL)))
+        ON CONFLICT (inventory_entry_id, kind) DO UPDATE SET not_before = MIN(not_before, ${now})
+          WHERE deliveries.status = 'pending'`),
+    ),
+  );
   const balance = sql`(SELECT balance FROM users WHERE id = ${purchase.userId})`;
   const entries = sql`(SELECT id FROM inventory_entries WHERE purchase_id = ${purchaseId})`;
 
@@ -70,15 +91,7 @@ export async function refundPurchase(
       statement(sql`UPDATE purchases SET status = 'refunded' WHERE id = ${purchaseId}`),
       statement(sql`UPDATE items SET sold_quantity = sold_quantity - 1
         WHERE id = ${purchase.itemId} AND max_quantity IS NOT NULL AND sold_quantity > 0`),
-      statement(sql`INSERT INTO deliveries
-          (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-        SELECT ${crypto.randomUUID()}, e.id, 'revoke', e.server_type, u.steam_id, 0, 'pending', 0, ${now}, ${now}
-        FROM inventory_entries e JOIN users u ON u.id = e.user_id
-        WHERE e.purchase_id = ${purchaseId}
-          AND (e.status = 'used' OR EXISTS (SELECT 1 FROM deliveries g WHERE g.inventory_entry_id = e.id
-            AND g.kind = 'grant' AND g.status = 'pending' AND g.lease_until > ${now}))
-        ON CONFLICT (inventory_entry_id, kind) DO UPDATE SET not_before = MIN(not_before, ${now})
-          WHERE deliveries.status = 'pending'`),
+      ...revokes,
       statement(sql`UPDATE deliveries SET status = 'cancelled', last_error = ${REFUND_TEXT.deliveryCancelled}, lease_until = NULL
         WHERE kind = 'grant' AND inventory_entry_id IN ${entries}
           AND (status = 'failed' OR (status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})))`),

@@ -5,25 +5,32 @@ import type { Deps } from "../../deps.ts";
 import { rawSql, type Statement, statement } from "../../ports/database.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { renderCommand } from "./commands.ts";
+import { deliveryIdFor } from "./delivery-id.ts";
+import {
+  allSaved,
+  type CommandProgress,
+  commandIndices,
+  mergeProgress,
+  PROGRESS_PATTERN,
+  parseProgressLetters,
+  readProgress,
+} from "./progress.ts";
 import type { GameServer } from "./signature.ts";
 
-// Pull-based, exactly-once delivery (docs/decisions/061-delivery-leases-and-acks.md).
+// Pull-based delivery, each command exactly once (decisions 061, 104, 124).
 //
 // A `deliveries` row is one unit of work for the plugin: grant an inventory entry, or revoke
-// it when its time is up. Rows are created lazily and idempotently (UNIQUE(entry, kind)), so
-// the shop and promo codes only ever write inventory entries.
+// it when its time is up. Rows are created lazily and idempotently (UNIQUE(entry, kind)), with
+// ids derived from the entry (delivery-id.ts), so the shop and promo codes only ever write
+// inventory entries. Its commands are fixed at the first lease; the plugins report each command's
+// progress (progress.ts) and the row is `done` once every command is saved in the game's world.
 
 /** A served delivery is reserved for the server that took it this long. */
 export const LEASE_MS = 5 * 60 * 1000;
 /**
- * After its lease ends, an unacknowledged delivery goes back to the same server at once, but to
- * another server of the type only after this much longer: the first may have run it and crashed
- * before the ack (its journal then acks on restart without running it again).
- */
-export const HANDOFF_MS = 30 * 60 * 1000;
-/**
- * …and never while the leasing server is alive (a heartbeat this recent, and still of the type):
- * it will poll again and either run the delivery or acknowledge it from its journal (decision 104).
+ * A server is alive while its last heartbeat is this recent (and it is still of the delivery's
+ * type). A delivery stays with its home, and with the holder of a lease it never reported, while
+ * that server is alive; a reported one moves on when its home is not (decision 124).
  */
 export const LEASE_HOLDER_ALIVE_MS = 3 * 60 * 1000;
 /** Delay before the next try after the 1st, 2nd, 3rd, 4th failure. */
@@ -35,11 +42,6 @@ const DAY_MS = 24 * 60 * 60 * 1000;
 // The plugin runs an answer in order: an overdue revoke before a new grant of the same rank,
 // so the grant is what stays.
 const SERVED_ORDER = rawSql("CASE d.kind WHEN 'revoke' THEN 0 ELSE 1 END, d.not_before, d.created_at");
-
-// A random RFC 4122 version 4 UUID, per row, in SQL.
-const UUID_SQL =
-  sql.raw(`lower(hex(randomblob(4)) || '-' || hex(randomblob(2)) || '-4' || substr(hex(randomblob(2)), 2) || '-'
-  || substr('89ab', 1 + (abs(random()) % 4), 1) || substr(hex(randomblob(2)), 2) || '-' || hex(randomblob(6)))`);
 
 /**
  * Whether inventory entries `a` and `b` (SQL aliases) hold the same rank: the same item, or
@@ -56,6 +58,23 @@ function sameRank(a: string, b: string) {
   );
 }
 
+/**
+ * The server whose Oxide holds what entry `e` granted, so its revoke runs there: the server the
+ * grant was delivered on, or — for a grant refunded before it was acknowledged — the server that
+ * holds its effects or its lease.
+ */
+export function revokeTarget(e: string) {
+  return rawSql(`COALESCE(${e}.used_server_id, (SELECT COALESCE(g.home_server_id, g.leased_server_id)
+    FROM deliveries g WHERE g.inventory_entry_id = ${e}.id AND g.kind = 'grant'))`);
+}
+
+/** Whether server `serverId` (SQL) heartbeated in the last LEASE_HOLDER_ALIVE_MS and is of type `serverType` (SQL). */
+function alive(serverId: string, serverType: string, now: number) {
+  return sql`EXISTS (SELECT 1 FROM server_heartbeats h JOIN servers s ON s.id = h.server_id
+    WHERE h.server_id = ${rawSql(serverId)} AND s.server_type = ${rawSql(serverType)}
+      AND h.received_at > ${now - LEASE_HOLDER_ALIVE_MS})`;
+}
+
 export interface ServedDelivery {
   delivery_id: string;
   kind: "grant" | "revoke";
@@ -66,38 +85,72 @@ export interface ServedDelivery {
   /** The purchased duration of a timed item; null when permanent or one-off. */
   duration_days: number | null;
   commands: string[];
+  /** Commands (indices) that took effect already, here or on another server: never run again. */
+  done: number[];
+  /** This lease's number: the plugin reports under it, so one failure counts once. */
+  lease: number;
+  /** «Повторить» presses so far: a command left uncertain by a crash runs again only after one. */
+  retry: number;
 }
 
 export interface AckResult {
   delivery_id: string;
   ok: boolean;
   message?: string | undefined;
-  /** The plugin started it and crashed before finishing; it will never run it again. */
+  /** The plugin started it and crashed before finishing; it will never run it again (plugin 2.0). */
   interrupted?: boolean | undefined;
+  /** Plugin 3: one letter per command (p, g, s, f, u); with it the report is read by progress.ts. */
+  progress?: string | undefined;
+  /** Plugin 3: the lease it ran under. */
+  lease?: number | undefined;
 }
 
-export type AckStatus = "done" | "retry" | "failed" | "duplicate";
+export type AckStatus = "done" | "retry" | "failed" | "duplicate" | "progress";
 
 export type AckOutcome =
-  | { status: "ok"; results: { delivery_id: string; status: AckStatus }[] }
+  | { status: "ok"; results: { delivery_id: string; status: AckStatus }[]; ackSeq: number }
   | { status: "unknown"; ids: string[] }
-  | { status: "forbidden"; ids: string[] };
+  | { status: "forbidden"; ids: string[] }
+  | { status: "invalid"; ids: string[] };
+
+interface NewDelivery {
+  entryId: number;
+  entryCreatedAt: number;
+  serverType: string;
+  steamId: string;
+  requiresOnline: number;
+  notBefore: number;
+}
+
+async function insertDeliveries(deps: Deps, kind: "grant" | "revoke", rows: NewDelivery[]): Promise<number> {
+  if (rows.length === 0) return 0;
+  const now = deps.now().getTime();
+  const statements = await Promise.all(
+    rows.map(async (row) =>
+      statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+         VALUES (${await deliveryIdFor(kind, row.entryId, row.entryCreatedAt)}, ${row.entryId}, ${kind}, ${row.serverType},
+           ${row.steamId}, ${row.requiresOnline}, 'pending', 0, ${row.notBefore}, ${now})
+         ON CONFLICT DO NOTHING`),
+    ),
+  );
+  const results = await deps.db.batch(statements);
+  return results.reduce((sum, result) => sum + result.changes, 0);
+}
 
 /** Grant deliveries for every not-yet-delivered entry that has none (optionally of one server type). */
 export async function ensureGrantDeliveries(deps: Deps, serverType: string | null = null): Promise<number> {
   const now = deps.now().getTime();
-  const result = await deps.db.run(
-    statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-       SELECT ${UUID_SQL}, e.id, 'grant', e.server_type, u.steam_id, i.requires_online, 'pending', 0, ${now}, ${now}
+  const missing = await deps.db.run<NewDelivery>(
+    statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
+         u.steam_id AS steamId, i.requires_online AS requiresOnline, ${now} AS notBefore
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
        JOIN items i ON i.id = e.item_id
        WHERE e.status = 'not_used'
          AND (${serverType} IS NULL OR e.server_type = ${serverType})
-         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')
-       ON CONFLICT DO NOTHING`),
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')`),
   );
-  return result.changes;
+  return insertDeliveries(deps, "grant", missing.rows);
 }
 
 /**
@@ -105,47 +158,66 @@ export async function ensureGrantDeliveries(deps: Deps, serverType: string | nul
  * this is the cron's backstop, e.g. for revoke commands added to an item later). Due at expiry.
  */
 export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
-  const now = deps.now().getTime();
-  const result = await deps.db.run(
-    statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-       SELECT ${UUID_SQL}, e.id, 'revoke', e.server_type, u.steam_id, 0, 'pending', 0, e.expires_at, ${now}
+  const missing = await deps.db.run<NewDelivery>(
+    statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
+         u.steam_id AS steamId, 0 AS requiresOnline, e.expires_at AS notBefore
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
        WHERE e.status = 'used' AND e.expires_at IS NOT NULL
          AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
-         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')
-       ON CONFLICT DO NOTHING`),
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')`),
   );
-  return result.changes;
+  return insertDeliveries(deps, "revoke", missing.rows);
+}
+
+/** A delivery the plugin was served and did not start (player not ready, no room): its lease ends unbound. */
+export interface Skipped {
+  delivery_id: string;
+  lease: number;
 }
 
 /**
  * Leases the deliveries due on this server's type whose player is online (or that may run
- * offline) and returns them with their rendered commands. One UPDATE … RETURNING, so two
- * servers polling at once can't both take the same row.
+ * offline) and returns them with their commands, fixed at the first lease. One UPDATE … RETURNING,
+ * so two servers polling at once can't both take the same row. A delivery goes to its home, or
+ * to the holder of a lease never reported, while that server lives (decision 124); deliveries the
+ * plugin reports it did not start (`skipped`) are released first.
  */
-export async function leaseDeliveries(deps: Deps, server: GameServer, online: string[]): Promise<ServedDelivery[]> {
+export async function leaseDeliveries(
+  deps: Deps,
+  server: GameServer,
+  online: string[],
+  skipped: Skipped[] = [],
+): Promise<ServedDelivery[]> {
   await ensureGrantDeliveries(deps, server.serverType);
   const now = deps.now().getTime();
-  const [, leased] = await deps.db.batch([
+  const bound = rawSql("CASE WHEN d.lease_until IS NOT NULL THEN d.leased_server_id ELSE d.home_server_id END");
+  const [, , leased] = await deps.db.batch([
+    statement(sql`UPDATE deliveries SET lease_until = NULL,
+         leased_server_id = CASE WHEN home_server_id IS NULL THEN NULL ELSE leased_server_id END
+       WHERE leased_server_id = ${server.id} AND status = 'pending' AND lease_until IS NOT NULL AND saving_since IS NULL
+         AND EXISTS (SELECT 1 FROM json_each(${JSON.stringify(skipped.map((s) => [s.delivery_id, s.lease]))}) j
+           WHERE json_extract(j.value, '$[0]') = deliveries.id AND json_extract(j.value, '$[1]') = deliveries.lease_seq)`),
     supersedeCoveredRevokes(now, server.id),
-    statement(sql`UPDATE deliveries SET lease_until = ${now} + ${LEASE_MS}, leased_server_id = ${server.id}
+    statement(sql`UPDATE deliveries SET lease_until = ${now} + ${LEASE_MS}, leased_server_id = ${server.id}, lease_seq = lease_seq + 1
        WHERE id IN (
          SELECT d.id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
          WHERE d.server_type = ${server.serverType} AND d.status = 'pending' AND d.not_before <= ${now}
            AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(${JSON.stringify(online)})))
-           AND (d.leased_server_id IS NULL
-             OR d.lease_until IS NULL
-             OR (d.leased_server_id = ${server.id} AND d.lease_until <= ${now})
-             OR (d.lease_until + ${HANDOFF_MS} <= ${now} AND NOT EXISTS (
-               SELECT 1 FROM server_heartbeats h JOIN servers s ON s.id = h.server_id
-               WHERE h.server_id = d.leased_server_id AND s.server_type = d.server_type
-                 AND h.received_at > ${now - LEASE_HOLDER_ALIVE_MS})))
-           AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind)
+           -- Given and not yet saved: its server reports it after the next save.
+           AND d.saving_since IS NULL
+           AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+           -- Bound to its home, or to the holder of a lease it never reported, while that server lives;
+           -- a reported delivery whose home is gone moves on with its progress.
+           AND (${bound} IS NULL OR ${bound} = ${server.id}
+             OR (d.lease_until IS NULL AND NOT ${alive("d.home_server_id", "d.server_type", now)}))
+           AND (d.commands IS NOT NULL OR EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind))
+           -- After a restore from a backup, nothing of the type moves until each of its servers has said what it ran.
+           AND NOT EXISTS (SELECT 1 FROM servers rs WHERE rs.server_type = d.server_type AND rs.needs_resync = 1)
            -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
            AND (d.kind <> 'grant' OR e.status = 'not_used')
            -- The rank lives in the Oxide of the server that granted it.
-           AND (d.kind = 'grant' OR e.used_server_id = ${server.id})
+           AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})
            -- A grant of the rank that this server may have run but not yet acknowledged would be undone.
            AND (d.kind = 'grant' OR NOT EXISTS (
              SELECT 1 FROM deliveries g JOIN inventory_entries ge ON ge.id = g.inventory_entry_id
@@ -159,8 +231,9 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
   if (ids.length === 0) return [];
 
   const idsJson = JSON.stringify(ids);
-  const [details, commands] = await deps.db.batch([
-    statement(sql`SELECT d.id, d.kind, d.steam_id, d.requires_online, d.not_before, d.created_at, e.item_id, e.duration_days, e.is_permanent, u.nickname, i.name AS title
+  const [details, templates] = await deps.db.batch([
+    statement(sql`SELECT d.id, d.kind, d.steam_id, d.requires_online, d.commands, d.progress, d.lease_seq, d.retries,
+           e.item_id, e.duration_days, e.is_permanent, u.nickname, i.name AS title
          FROM deliveries d
          JOIN inventory_entries e ON e.id = d.inventory_entry_id
          JOIN users u ON u.id = e.user_id
@@ -169,43 +242,117 @@ export async function leaseDeliveries(deps: Deps, server: GameServer, online: st
          ORDER BY ${SERVED_ORDER}`),
     statement(sql`SELECT c.item_id, c.phase, c.template FROM item_commands c
          WHERE c.item_id IN (SELECT e.item_id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
-                             WHERE d.id IN (SELECT value FROM json_each(${idsJson})))
+                             WHERE d.id IN (SELECT value FROM json_each(${idsJson})) AND d.commands IS NULL)
          ORDER BY c.sort_order, c.id`),
   ]);
 
-  const templates = new Map<string, string[]>();
-  for (const row of (commands?.rows ?? []) as { item_id: number; phase: string; template: string }[]) {
+  const byItem = new Map<string, string[]>();
+  for (const row of (templates?.rows ?? []) as { item_id: number; phase: string; template: string }[]) {
     const key = `${row.item_id}:${row.phase}`;
-    templates.set(key, [...(templates.get(key) ?? []), row.template]);
+    byItem.set(key, [...(byItem.get(key) ?? []), row.template]);
   }
-  return (
+  const fix: Statement[] = [];
+  const served = (
     (details?.rows ?? []) as {
       id: string;
       kind: "grant" | "revoke";
       steam_id: string;
       requires_online: number;
+      commands: string | null;
+      progress: string | null;
+      lease_seq: number;
+      retries: number;
       item_id: number;
       duration_days: number | null;
       is_permanent: number;
       nickname: string;
       title: string;
     }[]
-  ).map((row) => ({
-    delivery_id: row.id,
-    kind: row.kind,
-    steam_id: row.steam_id,
-    requires_online: row.requires_online === 1,
-    title: row.title,
-    duration_days: row.is_permanent ? null : row.duration_days,
-    commands: (templates.get(`${row.item_id}:${row.kind}`) ?? []).map((template) =>
-      renderCommand(template, {
-        steamId: row.steam_id,
-        nickname: row.nickname,
-        days: row.duration_days,
-        server: server.name,
+  ).map((row) => {
+    let commands = parseCommands(row.commands);
+    if (commands === null) {
+      // The first lease fixes what this delivery runs (decision 124).
+      commands = renderTemplates(byItem.get(`${row.item_id}:${row.kind}`) ?? [], row, server.name);
+      fix.push(
+        statement(
+          sql`UPDATE deliveries SET commands = ${JSON.stringify(commands)} WHERE id = ${row.id} AND commands IS NULL`,
+        ),
+      );
+    }
+    return {
+      delivery_id: row.id,
+      kind: row.kind,
+      steam_id: row.steam_id,
+      requires_online: row.requires_online === 1,
+      title: row.title,
+      duration_days: row.is_permanent ? null : row.duration_days,
+      commands,
+      done: commandIndices(readProgress(row.progress, commands.length), "saved"),
+      lease: row.lease_seq,
+      retry: row.retries,
+    } satisfies ServedDelivery;
+  });
+  if (fix.length > 0) await deps.db.batch(fix);
+  return served;
+}
+
+/**
+ * Whether this server must first send again what it acknowledged since `resync_from` (decision 124):
+ * the site was restored from a backup (`npm run db:restore` marked every server), or the plugin has
+ * seen a higher acknowledgement counter than the site now has. Answers the counter to send from, or
+ * null; a plugin that says it has sent everything is done.
+ */
+export async function resyncFrom(
+  deps: Deps,
+  server: GameServer,
+  pluginSeq: number | undefined,
+  resynced: boolean,
+): Promise<number | null> {
+  const current = server.ackSeq ?? 0;
+  if (server.needsResync && resynced) {
+    await deps.db.run(statement(sql`UPDATE servers SET needs_resync = 0 WHERE id = ${server.id}`));
+    return null;
+  }
+  if (!server.needsResync && !(pluginSeq !== undefined && pluginSeq > current)) return null;
+  if (!server.needsResync) {
+    await deps.db.run(statement(sql`UPDATE servers SET needs_resync = 1 WHERE id = ${server.id}`));
+    console.error(
+      JSON.stringify({
+        event: "site_behind_plugin",
+        server: server.id,
+        site_ack_seq: current,
+        plugin_ack_seq: pluginSeq,
+        message: "the plugin has seen later acknowledgements than the database holds: restored from a backup?",
       }),
-    ),
-  }));
+    );
+  }
+  return current;
+}
+
+/** The stored, fixed commands of a delivery; null before its first lease. */
+export function parseCommands(json: string | null): string[] | null {
+  if (json === null) return null;
+  try {
+    const parsed: unknown = JSON.parse(json);
+    return Array.isArray(parsed) ? parsed.map(String) : null;
+  } catch {
+    return null;
+  }
+}
+
+export function renderTemplates(
+  templates: readonly string[],
+  row: { steam_id: string; nickname: string; duration_days: number | null },
+  serverName: string,
+): string[] {
+  return templates.map((template) =>
+    renderCommand(template, {
+      steamId: row.steam_id,
+      nickname: row.nickname,
+      days: row.duration_days,
+      server: serverName,
+    }),
+  );
 }
 
 export type DeliveryStatus = (typeof deliveries.$inferSelect)["status"];
@@ -255,13 +402,13 @@ export async function strandRevokes(deps: Deps): Promise<number> {
   const stranded = await deps.db.run<{ id: string; inventory_entry_id: number; steam_id: string; last_error: string }>(
     statement(sql`UPDATE deliveries
        SET status = 'stranded', lease_until = NULL,
-           last_error = (SELECT CASE WHEN e.used_server_id IS NULL
+           last_error = (SELECT CASE WHEN ${revokeTarget("e")} IS NULL
                  THEN 'Неизвестно, какой сервер выдал привилегию; снимите её вручную'
-                 ELSE 'Сервер #' || e.used_server_id || ', выдавший привилегию, удалён или сменил тип; снимите её вручную' END
+                 ELSE 'Сервер #' || ${revokeTarget("e")} || ', выдавший привилегию, удалён или сменил тип; снимите её вручную' END
                FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
        WHERE kind = 'revoke' AND status = 'pending' AND not_before <= ${now}
          AND (lease_until IS NULL OR lease_until <= ${now})
-         AND NOT EXISTS (SELECT 1 FROM inventory_entries e JOIN servers s ON s.id = e.used_server_id
+         AND NOT EXISTS (SELECT 1 FROM inventory_entries e JOIN servers s ON s.id = ${revokeTarget("e")}
            WHERE e.id = deliveries.inventory_entry_id AND s.server_type = deliveries.server_type)
        RETURNING id, inventory_entry_id, steam_id, last_error`),
   );
@@ -302,40 +449,77 @@ interface DeliveryState {
   lease_until: number | null;
   leased_server_id: number | null;
   done_server_id: number | null;
+  home_server_id: number | null;
+  saving_since: number | null;
+  lease_seq: number;
+  counted_lease: number;
+  commands: string | null;
+  progress: string | null;
+  entry_id: number;
+  entry_created_at: number;
 }
 
 function failureDelay(attemptsBefore: number): number {
   return RETRY_DELAYS_MS[Math.min(attemptsBefore, RETRY_DELAYS_MS.length - 1)] ?? 60_000;
 }
 
+/** What a plugin-3 report (one letter a command) means, before anything is written. */
+function invalidReport(row: DeliveryState, result: AckResult): boolean {
+  if (result.progress === undefined) return false;
+  if (!PROGRESS_PATTERN.test(result.progress)) return true;
+  const commands = parseCommands(row.commands);
+  return commands !== null && commands.length !== result.progress.length;
+}
+
 /**
  * Applies the plugin's results. The whole request is refused, with nothing else changed, when it
- * names an unknown delivery (404) or one that is not (or no longer) handed to this server (403);
- * a 403 marks those deliveries for the console, since this server may have run them after they
- * were handed to another one (decision 104). Repeating an acknowledgement changes nothing.
+ * names an unknown delivery (404), one that is not (or no longer) handed to this server (403), or
+ * a report that doesn't fit the delivery's commands (400); a 403 marks those deliveries for the
+ * console, since this server may have run them after they were handed to another one (decision
+ * 104). Repeating an acknowledgement changes nothing. Plugin 3 reports each command's progress
+ * (decision 124): the delivery is done once every command is saved.
  */
 export async function acknowledgeDeliveries(deps: Deps, server: GameServer, results: AckResult[]): Promise<AckOutcome> {
   const ids = [...new Set(results.map((result) => result.delivery_id))];
-  const rows = await deps.db.run<DeliveryState>(
-    statement(sql`SELECT id, kind, status, attempts, lease_until, leased_server_id, done_server_id
-       FROM deliveries WHERE id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
-  );
-  const byId = new Map(rows.rows.map((row) => [row.id, row]));
+  let rows = await readDeliveryStates(deps, ids);
+  if (rows.size < ids.length) {
+    // A site restored from a backup may not have created the row yet; its id is the entry's (delivery-id.ts).
+    await ensureGrantDeliveries(deps, server.serverType);
+    await ensureRevokeDeliveries(deps);
+    rows = await readDeliveryStates(deps, ids);
+  }
+  const byId = rows;
 
   const unknown = ids.filter((id) => !byId.has(id));
   if (unknown.length > 0) return { status: "unknown", ids: unknown };
+  // Re-sending after a restore, the server claims what the restored rows don't show leased (decision 124).
+  const claimable = (row: DeliveryState) =>
+    Boolean(server.needsResync) && row.leased_server_id === null && row.status !== "done";
   const forbidden = ids.filter((id) => {
     const row = byId.get(id);
     if (!row) return true;
+    if (claimable(row)) return false;
     return row.status === "done" ? row.done_server_id !== server.id : row.leased_server_id !== server.id;
   });
   if (forbidden.length > 0) {
     await markRefusedAcks(deps, server, forbidden);
     return { status: "forbidden", ids: forbidden };
   }
+  const invalid = results.filter((result) => {
+    const row = byId.get(result.delivery_id);
+    return row !== undefined && invalidReport(row, result);
+  });
+  if (invalid.length > 0) return { status: "invalid", ids: [...new Set(invalid.map((result) => result.delivery_id))] };
 
   const now = deps.now().getTime();
   const statements: Statement[] = [];
+  const claimed = [...byId.values()].filter(claimable).map((row) => row.id);
+  if (claimed.length > 0) {
+    statements.push(
+      statement(sql`UPDATE deliveries SET leased_server_id = ${server.id}
+        WHERE id IN (SELECT value FROM json_each(${JSON.stringify(claimed)})) AND leased_server_id IS NULL`),
+    );
+  }
   const outcomes: { delivery_id: string; status: AckStatus }[] = [];
   const seen = new Set<string>();
   let coversRanks = false;
@@ -344,62 +528,61 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     const row = byId.get(result.delivery_id);
     if (!row || seen.has(row.id)) continue;
     seen.add(row.id);
-    if (row.status !== "pending" || (!result.ok && row.lease_until === null)) {
-      // Already done or failed, or this failure was already counted: an acknowledgement repeated.
+    const reported = result.progress === undefined ? null : parseProgressLetters(result.progress);
+    // A restored row may not have its commands yet: the report says how many there are.
+    const commands = parseCommands(row.commands) ?? Array.from({ length: reported?.length ?? 0 }, () => "");
+    const stale = reported !== null && (result.lease ?? 0) < row.lease_seq;
+    const progress =
+      reported && !stale ? mergeProgress(readProgress(row.progress, commands.length), reported, server.id, now) : null;
+
+    if (row.status !== "pending") {
+      // Already done, failed or cancelled: a repeat. What a plugin-3 report says ran is still kept.
+      if (progress && row.status !== "done") statements.push(recordProgress(row, progress, server, now));
+      outcomes.push({ delivery_id: row.id, status: "duplicate" });
+      continue;
+    }
+    if (stale) {
+      // A report from an earlier lease arriving late: this server has reported under a newer one.
       outcomes.push({ delivery_id: row.id, status: "duplicate" });
       continue;
     }
 
-    if (result.ok) {
+    const outcome = progress
+      ? allSaved(progress)
+        ? "done"
+        : progress.some((command) => command.state === "uncertain")
+          ? "interrupted"
+          : reported?.includes("failed")
+            ? "failure"
+            : "progress"
+      : result.ok
+        ? "done"
+        : result.interrupted
+          ? "interrupted"
+          : "failure";
+
+    if (progress) statements.push(recordProgress(row, progress, server, now));
+
+    if (outcome === "progress") {
+      outcomes.push({ delivery_id: row.id, status: "progress" });
+      continue;
+    }
+
+    if (outcome === "done") {
       statements.push(
-        statement(sql`UPDATE deliveries SET status = 'done', done_at = ${now}, done_server_id = ${server.id}, lease_until = NULL, last_error = NULL
-             WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id}`),
+        ...deliveredStatements(row, server, now, await deliveryIdFor("revoke", row.entry_id, row.entry_created_at)),
       );
-      if (row.kind === "grant") {
-        const justDelivered = sql`EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'done' AND done_server_id = ${server.id} AND done_at = ${now})`;
-        statements.push(
-          // Time on a rank stacks: it starts when the player's paid time on it on this server ends.
-          statement(sql`UPDATE inventory_entries AS e
-               SET status = 'used', used_at = ${now}, used_server_id = ${server.id}, last_error = NULL,
-                   expires_at = CASE WHEN e.is_permanent = 0 AND e.duration_days IS NOT NULL THEN
-                     max(${now}, coalesce((SELECT max(p.expires_at) FROM inventory_entries p
-                       WHERE p.user_id = e.user_id AND p.server_type = e.server_type AND p.used_server_id = ${server.id}
-                         AND p.status = 'used' AND p.expires_at > ${now} AND ${sameRank("p", "e")}), 0))
-                     + e.duration_days * ${DAY_MS} END
-               WHERE e.id = (SELECT inventory_entry_id FROM deliveries WHERE id = ${row.id})
-                 AND e.status = 'not_used' AND ${justDelivered}`),
-          // Every running entry of the rank shows the rank's real end, and its revoke moves there.
-          statement(sql`UPDATE inventory_entries AS p
-               SET expires_at = (SELECT e.expires_at FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id WHERE d.id = ${row.id})
-               WHERE p.status = 'used' AND p.expires_at > ${now} AND p.used_server_id = ${server.id}
-                 AND ${justDelivered}
-                 AND EXISTS (SELECT 1 FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
-                   WHERE d.id = ${row.id} AND e.id <> p.id AND e.expires_at IS NOT NULL
-                     AND e.user_id = p.user_id AND e.server_type = p.server_type AND ${sameRank("p", "e")})`),
-          statement(sql`UPDATE deliveries
-               SET not_before = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
-               WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
-                 AND not_before < (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
-                 AND inventory_entry_id IN (SELECT id FROM inventory_entries WHERE used_server_id = ${server.id}
-                   AND user_id = (SELECT e.user_id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id WHERE d.id = ${row.id}))`),
-          statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-               SELECT ${crypto.randomUUID()}, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ${now}
-               FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
-               WHERE d.id = ${row.id} AND e.expires_at IS NOT NULL
-                 AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
-               ON CONFLICT DO NOTHING`),
-        );
-        coversRanks = true;
-      }
+      if (row.kind === "grant") coversRanks = true;
       outcomes.push({ delivery_id: row.id, status: "done" });
       continue;
     }
 
-    if (result.interrupted) {
+    if (outcome === "interrupted") {
       // Failed at once, whatever the attempts: an operator checks the game by hand and retries.
       statements.push(
         statement(sql`UPDATE deliveries
-             SET attempts = attempts + 1, last_error = ${DELIVERY_INTERRUPTED}, lease_until = NULL, status = 'failed'
+             SET attempts = attempts + 1, last_error = ${DELIVERY_INTERRUPTED}, lease_until = NULL, status = 'failed',
+                 counted_lease = lease_seq
              WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id} AND attempts = ${row.attempts}`),
       );
       if (row.kind === "grant") {
@@ -417,14 +600,23 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
       continue;
     }
 
+    // A failure counts once: per lease from plugin 3, once per report from older plugins.
+    const counted = progress ? (result.lease ?? 0) <= row.counted_lease : row.lease_until === null;
+    if (counted) {
+      outcomes.push({ delivery_id: row.id, status: "duplicate" });
+      continue;
+    }
     const message = (result.message ?? "").trim().slice(0, 300) || "без описания";
     const finalFailure = row.attempts + 1 >= MAX_ATTEMPTS;
     statements.push(
       statement(sql`UPDATE deliveries
            SET attempts = attempts + 1, last_error = ${message}, lease_until = NULL,
                status = CASE WHEN attempts + 1 >= ${MAX_ATTEMPTS} THEN 'failed' ELSE 'pending' END,
-               not_before = ${now} + ${failureDelay(row.attempts)}
-           WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id} AND lease_until IS NOT NULL AND attempts = ${row.attempts}`),
+               not_before = ${now} + ${failureDelay(row.attempts)},
+               counted_lease = ${progress ? (result.lease ?? 0) : row.lease_seq},
+               -- An older plugin doesn't say what ran before the failure: the retry stays on this server.
+               home_server_id = ${progress ? sql`home_server_id` : sql`COALESCE(home_server_id, ${server.id})`}
+           WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id} AND attempts = ${row.attempts}`),
     );
     if (finalFailure && row.kind === "grant") {
       // What the player reads in the Корзина.
@@ -444,8 +636,82 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
   }
 
   if (coversRanks) statements.push(supersedeCoveredRevokes(now, server.id));
-  if (statements.length > 0) await deps.db.batch(statements);
-  return { status: "ok", results: outcomes };
+  // Every accepted acknowledgement moves the server's counter on; a restored site's is behind (decision 124).
+  statements.push(statement(sql`UPDATE servers SET ack_seq = ack_seq + 1 WHERE id = ${server.id} RETURNING ack_seq`));
+  const written = await deps.db.batch(statements);
+  const ackSeq = Number((written.at(-1)?.rows[0] as { ack_seq?: number } | undefined)?.ack_seq ?? 0);
+  return { status: "ok", results: outcomes, ackSeq };
+}
+
+async function readDeliveryStates(deps: Deps, ids: string[]): Promise<Map<string, DeliveryState>> {
+  const rows = await deps.db.run<DeliveryState>(
+    statement(sql`SELECT d.id, d.kind, d.status, d.attempts, d.lease_until, d.leased_server_id, d.done_server_id,
+         d.home_server_id, d.saving_since, d.lease_seq, d.counted_lease, d.commands, d.progress,
+         e.id AS entry_id, e.created_at AS entry_created_at
+       FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+       WHERE d.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
+  );
+  return new Map(rows.rows.map((row) => [row.id, row]));
+}
+
+/**
+ * Stores what a plugin-3 report says ran. The lease ends with it (the plugin is done with this
+ * lease); a command given and not yet saved holds the delivery for this server until the save.
+ */
+function recordProgress(row: DeliveryState, progress: CommandProgress[], server: GameServer, now: number): Statement {
+  const given = progress.some((command) => command.state === "given");
+  const tookEffectHere = progress.some(
+    (command) => (command.state === "saved" || command.state === "given") && command.server === server.id,
+  );
+  return statement(sql`UPDATE deliveries
+       SET progress = ${JSON.stringify(progress)},
+           saving_since = ${given ? sql`COALESCE(saving_since, ${now})` : null},
+           home_server_id = ${tookEffectHere ? server.id : sql`home_server_id`},
+           lease_until = CASE WHEN status = 'pending' THEN NULL ELSE lease_until END
+       WHERE id = ${row.id} AND leased_server_id = ${server.id}`);
+}
+
+/** Everything a delivery that took effect in full changes: done, the Корзина entry, a rank's time and revoke. */
+function deliveredStatements(row: DeliveryState, server: GameServer, now: number, revokeId: string): Statement[] {
+  const statements: Statement[] = [
+    statement(sql`UPDATE deliveries SET status = 'done', done_at = ${now}, done_server_id = ${server.id}, lease_until = NULL,
+           last_error = NULL, saving_since = NULL, home_server_id = COALESCE(home_server_id, ${server.id})
+         WHERE id = ${row.id} AND status = 'pending' AND leased_server_id = ${server.id}`),
+  ];
+  if (row.kind !== "grant") return statements;
+  const justDelivered = sql`EXISTS (SELECT 1 FROM deliveries WHERE id = ${row.id} AND status = 'done' AND done_server_id = ${server.id} AND done_at = ${now})`;
+  statements.push(
+    // Time on a rank stacks: it starts when the player's paid time on it on this server ends.
+    statement(sql`UPDATE inventory_entries AS e
+         SET status = 'used', used_at = ${now}, used_server_id = ${server.id}, last_error = NULL,
+             expires_at = CASE WHEN e.is_permanent = 0 AND e.duration_days IS NOT NULL THEN
+               max(${now}, coalesce((SELECT max(p.expires_at) FROM inventory_entries p
+                 WHERE p.user_id = e.user_id AND p.server_type = e.server_type AND p.used_server_id = ${server.id}
+                   AND p.status = 'used' AND p.expires_at > ${now} AND ${sameRank("p", "e")}), 0))
+               + e.duration_days * ${DAY_MS} END
+         WHERE e.id = ${row.entry_id} AND e.status = 'not_used' AND ${justDelivered}`),
+    // Every running entry of the rank shows the rank's real end, and its revoke moves there.
+    statement(sql`UPDATE inventory_entries AS p
+         SET expires_at = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = ${row.entry_id})
+         WHERE p.status = 'used' AND p.expires_at > ${now} AND p.used_server_id = ${server.id}
+           AND ${justDelivered}
+           AND EXISTS (SELECT 1 FROM inventory_entries e
+             WHERE e.id = ${row.entry_id} AND e.id <> p.id AND e.expires_at IS NOT NULL
+               AND e.user_id = p.user_id AND e.server_type = p.server_type AND ${sameRank("p", "e")})`),
+    statement(sql`UPDATE deliveries
+         SET not_before = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+         WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
+           AND not_before < (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+           AND inventory_entry_id IN (SELECT id FROM inventory_entries WHERE used_server_id = ${server.id}
+             AND user_id = (SELECT e.user_id FROM inventory_entries e WHERE e.id = ${row.entry_id}))`),
+    statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
+         SELECT ${revokeId}, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ${now}
+         FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+         WHERE d.id = ${row.id} AND e.expires_at IS NOT NULL
+           AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
+         ON CONFLICT DO NOTHING`),
+  );
+  return statements;
 }
 
 /** Marks deliveries whose ack came from a server they are no longer handed to, and says so in the log. */
@@ -482,6 +748,9 @@ export async function pendingForPlayer(deps: Deps, server: GameServer, steamId: 
     statement(sql`SELECT i.name, e.duration_days, e.is_permanent, e.last_error
        FROM inventory_entries e JOIN users u ON u.id = e.user_id JOIN items i ON i.id = e.item_id
        WHERE u.steam_id = ${steamId} AND e.server_type = ${server.serverType} AND e.status = 'not_used'
+         -- In the player's inventory already, waiting only for the world's save (decision 124).
+         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
+           AND d.status = 'pending' AND d.saving_since IS NOT NULL)
        ORDER BY e.id LIMIT 50`),
   );
   return rows.rows.map((row) => ({

@@ -41,6 +41,40 @@ export function canonicalDeliveriesV2(deliveries: ServedDelivery[]): string {
   return lines.join("\n");
 }
 
+/**
+ * Version 3 (plugin 3, decision 124) also covers what the site says ran already (`done`), the lease
+ * the plugin reports under and the operator's retries: the plugin skips commands on its word.
+ */
+export function canonicalDeliveriesV3(deliveries: ServedDelivery[]): string {
+  const lines: string[] = ["v3"];
+  for (const delivery of deliveries) {
+    lines.push(
+      delivery.delivery_id,
+      delivery.kind,
+      delivery.steam_id,
+      delivery.requires_online ? "1" : "0",
+      delivery.title,
+      delivery.duration_days === null ? "" : String(delivery.duration_days),
+      String(delivery.lease),
+      String(delivery.retry),
+      delivery.done.join(","),
+      String(delivery.commands.length),
+      ...delivery.commands,
+    );
+  }
+  return lines.join("\n");
+}
+
+export function queueResponseSignatureV3(
+  key: CryptoKey,
+  requestSignature: string,
+  deliveries: ServedDelivery[],
+  resyncFrom: number | null,
+): Promise<string> {
+  const resync = resyncFrom === null ? "" : String(resyncFrom);
+  return hmacHex(key, `${requestSignature}\n${resync}\n${canonicalDeliveriesV3(deliveries)}`);
+}
+
 export function queueResponseSignature(
   key: CryptoKey,
   requestSignature: string,
@@ -61,6 +95,8 @@ export function queueResponseSignatureV2(
 // line so one kind of answer can never pass for another:
 //   ack 200        HMAC(key, `${requestSignature}\nack\n` + per result: delivery_id, status)
 //   ack 403/404    HMAC(key, `${requestSignature}\nrefused\n` + the delivery ids)
+//   ack 200 (v3)   HMAC(key, `${requestSignature}\nack3\n${ack_seq}\n` + per result: delivery_id, status)
+//   ack 400        HMAC(key, `${requestSignature}\ninvalid\n` + the delivery ids refused as malformed)
 //   pending 200    HMAC(key, `${requestSignature}\npending\n` + per item: name, duration_days
 //                  (decimal, or "" when null), failed ("1"/"0"))
 // every value on its own line, joined with "\n", no trailing newline ("" when there are none).
@@ -85,6 +121,20 @@ export function ackResponseSignature(
   results: { delivery_id: string; status: AckStatus }[],
 ): Promise<string> {
   return hmacHex(key, `${requestSignature}\nack\n${canonicalAck(results)}`);
+}
+
+export function ackResponseSignatureV3(
+  key: CryptoKey,
+  requestSignature: string,
+  ackSeq: number,
+  results: { delivery_id: string; status: AckStatus }[],
+): Promise<string> {
+  return hmacHex(key, `${requestSignature}\nack3\n${ackSeq}\n${canonicalAck(results)}`);
+}
+
+/** A 400 the plugin may act on (set the one result aside): only when it is ours (decision 124). */
+export function invalidAckResponseSignature(key: CryptoKey, requestSignature: string, ids: string[]): Promise<string> {
+  return hmacHex(key, `${requestSignature}\ninvalid\n${ids.join("\n")}`);
 }
 
 export function refusedAckResponseSignature(key: CryptoKey, requestSignature: string, ids: string[]): Promise<string> {

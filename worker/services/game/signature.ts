@@ -24,6 +24,10 @@ export interface GameServer {
   id: number;
   name: string;
   serverType: string;
+  /** Acknowledgements accepted from it so far (decision 124). */
+  ackSeq?: number;
+  /** The site was restored from a backup and waits for this server to send again what it delivered since. */
+  needsResync?: boolean;
 }
 
 export interface VerifiedGameRequest {
@@ -101,7 +105,13 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
       server_type: string;
       key_hash: string | null;
       key_salt: string | null;
-    }>(statement(sql`SELECT id, name, server_type, key_hash, key_salt FROM servers WHERE id = ${serverId}`))
+      ack_seq: number;
+      needs_resync: number;
+    }>(
+      statement(
+        sql`SELECT id, name, server_type, key_hash, key_salt, ack_seq, needs_resync FROM servers WHERE id = ${serverId}`,
+      ),
+    )
   ).rows[0];
   const key = row ? await serverSigningKey(deps, row) : null;
   const signatureBytes = hexToBytes(signature);
@@ -118,7 +128,18 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   );
   if (inserted.changes !== 1) throw new GameRequestError(409, GAME_ERRORS.replayed);
 
-  return { server: { id: row.id, name: row.name, serverType: row.server_type }, body, signature, key };
+  return {
+    server: {
+      id: row.id,
+      name: row.name,
+      serverType: row.server_type,
+      ackSeq: Number(row.ack_seq ?? 0),
+      needsResync: Boolean(row.needs_resync),
+    },
+    body,
+    signature,
+    key,
+  };
 }
 
 /** A derived key when the server has a salt; otherwise its legacy stored hash (until rotated). */

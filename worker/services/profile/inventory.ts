@@ -25,6 +25,8 @@ interface InventoryRow {
   returnUntil: number | null;
   /** 1 when its owner may return it now, else 0 or NULL. */
   returnable: number | null;
+  /** 1 when part of it is in the game already (decision 124). */
+  delivering: number | null;
   giftFrom: string | null;
 }
 
@@ -42,7 +44,9 @@ function inventorySql(player: string, filtered: boolean): string {
       (e.status = 'not_used' AND p.user_id = e.user_id AND p.status = 'completed' AND e.return_until > ?2
         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
           AND (d.leased_server_id IS NOT NULL OR d.status <> 'pending'))) AS returnable,
-      (SELECT b.nickname FROM users b WHERE b.id = p.user_id AND p.gift_to_user_id IS NOT NULL) AS giftFrom
+      (SELECT b.nickname FROM users b WHERE b.id = p.user_id AND p.gift_to_user_id IS NOT NULL) AS giftFrom,
+      (e.status = 'not_used' AND EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
+        AND d.status = 'pending' AND (d.saving_since IS NOT NULL OR d.progress LIKE '%"saved"%'))) AS delivering
     FROM inventory_entries e
     JOIN items i ON i.id = e.item_id
     LEFT JOIN purchases p ON p.id = e.purchase_id
@@ -84,6 +88,7 @@ export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[]
     return_until: row.returnable ? isoOrNull(row.returnUntil) : null,
     returnable: Boolean(row.returnable),
     gift_from: row.giftFrom,
+    delivering: Boolean(row.delivering),
   }));
 }
 
