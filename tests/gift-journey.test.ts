@@ -241,6 +241,10 @@ describe("a gift taken back, in the friend's Корзина (issue 36, item 3)",
     expect(text).toContain("Даритель отменил подарок до выдачи. Деньги вернулись на баланс дарителя.");
     expect(text).not.toContain("Возвращён вами");
     expect(text).not.toContain("Вы вернули");
+    // The buyer's history: a return before delivery, said apart from an operator's «Возврат» (item 12).
+    const bought = await history(buyer.token);
+    expect(bought).toContain("Возврат до выдачи");
+    expect(bought).toContain("Вы отменили подарок до выдачи: деньги вернулись на ваш баланс.");
     expect(await balanceAndLedger(friend.id)).toEqual({ balance: 0, ledger: 0 });
     expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
   });
