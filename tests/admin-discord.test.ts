@@ -135,8 +135,24 @@ describe("Discord notifications", () => {
     await send(nickname); // sent
     clock.advance(10 * MINUTE);
     await send(nickname);
-    expect(await received(webhook)).toEqual([`🛒 Покупка: ${nickname} — «VIP «Золото»» (Classic) за 250 ₽`]);
+    expect(await received(webhook)).toEqual([`🛒 Покупка: ${nickname} — «VIP „Золото“» (Classic) за 250 ₽`]);
     expect(await outboxFor(nickname)).toEqual([]);
+  });
+
+  it("shows a Steam name's markdown as text: no disguised link, and item names quoted the Russian way (issue 36)", async () => {
+    const admin = await createOperator(deps, "admin");
+    const webhook = newWebhook();
+    await configure(admin.token, [
+      ["webhookUrl", webhook.url],
+      ["events", "purchase"],
+    ]);
+    const tag = crypto.randomUUID().slice(0, 8);
+    const nickname = `[Проверьте оплату](https://evil.example/pay) **${tag}**`;
+    await buy(nickname, "Набор «Старт»");
+    await send(tag);
+    expect(await received(webhook)).toEqual([
+      `🛒 Покупка: \\[Проверьте оплату\\]\\(https://evil.example/pay\\) \\*\\*${tag}\\*\\* — «Набор „Старт“» (Classic) за 250 ₽`,
+    ]);
   });
 
   it("drops a message still failing after a day, with a journal line signed by the admin who set the webhook", async () => {
@@ -287,7 +303,7 @@ describe("Discord notifications", () => {
     expect(await sim.restart().flushAcks()).toBe(200);
     await send(player.nickname);
     expect(await received(webhook)).toEqual([
-      `⚠️ Выдача не удалась: «Набор «Старт»» для ${player.nickname} (${serverType}): Доставка прервана, проверьте вручную`,
+      `⚠️ Выдача не удалась: «Набор „Старт“» для ${player.nickname} (${serverType}): Доставка прервана, проверьте вручную`,
     ]);
   });
 

@@ -102,10 +102,10 @@ describe("the balance statement", () => {
       {
         kind: "refund",
         amount: 35,
-        description: "Возврат покупки «Набор «Старт»» (SOLO): Купил по ошибке",
+        description: "Возврат покупки «Набор „Старт“» (SOLO): Купил по ошибке",
         balance_after: 307,
       },
-      { kind: "purchase", amount: -35, description: "Покупка «Набор «Старт»» (SOLO)", balance_after: 272 },
+      { kind: "purchase", amount: -35, description: "Покупка «Набор „Старт“» (SOLO)", balance_after: 272 },
       { kind: "purchase", amount: -93, description: "Покупка «VIP» (SOLO, 7 дней)", balance_after: 307 },
       { kind: "promo", amount: 100, description: `Промокод ${promo.code}`, balance_after: 400 },
       { kind: "deposit", amount: 300, description: "Пополнение картой", balance_after: 300 },

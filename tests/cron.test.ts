@@ -68,8 +68,9 @@ describe("refreshServerStatus against Steam's GetServerList", () => {
       status: "online",
       players: { current: 42, max: 100 },
       ip_port: server.ipPort,
-      map: null,
-      wiped_at: null,
+      // Steam's listing names the map, and Rust's «born» tag the last wipe (issue 36).
+      map: { name: "Procedural Map", size: null },
+      wiped_at: 1_700_000_000_000,
     });
     const asked = steam.requests.find((request) => request.filter === `\\gameaddr\\${server.ipPort}`);
     expect(asked?.url.pathname).toBe("/IGameServersService/GetServerList/v1/");

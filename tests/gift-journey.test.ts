@@ -5,6 +5,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider, type RouterProvider as RP } from "react-router";
 import { describe, expect, it } from "vitest";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
+import { blockedText } from "#core/messages/shop.ts";
 import { itemReturnPath } from "#core/payments/top-up-link.ts";
 import { actionResult, consoleArgs, createOperator } from "#tests/support/admin-fixtures.ts";
 import {
@@ -241,6 +242,10 @@ describe("a gift taken back, in the friend's Корзина (issue 36, item 3)",
     expect(text).toContain("Даритель отменил подарок до выдачи. Деньги вернулись на баланс дарителя.");
     expect(text).not.toContain("Возвращён вами");
     expect(text).not.toContain("Вы вернули");
+    // The buyer's history: a return before delivery, said apart from an operator's «Возврат» (item 12).
+    const bought = await history(buyer.token);
+    expect(bought).toContain("Возврат до выдачи");
+    expect(bought).toContain("Вы отменили подарок до выдачи: деньги вернулись на ваш баланс.");
     expect(await balanceAndLedger(friend.id)).toEqual({ balance: 0, ledger: 0 });
     expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
   });
@@ -730,5 +735,16 @@ describe("a sale says when it ends (issue 36, item 11)", () => {
     expect(
       renderToStaticMarkup(createElement(ItemCard, { item: page.item, serverNow: page.now, eager: true })),
     ).not.toContain("Скидка до");
+  });
+});
+
+describe("a sold-out offer (issue 36, item 12)", () => {
+  it("says it is sold out on the disabled button too, not only «Товар недоступен»", () => {
+    const item = { no_server: false, max_quantity: 100, sold_quantity: 100 };
+    expect(blockedText(item, "unavailable")).toBe("Товар недоступен: распродан");
+    expect(blockedText({ ...item, sold_quantity: 40 }, "unavailable")).toBe("Товар недоступен");
+    expect(blockedText({ no_server: false, max_quantity: null, sold_quantity: 0 }, "unavailable")).toBe(
+      "Товар недоступен",
+    );
   });
 });

@@ -182,6 +182,7 @@ describe("history and inventory endpoints", () => {
         server_type: "NO_LIMIT",
         duration: null,
         is_permanent: true,
+        is_one_time: false,
         status: "used",
         created_at: new Date(T + 1000).toISOString(),
         used_at: new Date(T + 2000).toISOString(),

@@ -3,7 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { InventoryItem } from "#core/profile/types.ts";
-import { InventoryList } from "../app/components/profile/inventory-list.tsx";
+import { InventoryFilters, InventoryList } from "../app/components/profile/inventory-list.tsx";
 
 const now = "2026-11-22T12:00:00.000Z";
 
@@ -15,6 +15,7 @@ function entry(overrides: Partial<InventoryItem>): InventoryItem {
     server_type: "SOLO",
     duration: 30,
     is_permanent: false,
+    is_one_time: false,
     status: "not_used",
     created_at: "2026-11-01T10:00:00.000Z",
     used_at: null,
@@ -94,15 +95,38 @@ describe("the Корзина card", () => {
 
   it("says a one-off item was received, and a refunded one's money went back", () => {
     const text = renderedText([
-      entry({ id: 1, duration: null, is_permanent: true, status: "used", used_at: "2026-11-15T12:00:00.000Z" }),
+      entry({
+        id: 1,
+        duration: null,
+        is_permanent: true,
+        is_one_time: true,
+        status: "used",
+        used_at: "2026-11-15T12:00:00.000Z",
+      }),
       entry({ id: 2, status: "refunded" }),
     ]);
-    expect(text).toContain("Получен 15.11.2026, 15:00");
+    // A one-off pack has no term, and «Получен» is said once, with when (issue 36).
+    expect(text).toContain("SOLO · Выдаётся один раз");
+    expect(text).not.toContain("Навсегда");
+    expect(text).toContain("Получен Выдан в игре 15.11.2026, 15:00");
     expect(text).toContain("Возвращён");
     expect(text).toContain("Покупка отменена, деньги вернулись на баланс.");
   });
 
   it("says Нет предметов when the Корзина is empty", () => {
     expect(renderedText([])).toContain("Нет предметов");
+  });
+});
+
+describe("the Корзина's filter", () => {
+  it("names what the entries mean to the player: waiting, or given out (issue 36)", () => {
+    const router = createMemoryRouter(
+      [{ path: "/profile", element: createElement(InventoryFilters, { current: "used" }) }],
+      { initialEntries: ["/profile"] },
+    );
+    const html = renderToStaticMarkup(createElement(RouterProvider, { router }));
+    const links = [...html.matchAll(/<a[^>]*>([^<]*)<\/a>/g)].map((match) => match[1]);
+    expect(links).toEqual(["Все", "Ждут выдачи", "Выданные"]);
+    expect(html).not.toContain("Использованные");
   });
 });

@@ -142,7 +142,7 @@ describe("the Корзина, one state at a time", () => {
     const [served] = (await sim.poll([player.steamId])).deliveries;
     await sim.ack([{ delivery_id: served?.delivery_id ?? "", ok: true }]);
     const { text } = await korzina(deps, player.token);
-    expect(text).toMatch(/Получен \d\d\.\d\d\.\d{4}, \d\d:\d\d/);
+    expect(text).toMatch(/Получен Выдан в игре \d\d\.\d\d\.\d{4}, \d\d:\d\d/);
     expect(text).not.toContain("Ждёт выдачи");
   });
 

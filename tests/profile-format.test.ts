@@ -35,7 +35,10 @@ describe("timeLeft", () => {
   const DAY = 24 * HOUR;
 
   it("counts whole days, then whole hours, rounding down, with the verb and noun agreeing", () => {
-    expect(timeLeft(inFuture(6 * DAY + 23 * HOUR), now)).toBe("осталось 6 дней");
+    expect(timeLeft(inFuture(6 * DAY + 23 * HOUR), now)).toBe("осталось 6 дней 23 часа");
+    // A 7-day rank bought a minute ago (issue 36).
+    expect(timeLeft(inFuture(7 * DAY - 60_000), now)).toBe("осталось 6 дней 23 часа");
+    expect(timeLeft(inFuture(DAY + HOUR), now)).toBe("остался 1 день 1 час");
     expect(timeLeft(inFuture(21 * DAY), now)).toBe("остался 21 день");
     expect(timeLeft(inFuture(3 * DAY), now)).toBe("осталось 3 дня");
     expect(timeLeft(inFuture(DAY), now)).toBe("остался 1 день");

@@ -21,7 +21,9 @@ describe("the seed's kits and one-off items", () => {
       expect(commands).toContain(`'grant', 'oxide.grant user {steamid} kits.${kit}'`);
       expect(commands).toContain(`'revoke', 'oxide.revoke user {steamid} kits.${kit}'`);
       expect(commands).not.toContain("inventory.giveto");
-      expect(itemRow(id)).toContain(`/kit ${kit} (плагин Kits)`);
+      // The player's words: the command, not the server's plugin (issue 36).
+      expect(itemRow(id)).toContain(`командой /kit ${kit} раз в`);
+      expect(itemRow(id)).not.toContain("плагин");
     }
   });
 

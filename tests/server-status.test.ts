@@ -137,8 +137,34 @@ describe("GET /api/server-status", () => {
       status: "online",
       players: { current: 33, max: 120 },
       ip_port: ipPort,
-      map: null,
-      wiped_at: null,
+      // No plugin on it: the map and the wipe from Steam's listing (Rust's «born» tag), issue 36.
+      map: { name: "Procedural Map", size: null },
+      wiped_at: 1_700_000_000_000,
+    });
+  });
+});
+
+describe("a server without the plugin (issue 36)", () => {
+  it("keeps the map and wipe Steam's listing gave when Steam doesn't answer for a minute", async () => {
+    const steam = new FakeSteamWebApi();
+    const ipPort = "198.51.100.22:28015";
+    await testDeps()
+      .db.orm.insert(servers)
+      .values({ name: "Свобода #22 | SOLO", serverType: "SOLO", ipPort, sortOrder: -1 })
+      .onConflictDoNothing();
+    const clock = testClock(Date.now());
+    const deps = depsFor({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: clock.now });
+    steam.answer(ipPort, { players: 10, maxPlayers: 100 });
+    const first = await refreshServerStatus(deps);
+    const seen = first.document.servers.find((server) => server.ip_port === ipPort);
+    expect(seen).toMatchObject({ map: { name: "Procedural Map", size: null }, wiped_at: 1_700_000_000_000 });
+
+    steam.answer(ipPort, "server-error");
+    clock.advance(60_000);
+    const next = await refreshServerStatus(deps);
+    expect(next.document.servers.find((server) => server.ip_port === ipPort)).toMatchObject({
+      map: { name: "Procedural Map", size: null },
+      wiped_at: 1_700_000_000_000,
     });
   });
 });

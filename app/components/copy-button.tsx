@@ -18,7 +18,7 @@ export function CopyButton({
     }
   }
   return (
-    <button type="button" className="button button--small copy-button" onClick={copy}>
+    <button type="button" className="button button--small button--ghost copy-button" onClick={copy}>
       {label}
     </button>
   );

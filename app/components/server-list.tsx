@@ -133,8 +133,9 @@ function ServerCard({ server, now, onCopied }: { server: ServerView; now: number
       <div className="server-card__address">
         <code className="server-card__ip">{server.ip_port}</code>
         <span className="server-card__actions">
+          {/* Joining is the main action (issue 36); copying the address is the way round it. */}
           <a
-            className="button button--small button--ghost"
+            className="button button--small server-card__connect"
             href={steamConnectUrl(server.ip_port)}
             aria-label={SERVER_CARD_TEXT.connectLabel(server.ip_port)}
           >

@@ -41,10 +41,11 @@ const HOUR_FORMS = { one: "час", few: "часа", many: "часов" };
 const LEFT_FORMS = { one: "остался", few: "осталось", many: "осталось" };
 
 /**
- * What is left of a timed privilege at `now`: «осталось 6 дней», «остался 21 час»,
+ * What is left of a timed privilege at `now`: «осталось 6 дней 23 часа», «остался 21 час»,
  * «осталось меньше часа», or «срок истёк». Whole days and hours, rounded down, so the
- * page never promises more than there is. `now` comes from the loader, so the server and
- * the hydrated page print the same text.
+ * page never promises more than there is, and a 7-day rank bought a minute ago doesn't read
+ * as «6 дней» (issue 36). `now` comes from the loader, so the server and the hydrated page
+ * print the same text.
  */
 export function timeLeft(expiresAt: string, now: string): string {
   const left = Date.parse(expiresAt) - Date.parse(now);
@@ -52,7 +53,9 @@ export function timeLeft(expiresAt: string, now: string): string {
   if (left <= 0) return "срок истёк";
   if (left >= DAY_MS) {
     const days = Math.floor(left / DAY_MS);
-    return `${pluralRu(days, LEFT_FORMS)} ${formatDays(days)}`;
+    const hours = Math.floor((left % DAY_MS) / HOUR_MS);
+    const rest = hours > 0 ? ` ${hours} ${pluralRu(hours, HOUR_FORMS)}` : "";
+    return `${pluralRu(days, LEFT_FORMS)} ${formatDays(days)}${rest}`;
   }
   if (left >= HOUR_MS) {
     const hours = Math.floor(left / HOUR_MS);

@@ -1,6 +1,7 @@
 // What the operator console answers with: its own texts, beside the players' in this folder.
 
 import { pluralRu } from "../format/plural.ts";
+import { discordLiteral as md, quoted } from "../format/quote.ts";
 
 const countFormat = new Intl.NumberFormat("ru-RU");
 const QUEUED_FORMS = { one: "предмет", few: "предмета", many: "предметов" };
@@ -262,17 +263,17 @@ export const DISCORD_TEXT = {
       serverType: string;
       giftTo?: string | null;
     }) =>
-      `🛒 Покупка: ${p.nickname} — «${p.item}»${p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${p.giftTo}` : ""}`,
+      `🛒 Покупка: ${md(p.nickname)} — ${md(quoted(p.item))}${p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${md(p.giftTo)}` : ""}`,
     topup: (p: { nickname: string; amount: number }) =>
-      `💳 Пополнение: ${p.nickname} пополнил баланс на ${rubles(p.amount)}`,
+      `💳 Пополнение: ${md(p.nickname)} пополнил баланс на ${rubles(p.amount)}`,
     provider_refund: (p: { nickname: string; amount: number; debited: number }) =>
-      `↩️ Возврат платежа провайдером: ${p.nickname}, ${rubles(p.amount)}; списано с баланса ${rubles(p.debited)}`,
+      `↩️ Возврат платежа провайдером: ${md(p.nickname)}, ${rubles(p.amount)}; списано с баланса ${rubles(p.debited)}`,
     delivery_failed: (p: { nickname: string; item: string; serverType: string; error: string | null }) =>
-      `⚠️ Выдача не удалась: «${p.item}» для ${p.nickname} (${p.serverType}): ${p.error ?? "без описания"}`,
+      `⚠️ Выдача не удалась: ${md(quoted(p.item))} для ${md(p.nickname)} (${p.serverType}): ${md(p.error ?? "без описания")}`,
     revoke_stranded: (p: { nickname: string; item: string; error: string | null }) =>
-      `⚠️ Снятие привилегии застряло: «${p.item}» у ${p.nickname}: ${p.error ?? "без описания"}`,
+      `⚠️ Снятие привилегии застряло: ${md(quoted(p.item))} у ${md(p.nickname)}: ${md(p.error ?? "без описания")}`,
     debt: (p: { nickname: string; debt: number }) =>
-      `❗ Игрок в долгу: ${p.nickname} должен ${rubles(p.debt)} после возврата платежа; покупки закрыты до погашения`,
+      `❗ Игрок в долгу: ${md(p.nickname)} должен ${rubles(p.debt)} после возврата платежа; покупки закрыты до погашения`,
   },
 } as const;
 

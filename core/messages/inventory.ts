@@ -13,11 +13,14 @@ export const INVENTORY_STATE_LABEL: Record<InventoryState, string> = {
   returned: "Возвращён вами",
 };
 
-/** The filter's links; the values are the API's statuses (not_used, used). */
+/**
+ * The filter's links; the values are the API's statuses (not_used, used), the labels what they mean
+ * to the player (issue 36): a running VIP was given out, it isn't «used up».
+ */
 export const INVENTORY_FILTER_LABEL = {
   all: "Все",
-  not_used: "Неиспользованные",
-  used: "Использованные",
+  not_used: "Ждут выдачи",
+  used: "Выданные",
 } as const;
 
 /** How a purchase reaches the game: the Корзина's help, above the list. */
@@ -51,9 +54,13 @@ export function activeUntilText(date: string, left: string): string {
   return `Действует до ${date} · ${left}`;
 }
 
+/** Under «Получен»: when it reached the game (not «Получен» twice, issue 36). */
 export function receivedText(date: string): string {
-  return `Получен ${date}`;
+  return `Выдан в игре ${date}`;
 }
+
+/** A one-off item's term on its card: it has none (not «Навсегда», issue 36). */
+export const ONE_OFF_TERM = "Выдаётся один раз";
 
 export function expiredText(date: string): string {
   return `Срок истёк ${date}`;

@@ -2,6 +2,7 @@
 
 import { formatDate } from "../format/dates.ts";
 import { formatRubles } from "../format/money.ts";
+import { quoted } from "../format/quote.ts";
 
 export const RETURN_ERRORS = {
   badId: "Некорректный идентификатор покупки",
@@ -29,11 +30,11 @@ export function returnUntilText(iso: string): string {
 
 /** The confirmation before a return, and the notice after it. */
 export function returnConfirmText(itemName: string, rubles: number): string {
-  return `Вернуть «${itemName}»? ${formatRubles(rubles)} вернутся на баланс.`;
+  return `Вернуть ${quoted(itemName)}? ${formatRubles(rubles)} вернутся на баланс.`;
 }
 
 export function returnedText(itemName: string, rubles: number): string {
-  return `«${itemName}» возвращён: ${formatRubles(rubles)} на балансе.`;
+  return `${quoted(itemName)} возвращён: ${formatRubles(rubles)} на балансе.`;
 }
 
 /** A returned entry's note in the Корзина. */

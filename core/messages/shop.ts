@@ -62,13 +62,20 @@ export const UNAVAILABLE_TOOLTIP = ITEM_UNAVAILABLE;
 /** A card or item page of a server type that has no game server for now (decision 122). */
 export const NO_SERVER_TOOLTIP = "Временно не продаётся: сейчас нет сервера этого типа";
 
+/** A limited offer whose stock is gone: the spec's «Товар недоступен», saying why, as its badge «Распродано» does (issue 36). */
+export const SOLD_OUT_TOOLTIP = `${UNAVAILABLE_TOOLTIP}: распродан`;
+
 /**
  * Why a card's or item page's «Купить» is off: an offer not started yet, one with no server of its
- * type for now (unless it has ended or sold out for good), else «Товар недоступен».
+ * type for now (unless it has ended or sold out for good), a sold-out one, else «Товар недоступен».
  */
-export function blockedText(item: { no_server: boolean }, state: string | null): string {
+export function blockedText(
+  item: { no_server: boolean; max_quantity?: number | null; sold_quantity?: number },
+  state: string | null,
+): string {
   if (state === "upcoming") return UPCOMING_TOOLTIP;
   if (item.no_server && state !== "unavailable") return NO_SERVER_TOOLTIP;
+  if (item.max_quantity != null && (item.sold_quantity ?? 0) >= item.max_quantity) return SOLD_OUT_TOOLTIP;
   return UNAVAILABLE_TOOLTIP;
 }
 

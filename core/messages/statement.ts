@@ -1,6 +1,7 @@
 // The balance statement «Движение средств»: what each ledger movement was, in the player's words.
 
 import { formatDays } from "../format/plural.ts";
+import { quoted } from "../format/quote.ts";
 import { serverTypeLabel } from "../format/server-type.ts";
 
 export const STATEMENT_TEXT = {
@@ -29,7 +30,7 @@ export interface LedgerFacts {
 }
 
 function purchaseLabel(facts: LedgerFacts): string {
-  const name = facts.itemName ? `«${facts.itemName}»` : "товара";
+  const name = facts.itemName ? quoted(facts.itemName) : "товара";
   const details = [
     facts.serverType ? serverTypeLabel(facts.serverType) : null,
     facts.durationDays ? formatDays(facts.durationDays) : null,

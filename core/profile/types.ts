@@ -59,6 +59,8 @@ export interface InventoryItem {
   /** Days; null when permanent. */
   duration: number | null;
   is_permanent: boolean;
+  /** A one-off item (a pack given once): no term at all (issue 36). */
+  is_one_time: boolean;
   status: "not_used" | "used" | "refunded" | "returned";
   created_at: string | null;
   used_at: string | null;

@@ -106,7 +106,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
       n: 3,
       name: "Набор «Старт»",
       description:
-        "Всё, чтобы пережить первую ночь: инструменты, спальник и немного еды. Забирайте в игре командой /kit start (плагин Kits) раз в сутки, пока действует покупка.",
+        "Всё, чтобы пережить первую ночь: инструменты, спальник и немного еды. Забирайте в игре командой /kit start раз в сутки, пока действует покупка.",
       price: 149,
       img: "/images/shop/kit-start.svg",
       category: 2,
@@ -128,7 +128,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
       n: 4,
       name: "Набор «Рейдер»",
       description:
-        "Взрывчатка и ракетница для рейда. Забирайте в игре командой /kit raider (плагин Kits) раз в 12 часов, пока действует покупка.",
+        "Взрывчатка и ракетница для рейда. Забирайте в игре командой /kit raider раз в 12 часов, пока действует покупка.",
       price: x5 ? 299 : 349,
       img: "/images/shop/kit-raid.svg",
       category: 2,

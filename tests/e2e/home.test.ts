@@ -134,6 +134,17 @@ test("without JavaScript the server cards are in the page, the preloader is hidd
     assert.ok(await serverCard.getByText(server.ip_port, { exact: true }).isVisible());
     // The copy button needs JavaScript; it is not shown without it.
     assert.equal(await serverCard.getByRole("button", { name: "Скопировать IP/Port" }).isVisible(), false);
+    // No plugin reports on the seeded servers: the map and the wipe come from Steam's listing (issue 36).
+    assert.match(await serverCard.locator(".server-card__map").innerText(), /^Procedural Map$/);
+    assert.match(
+      await serverCard.locator(".server-card__wipe").innerText(),
+      /^вайп (сегодня|\d+ (день|дня|дней) назад)$/,
+    );
+    // Joining is the main button; copying the address the plain one.
+    assert.doesNotMatch(
+      (await serverCard.locator(".server-card__connect").getAttribute("class")) ?? "",
+      /button--ghost/,
+    );
   }
   const icon = await card(page, seedServers[4].name).locator("img").getAttribute("src");
   assert.equal(icon, "/images/server-no-limit.svg");
@@ -160,7 +171,10 @@ test("Скопировать IP/Port copies the address and shows «IP/Port ск
   await waitForHydration(page);
   const server = seedServers[2];
 
-  await card(page, server.name).getByRole("button", { name: "Скопировать IP/Port" }).click();
+  // The copy button is the plain one beside «Подключиться», the main action (issue 36).
+  const copy = card(page, server.name).getByRole("button", { name: "Скопировать IP/Port" });
+  assert.match((await copy.getAttribute("class")) ?? "", /button--ghost/);
+  await copy.click();
   const toast = page.getByRole("status").filter({ hasText: "IP/Port скопирован" });
   await toast.waitFor({ state: "visible" });
   assert.equal(await page.evaluate(() => navigator.clipboard.readText()), server.ip_port);

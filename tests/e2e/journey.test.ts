@@ -193,5 +193,7 @@ test("a sold-out offer says «Распродано»", async () => {
     has: page.locator(".shop-card__title", { hasText: "Набор «Первый вайп»" }),
   });
   assert.equal(await card.locator(".badge--unavailable").innerText(), "Распродано");
+  // Its disabled «Купить» says the same, in the spec's words (issue 36).
+  assert.equal(flatText(await card.locator(".tooltip__text").textContent()), "Товар недоступен: распродан");
   await context.close();
 });

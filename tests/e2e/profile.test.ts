@@ -98,10 +98,10 @@ for (const javaScriptEnabled of [true, false]) {
     assert.match(vip, /SOLO · 7 дней\s*Ждёт выдачи/);
 
     const filter = page.locator(".profile-filter");
-    await filter.getByRole("link", { name: "Использованные", exact: true }).click();
+    await filter.getByRole("link", { name: "Выданные", exact: true }).click();
     await page.waitForURL(`${E2E_ORIGIN}/profile?status=used`);
     await page.locator(".profile-empty", { hasText: "Нет предметов" }).waitFor();
-    await filter.getByRole("link", { name: "Неиспользованные", exact: true }).click();
+    await filter.getByRole("link", { name: "Ждут выдачи", exact: true }).click();
     await page.waitForURL(`${E2E_ORIGIN}/profile?status=not_used`);
     await entries.first().waitFor();
     assert.ok((await entries.count()) >= 2);

@@ -2,7 +2,7 @@ import { eq } from "drizzle-orm";
 import { z } from "zod";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../deps.ts";
-import { findSteamServer, type SteamServer } from "../integrations/steam/game-servers.ts";
+import { findSteamServer, type SteamServer, steamWipedAt } from "../integrations/steam/game-servers.ts";
 import { statement } from "../ports/database.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
 
@@ -154,6 +154,8 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
     }
   }
 
+  // A server Steam didn't answer for this minute keeps the map and wipe the last document had.
+  const earlier = (ipPort: string) => previous?.servers.find((entry) => entry.ip_port === ipPort);
   const current: PublicServer[] = rows.map((server) => {
     const sightings: Sighting[] = [];
     const steam = steamById.get(server.id);
@@ -177,8 +179,17 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
       status: online ? "online" : "offline",
       players: { current: online && latest ? latest.players : 0, max: latest?.maxPlayers ?? 0 },
       ip_port: server.ipPort,
-      map: beat && (beat.map || beat.mapSize) ? { name: beat.map || null, size: beat.mapSize } : null,
-      wiped_at: beat?.wipedAt ?? null,
+      // The plugin says it best; else what Steam's listing says (its map name and Rust's «born» tag), so a
+      // server without the plugin still shows its map and wipe (issue 36); else what the last document said.
+      map:
+        beat && (beat.map || beat.mapSize)
+          ? { name: beat.map || null, size: beat.mapSize }
+          : steam?.map?.trim()
+            ? { name: steam.map.trim(), size: null }
+            : steam
+              ? null
+              : (earlier(server.ipPort)?.map ?? null),
+      wiped_at: beat?.wipedAt ?? (steam ? steamWipedAt(steam) : (earlier(server.ipPort)?.wiped_at ?? null)),
     };
   });
 

@@ -13,6 +13,7 @@ import {
   INVENTORY_FILTER_LABEL,
   INVENTORY_HELP,
   INVENTORY_STATE_LABEL,
+  ONE_OFF_TERM,
   REFUNDED_TEXT,
   receivedText,
   waitingText,
@@ -98,7 +99,9 @@ export function InventoryList({
               <p className="inventory-card__meta">
                 <span className="inventory-card__server">{type}</span>
                 <span aria-hidden="true"> · </span>
-                <span className="inventory-card__duration">{formatDuration(entry)}</span>
+                <span className="inventory-card__duration">
+                  {entry.is_one_time ? ONE_OFF_TERM : formatDuration(entry)}
+                </span>
               </p>
               <span className={`profile-badge profile-badge--${STATE_TONE[state]}`}>{stateLabel(entry, state)}</span>
               <StateNote entry={entry} state={state} now={now} type={type} servers={servers[entry.server_type] ?? []} />

@@ -12,7 +12,8 @@ export const PURCHASE_STATUS_LABEL: Record<string, string> = {
   completed: "Завершено",
   failed: "Ошибка",
   refunded: "Возврат",
-  returned: "Возвращена",
+  // Both are a «Возврат» (the spec's word for a refund): this one the player's own, before delivery (issue 36).
+  returned: "Возврат до выдачи",
 };
 
 const DEPOSIT_STATUS_LABEL: Record<string, string> = {

@@ -3,6 +3,7 @@ import { useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
 import { formatDays } from "#core/format/plural.ts";
+import { quoted } from "#core/format/quote.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
@@ -148,7 +149,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
             <DurationPicker durations={item.durations} discount={item.discount} value={days} onChange={setDays} />
           ) : (
             <p>
-              Купить «{item.name}» за <strong>{formatRubles(price ?? item.discount_price)}</strong>?
+              Купить {quoted(item.name)} за <strong>{formatRubles(price ?? item.discount_price)}</strong>?
             </p>
           )}
           <p className="muted">Ваш баланс: {formatRubles(balance)}</p>

@@ -15,6 +15,7 @@ export const steamWebApiStandIn = new Hono<{ Bindings: StandInEnv }>();
 // ---------------------------------------------------------------------------
 
 const RUST_APP_ID = 252490;
+const WEEK_MS = 7 * 24 * 60 * 60 * 1000;
 const MAX_PLAYERS = 200;
 
 function playersAt(ipPort: string, now: number): number {
@@ -56,7 +57,9 @@ steamWebApiStandIn.get("/IGameServersService/GetServerList/v1/", async (c) => {
           secure: true,
           dedicated: true,
           os: "l",
-          gametype: "monthly,vanilla,v2593,born1700000000,gmrust,cs0,qp0",
+          // Rust's «born» tag: the save's creation, here last Thursday 00:00 UTC (the epoch was a Thursday),
+          // so the local list shows a wipe for every server without a plugin (issue 36).
+          gametype: `weekly,vanilla,v2593,born${Math.floor(Date.now() / WEEK_MS) * (WEEK_MS / 1000)},gmrust,cs0,qp0`,
         },
       ],
     },

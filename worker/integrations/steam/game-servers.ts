@@ -11,7 +11,15 @@ const steamServerSchema = z.object({
   players: z.number().int().min(0),
   max_players: z.number().int().min(0),
   map: z.string().optional(),
+  /** Rust's server tags, comma-separated: «born<unix seconds>» is when the save was made (the last wipe). */
+  gametype: z.string().optional(),
 });
+
+/** When the server's save was made (its last wipe), from Rust's «born<unix seconds>» tag, in ms; null when not told. */
+export function steamWipedAt(server: Pick<SteamServer, "gametype">): number | null {
+  const born = /(?:^|,)born(\d{9,11})(?:,|$)/.exec(server.gametype ?? "")?.[1];
+  return born ? Number(born) * 1000 : null;
+}
 
 // A listed server answers {"response":{"servers":[...]}}; an unlisted one {"response":{}}.
 const getServerListSchema = z.object({

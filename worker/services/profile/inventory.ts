@@ -15,6 +15,8 @@ interface InventoryRow {
   durationDays: number | null;
   /** 0 or 1. */
   isPermanent: number;
+  /** 0 or 1. */
+  isOneTime: number;
   status: InventoryItem["status"];
   createdAt: number;
   usedAt: number | null;
@@ -38,7 +40,7 @@ interface InventoryRow {
  */
 function inventorySql(player: string, filtered: boolean): string {
   return `SELECT e.id AS id, i.name AS itemName, i.img AS itemImage, e.server_type AS serverType,
-      e.duration_days AS durationDays, e.is_permanent AS isPermanent, e.status AS status,
+      e.duration_days AS durationDays, e.is_permanent AS isPermanent, i.is_one_time AS isOneTime, e.status AS status,
       e.created_at AS createdAt, e.used_at AS usedAt, e.expires_at AS expiresAt, e.last_error AS lastError,
       e.purchase_id AS purchaseId, p.price AS price, e.return_until AS returnUntil,
       (e.status = 'not_used' AND p.user_id = e.user_id AND p.status = 'completed' AND e.return_until > ?2
@@ -77,6 +79,7 @@ export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[]
     server_type: row.serverType,
     duration: row.isPermanent ? null : row.durationDays,
     is_permanent: Boolean(row.isPermanent),
+    is_one_time: Boolean(row.isOneTime),
     status: row.status,
     created_at: isoOrNull(row.createdAt),
     used_at: isoOrNull(row.usedAt),
