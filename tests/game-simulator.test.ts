@@ -176,7 +176,8 @@ describe("the plugin checks what each command did", () => {
     expect(await card()).toMatchObject({
       status: "not_used",
       used_at: null,
-      last_error: "Не удалось выдать предмет на сервере: Группа «vip» не существует в Oxide (oxide.group add vip)",
+      // The player reads why in their words; the operators' note stays in the console (issue 36).
+      last_error: "Сервер не смог выдать предмет.",
     });
     clock.advance(DAY);
     expect(await plugin.tick(online)).toEqual([]);

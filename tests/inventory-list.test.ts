@@ -106,7 +106,7 @@ describe("the Корзина card", () => {
       entry({ id: 2, status: "refunded" }),
     ]);
     // A one-off pack has no term, and «Получен» is said once, with when (issue 36).
-    expect(text).toContain("SOLO · Выдаётся один раз");
+    expect(text).toContain("SOLO · Разовая выдача");
     expect(text).not.toContain("Навсегда");
     expect(text).toContain("Получен Выдан в игре 15.11.2026, 15:00");
     expect(text).toContain("Возвращён");

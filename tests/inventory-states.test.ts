@@ -132,7 +132,7 @@ describe("the Корзина, one state at a time", () => {
 
     expect((await report("s")).status).toBe(200);
     const received = await korzina(deps, player.token);
-    expect(received.text).toMatch(/Получен \d\d\.\d\d\.\d{4}, \d\d:\d\d/);
+    expect(received.text).toMatch(/Получен Выдан в игре \d\d\.\d\d\.\d{4}, \d\d:\d\d/);
     expect(received.text).not.toContain("Выдаётся");
   });
 

@@ -73,7 +73,7 @@ describe("POST /api/purchases/:id/return", () => {
     expect(entries[0]).toMatchObject({
       kind: "return",
       amount: 120,
-      description: "Возврат покупки «Набор «Возврат»» (SOLO) до выдачи",
+      description: "Возврат покупки «Набор „Возврат“» (SOLO) до выдачи",
     });
 
     const again = await returnApi(player.token, purchase.id);

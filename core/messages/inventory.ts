@@ -60,7 +60,7 @@ export function receivedText(date: string): string {
 }
 
 /** A one-off item's term on its card: it has none (not «Навсегда», issue 36). */
-export const ONE_OFF_TERM = "Выдаётся один раз";
+export const ONE_OFF_TERM = "Разовая выдача";
 
 export function expiredText(date: string): string {
   return `Срок истёк ${date}`;
