@@ -122,7 +122,7 @@ describe("operator scripts on the Node server's libSQL database", () => {
     );
     assert.match(
       created,
-      /^Промокод создан \(file:.*site\.db\): WINTER: 100 ₽ на баланс, использований: 50, без срока\.\n$/,
+      /^Промокод создан \(file:.*site\.db\): WINTER: 100\u00a0₽ на баланс, использований: 50, без срока\.\n$/,
     );
     const timed = await script(
       "promo.ts",

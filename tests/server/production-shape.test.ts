@@ -269,6 +269,10 @@ function firstDay(shape: Shape) {
       await game.join(PLAYER);
       await game.advance(15);
       assert.deepEqual(given(game, PLAYER), { wood: 1000 });
+      // Given, and counted delivered once the world is saved (decision 124): the save, then the next report.
+      assert.deepEqual(await rows(`SELECT status FROM deliveries WHERE steam_id = '${PLAYER}'`), [["pending"]]);
+      await game.send("save");
+      await game.advance(15);
       const delivered = await rows(`SELECT status FROM deliveries WHERE steam_id = '${PLAYER}'`);
       assert.ok(
         delivered.some(([status]) => status === "done"),
