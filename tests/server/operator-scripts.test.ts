@@ -142,7 +142,7 @@ describe("operator scripts on the Node server's libSQL database", () => {
     );
     assert.match(
       timed,
-      /^Промокод создан \(file:.*\): NEW-YEAR: 99,5 ₽ на баланс, использований: 1, с 31\.12\.2098, 00:00 по 10\.01\.2099, 12:30 \(МСК\)\.\n$/,
+      /^Промокод создан \(file:.*\): NEW-YEAR: 99,5\u00a0₽ на баланс, использований: 1, с 31\.12\.2098, 00:00 по 10\.01\.2099, 12:30 \(МСК\)\.\n$/,
     );
     // --dry-run shows the SQL, and makes nothing.
     const dry = await script(
