@@ -95,7 +95,7 @@ for (const javaScriptEnabled of [false, true]) {
         const dialog = page.locator("dialog.buy-dialog");
         assert.equal(await text(page, 'dialog [data-testid="buy-server-type"]'), "MAX2");
         await dialog.getByText("7 дней").click();
-        assert.match(await dialog.locator(".form-error").innerText(), /не хватает 46 ₽/);
+        assert.match(await dialog.locator(".form-error").innerText(), /не хватает 46\s₽/);
         const submit = dialog.locator('button[type="submit"]');
         assert.equal(await submit.isDisabled(), true);
         assert.equal(await submit.evaluate((button) => getComputedStyle(button).cursor), "not-allowed");

@@ -61,7 +61,7 @@ test("the shop renders on the server: breadcrumbs, title, server types, categori
 
   const soldOut = card(page, "Набор «Первый вайп»");
   assert.equal(await soldOut.getByRole("button", { name: "Купить" }).isDisabled(), true);
-  assert.equal(await soldOut.locator(".tooltip").getAttribute("title"), "Товар недоступен");
+  assert.equal(await soldOut.locator(".tooltip").getAttribute("title"), "Товар недоступен: распродан");
   const upcoming = card(page, "Набор «Охотник»");
   assert.equal(await upcoming.getByRole("button", { name: "Купить" }).isDisabled(), true);
   assert.match((await upcoming.locator(".tooltip").getAttribute("title")) ?? "", /будет|станет доступен позже/);
