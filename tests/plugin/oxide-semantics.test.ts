@@ -44,11 +44,17 @@ test("a kit the VIP group also holds: the purchase grants it as the player's own
     const entryId = await giveEntry(s.player, itemId, s.type, 30);
     await s.game.join(s.player);
     await s.game.advance(15);
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
+    await s.game.advance(15);
     assert.equal((await delivery(entryId))?.status, "done");
     assert.deepEqual(permEvents(s.game), [["grant", s.player, "kits.vip"]]);
     assert.deepEqual(await holds(s.game, s.player, "kits.vip"), { holds: true, own: true, groups: ["vip"] });
 
     await timeRunsOut(entryId);
+    await s.game.advance(15);
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
     await s.game.advance(15);
     const revoke = await delivery(entryId, "revoke");
     assert.equal(revoke?.status, "done");
@@ -94,6 +100,9 @@ test("a wildcard: the group's kits.* holds each kit registered then; the item's 
     const entryId = await giveEntry(s.player, itemId, s.type, 7);
     await s.game.join(s.player);
     await s.game.advance(15);
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
+    await s.game.advance(15);
     assert.equal((await delivery(entryId))?.status, "done");
     assert.deepEqual(
       permEvents(s.game)
@@ -103,6 +112,9 @@ test("a wildcard: the group's kits.* holds each kit registered then; the item's 
     );
 
     await timeRunsOut(entryId);
+    await s.game.advance(15);
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
     await s.game.advance(15);
     const revoke = await delivery(entryId, "revoke");
     assert.equal(revoke?.status, "done");
@@ -138,12 +150,18 @@ test("a parent group: a kit the player holds through vip's parent stays after th
     const entryId = await giveEntry(s.player, itemId, s.type, 7);
     await s.game.join(s.player);
     await s.game.advance(15);
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
+    await s.game.advance(15);
     assert.equal((await delivery(entryId))?.status, "done");
     assert.deepEqual(await holds(s.game, s.player, "kits.start"), { holds: true, own: true, groups: ["vip"] });
 
     await timeRunsOut(entryId);
     await s.game.send(`leave ${s.player}`);
     await s.game.advance(15); // revokes run with the player offline
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
+    await s.game.advance(15);
     const revoke = await delivery(entryId, "revoke");
     assert.equal(revoke?.status, "done");
     assert.equal(revoke?.last_error, null);
@@ -184,6 +202,9 @@ test("a Steam name of seventeen digits: bought, delivered once, the chat shows t
     );
 
     await s.game.join(s.player, "ru", name);
+    await s.game.advance(15);
+    // Counted delivered once the world is saved (decision 124).
+    await s.game.send("save");
     await s.game.advance(15);
     const done = await delivery(entryId);
     assert.equal(done?.status, "done");
