@@ -5,8 +5,10 @@
 // `npm run test:e2e` and `test:e2e:node` just made instead of building again. While working on one
 // scenario: PLUGIN_RUNTIMES=node (or worker) runs one runtime, PLUGIN_TEST_PATTERN=… only the
 // scenarios whose names match.
-import { spawnSync } from "node:child_process";
+import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
+import { createServer } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { buildNodeSite, freePort, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../e2e/node-site.ts";
 import { buildSite, E2E_ORIGIN, freshState, serveSite, stopSite } from "../e2e/site.ts";
@@ -30,14 +32,52 @@ const files = (only.length ? only : readdirSync("tests/plugin").filter((file) =>
 );
 const reuse = process.env.PLUGIN_REUSE_BUILD === "1";
 
-function runScenarios(runtime: string, origin: string, databaseUrl: string): number {
+/**
+ * The chaos run (chaos.test.ts) kills the site and starts it again over the same data: POST /restart
+ * on this control address SIGKILLs the site's process group and answers once it serves again.
+ */
+async function siteControl(restart: () => Promise<void>): Promise<{ url: string; close: () => void }> {
+  const control = createServer((request, response) => {
+    if (request.method !== "POST" || request.url !== "/restart") {
+      response.writeHead(404).end();
+      return;
+    }
+    restart().then(
+      () => response.writeHead(200).end("restarted"),
+      (error: unknown) => response.writeHead(500).end(String(error)),
+    );
+  });
+  await new Promise<void>((done) => control.listen(0, "127.0.0.1", () => done()));
+  const { port } = control.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}`, close: () => control.close() };
+}
+
+async function killHard(site: ChildProcess): Promise<void> {
+  if (!site.pid || site.exitCode !== null) return;
+  const exited = new Promise((done) => site.once("exit", done));
+  try {
+    process.kill(-site.pid, "SIGKILL");
+  } catch {
+    // already gone
+  }
+  await exited;
+}
+
+function runScenarios(runtime: string, origin: string, databaseUrl: string, control: string): Promise<number> {
   console.log(`\n# the real plugin against the ${runtime} runtime (${origin})`);
   const pattern = process.env.PLUGIN_TEST_PATTERN ? [`--test-name-pattern=${process.env.PLUGIN_TEST_PATTERN}`] : [];
-  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...pattern, ...files], {
+  // Asynchronous, so this process keeps answering the control address while the scenarios run.
+  const child = spawn(process.execPath, ["--test", "--test-concurrency=1", ...pattern, ...files], {
     stdio: "inherit",
-    env: { ...process.env, PLUGIN_RUNTIME: runtime, PLUGIN_SITE_ORIGIN: origin, PLUGIN_DATABASE_URL: databaseUrl },
+    env: {
+      ...process.env,
+      PLUGIN_RUNTIME: runtime,
+      PLUGIN_SITE_ORIGIN: origin,
+      PLUGIN_DATABASE_URL: databaseUrl,
+      PLUGIN_SITE_CONTROL: control,
+    },
   });
-  return result.status ?? 1;
+  return new Promise((done) => child.once("exit", (code) => done(code ?? 1)));
 }
 
 /** Local D1 keeps each database as a SQLite file under the state folder. */
@@ -53,10 +93,16 @@ const runtimes = (process.env.PLUGIN_RUNTIMES ?? "worker,node").split(",");
 
 if (runtimes.includes("worker")) {
   if (!reuse || !existsSync("build/server")) buildSite();
-  const worker = await serveSite(freshState(".plugin-state"));
+  const stateDir = freshState(".plugin-state");
+  let worker = await serveSite(stateDir);
+  const control = await siteControl(async () => {
+    await killHard(worker);
+    worker = await serveSite(stateDir);
+  });
   try {
-    status = runScenarios("worker", E2E_ORIGIN, d1File(".plugin-state")) || status;
+    status = (await runScenarios("worker", E2E_ORIGIN, d1File(".plugin-state"), control.url)) || status;
   } finally {
+    control.close();
     stopSite(worker);
   }
 }
@@ -65,10 +111,16 @@ if (runtimes.includes("node")) {
   if (!reuse || !existsSync("build-node/server")) buildNodeSite();
   const port = await freePort();
   const databaseUrl = freshNodeDatabase(".plugin-node-state");
-  const node = await serveNodeSite(localSiteEnv(port, databaseUrl));
+  const env = localSiteEnv(port, databaseUrl);
+  let node = await serveNodeSite(env);
+  const control = await siteControl(async () => {
+    await killHard(node.process);
+    node = await serveNodeSite(env);
+  });
   try {
-    status = runScenarios("node", `http://localhost:${port}`, databaseUrl) || status;
+    status = (await runScenarios("node", `http://localhost:${port}`, databaseUrl, control.url)) || status;
   } finally {
+    control.close();
     stopSite(node.process);
   }
 }

@@ -17,7 +17,9 @@ export function db(): Client {
   if (!client) {
     const url = process.env.PLUGIN_DATABASE_URL;
     if (!url) throw new Error("PLUGIN_DATABASE_URL is not set: run the scenarios with tests/plugin/run.ts");
-    client = createClient({ url });
+    client = createClient({ url, concurrency: 1 });
+    // The site writes the same file: wait for its lock rather than fail (the chaos run writes a lot).
+    void client.execute("PRAGMA busy_timeout = 10000");
   }
   return client;
 }
@@ -256,6 +258,14 @@ export async function pressRefund(steamId: string, purchaseId: number, reason = 
 // Buying over HTTP, as the shop's script does, with the session a browser gets from the Steam
 // stand-in (tests/server/sign-in.ts).
 
+/** Kills the site (SIGKILL) and starts it again over the same data (tests/plugin/run.ts); resolves once it serves. */
+export async function restartSite(): Promise<void> {
+  const control = process.env.PLUGIN_SITE_CONTROL;
+  if (!control) throw new Error("PLUGIN_SITE_CONTROL is not set: run the scenarios with tests/plugin/run.ts");
+  const response = await fetch(`${control}/restart`, { method: "POST" });
+  if (!response.ok) throw new Error(`the site did not restart: ${await response.text()}`);
+}
+
 /** Signs in through the local Steam stand-in; answers the session cookie (`__session=…`). */
 export function signIn(steamId: string): Promise<string> {
   return signInThroughStandIn(SITE_ORIGIN, steamId);
@@ -303,7 +313,10 @@ export class SiteProxy {
   port = 0;
 
   constructor() {
-    this.server = createServer((request, response) => void this.handle(request, response));
+    this.server = createServer((request, response) => {
+      // A request cut while the site dies (the chaos run) ends here, never as an unhandled rejection.
+      this.handle(request, response).catch(() => request.socket.destroy());
+    });
   }
 
   async start(): Promise<string> {
@@ -338,12 +351,16 @@ export class SiteProxy {
       const value = request.headers[name];
       if (typeof value === "string") headers[name] = value;
     }
-    const upstream = await fetch(`${SITE_ORIGIN}${path}`, {
-      method: request.method,
-      headers,
-      body: Buffer.concat(chunks),
-    });
-    let body = await upstream.text();
+    let upstream: Response;
+    let body: string;
+    try {
+      upstream = await fetch(`${SITE_ORIGIN}${path}`, { method: request.method, headers, body: Buffer.concat(chunks) });
+      body = await upstream.text();
+    } catch {
+      // The site is down (the chaos run kills it): the game server sees the connection fail.
+      request.socket.destroy();
+      return;
+    }
     if (this.rewrite) body = this.rewrite(path, body);
     response.writeHead(upstream.status, { "content-type": "application/json" });
     response.end(body);

@@ -218,7 +218,14 @@ public static class HarnessMain
         // Oxide calls a plugin's hooks by name; the stand-in world calls them through this.
         World.CallHook = (hook, hookArgs) => Call(hook, hookArgs);
         // The server starts from its last save (a crash lost what came after it).
-        World.LoadSave();
+        try
+        {
+            World.LoadSave();
+        }
+        catch (Exception e)
+        {
+            World.Die("the last save can't be loaded: " + e.Message);
+        }
         var trusted = Environment.GetEnvironmentVariable("HARNESS_TRUSTED_CERTIFICATE");
         if (!string.IsNullOrEmpty(trusted)) TrustCertificate(trusted);
         string line;

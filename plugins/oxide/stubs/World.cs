@@ -266,8 +266,17 @@ namespace Harness
         public static void WritePermissions()
         {
             Directory.CreateDirectory(Path.GetDirectoryName(PermissionFile));
-            File.WriteAllText(PermissionFile, JsonConvert.SerializeObject(Permission, Formatting.Indented, PermissionSettings()));
+            // Written aside and moved in, like the world, so a kill mid-write keeps the previous save.
+            File.WriteAllText(PermissionFile + ".tmp", JsonConvert.SerializeObject(Permission, Formatting.Indented, PermissionSettings()));
+            MoveIn(PermissionFile + ".tmp", PermissionFile);
             Emit(new Dictionary<string, object> { ["ev"] = "save", ["kind"] = "oxide" });
+        }
+
+        /// <summary>Puts a new file in place of the old one in one rename (rename(2) under mono's File.Replace).</summary>
+        private static void MoveIn(string written, string path)
+        {
+            if (File.Exists(path)) File.Replace(written, path, null);
+            else File.Move(written, path);
         }
 
         /// <summary>Rust's SaveRestore.Save: what a restart finds of players, inventories and the ground.</summary>
@@ -291,8 +300,7 @@ namespace Harness
             Directory.CreateDirectory(Path.GetDirectoryName(PermissionFile));
             // Rust writes a new save beside the old one and then replaces it; so does the stand-in.
             File.WriteAllText(WorldFile + ".tmp", JsonConvert.SerializeObject(world, Formatting.Indented));
-            if (File.Exists(WorldFile)) File.Delete(WorldFile);
-            File.Move(WorldFile + ".tmp", WorldFile);
+            MoveIn(WorldFile + ".tmp", WorldFile);
             Emit(new Dictionary<string, object> { ["ev"] = "save", ["kind"] = kind });
         }
 
