@@ -209,25 +209,25 @@ namespace Oxide.Plugins
         {
             /// <summary>"running" while its commands run: a crash there rolled its world commands back. Else "open".</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string State;
-            /// <summary>The commands as the site fixed them; null items are unknown (an older journal's entry).</summary>
+            /// <summary>Each command as the site fixed it, as a short hash (CommandKey); null items are unknown (an older journal's entry).</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public List<string> Commands;
             /// <summary>One letter a command: p pending, g given, s saved, f failed, u uncertain.</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Progress;
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Message;
             public int Lease;
-            public int Retry;
+            [JsonProperty(DefaultValueHandling = DefaultValueHandling.Ignore)] public int Retry;
             /// <summary>A command outside the world's save running now, written before it runs.</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public int? Running;
             /// <summary>What the site's signed answer accepted last; the entry is reported again when it changes.</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Reported;
             /// <summary>The site's acknowledgement counter when it accepted the entry (re-sync after a restore).</summary>
-            public long ReportedSeq;
+            [JsonProperty(DefaultValueHandling = DefaultValueHandling.Ignore)] public long ReportedSeq;
             /// <summary>The site refused the result as malformed (a signed 400): kept for the operator, never sent again.</summary>
-            public bool SetAside;
+            [JsonProperty(DefaultValueHandling = DefaultValueHandling.Ignore)] public bool SetAside;
             public long RecordedAt;
             // What older journals knew, used when the site serves the delivery again (decision 124, upgrades).
             /// <summary>Every command took effect.</summary>
-            public bool All;
+            [JsonProperty(DefaultValueHandling = DefaultValueHandling.Ignore)] public bool All;
             /// <summary>"other": commands outside the save not known to have finished are uncertain; "all": every unknown one is.</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string UncertainRest;
             /// <summary>An old-style result still to report ("ok", "failed", "interrupted").</summary>
@@ -250,18 +250,26 @@ namespace Oxide.Plugins
         }
 
         private Journal journal = new Journal { Version = 3 };
-        /// <summary>Settled entries, kept 400 days so a delivery served again (a restored site) is recognised, never run twice.</summary>
+        /// <summary>
+        /// Settled entries (the site has heard them and nothing waits for a save), kept 400 days so a
+        /// delivery served again — a lost answer, a restored site — is recognised, never run twice.
+        /// One file pair per day they were archived on: only today's is rewritten, so the cost of
+        /// archiving stays that of one day's deliveries however long the history grows.
+        /// </summary>
         private Journal archive = new Journal { Version = 3 };
-        private const long ArchiveAfterSeconds = 3600;
-        private const long ArchiveKeepSeconds = 400L * 86400;
-        private const float ArchiveEverySeconds = 600f;
+        private readonly Dictionary<string, Journal> archiveDays = new Dictionary<string, Journal>();
+        private readonly Dictionary<string, string> archivedOn = new Dictionary<string, string>();
+        private const int ArchiveKeepDays = 400;
+        private const float ArchiveEverySeconds = 60f;
         private float lastArchived = -ArchiveEverySeconds;
 
         // Two files written in turn, each complete before the next is touched: Oxide's data files are
         // truncated and rewritten in place with no flush (and plugins may not use System.IO), so a
         // crash mid-write can leave one of them empty or cut, never both.
         private string JournalFile { get { return Name + "_journal"; } }
-        private string ArchiveFile { get { return Name + "_archive"; } }
+        private string ArchiveFile(string day) { return Name + "_archive_" + day; }
+
+        private static string Day(DateTime when) { return when.ToString("yyyyMMdd", CultureInfo.InvariantCulture); }
 
         private Journal ReadJournalFile(string file, out string problem)
         {
@@ -309,8 +317,7 @@ namespace Oxide.Plugins
         private bool LoadJournal()
         {
             journal = LoadPair(JournalFile);
-            archive = journal == null ? null : LoadPair(ArchiveFile);
-            if (journal == null || archive == null)
+            if (journal == null || !LoadArchive())
             {
                 journal = null;
                 return false;
@@ -326,8 +333,9 @@ namespace Oxide.Plugins
                 for (var i = 0; i < letters.Length; i++)
                 {
                     // Given and never saved: the server died after it, and its world (and Oxide's data)
-                    // restarted from the save before it. It is pending again and runs once more.
-                    if (letters[i] == Given)
+                    // restarted from the save before it. It is pending again and runs once more. A delivery
+                    // still "running" on disk had its commands run after the last save, if at all: the same.
+                    if (letters[i] == Given || (entry.State == Running && letters[i] == Pending && entry.Running != i))
                     {
                         letters[i] = Pending;
                         rolledBack++;
@@ -356,6 +364,47 @@ namespace Oxide.Plugins
             }
             if (migrated || rolledBack > 0 || uncertain > 0) SaveJournal();
             return true;
+        }
+
+        /// <summary>The archive's day files of the last 400 days, oldest first (a later copy of an entry wins); false when one can't be read.</summary>
+        private bool LoadArchive()
+        {
+            archive = new Journal { Version = 3 };
+            archiveDays.Clear();
+            archivedOn.Clear();
+            var today = DateTime.UtcNow.Date;
+            for (var back = ArchiveKeepDays; back >= 0; back--)
+            {
+                var day = Day(today.AddDays(-back));
+                var file = ArchiveFile(day);
+                if (!Interface.Oxide.DataFileSystem.ExistsDatafile(file) && !Interface.Oxide.DataFileSystem.ExistsDatafile(file + "_copy")) continue;
+                var pair = LoadPair(file);
+                if (pair == null) return false;
+                archiveDays[day] = pair;
+                foreach (var entry in pair.Entries)
+                {
+                    archive.Entries[entry.Key] = entry.Value;
+                    archivedOn[entry.Key] = day;
+                }
+            }
+            // Days past the 400 are emptied, so the history on disk stays that long.
+            for (var back = ArchiveKeepDays + 1; back <= ArchiveKeepDays + 7; back++)
+            {
+                var file = ArchiveFile(Day(today.AddDays(-back)));
+                if (Interface.Oxide.DataFileSystem.ExistsDatafile(file)) SavePair(file, new Journal { Version = 3 });
+            }
+            return true;
+        }
+
+        /// <summary>An archived entry the site serves again goes back to the journal; its day file forgets it when next written.</summary>
+        private void Unarchive(string id)
+        {
+            string day;
+            archive.Entries.Remove(id);
+            if (!archivedOn.TryGetValue(id, out day)) return;
+            archivedOn.Remove(id);
+            Journal days;
+            if (archiveDays.TryGetValue(day, out days)) days.Entries.Remove(id);
         }
 
         /// <summary>A plugin 2.0 or 1.x entry in this version's terms; true when it was one.</summary>
@@ -395,7 +444,7 @@ namespace Oxide.Plugins
                     int index;
                     if (colon <= 0 || !int.TryParse(key.Substring(0, colon), out index) || index < 0 || index > 100) continue;
                     while (commands.Count <= index) commands.Add(null);
-                    commands[index] = key.Substring(colon + 1);
+                    commands[index] = CommandKey(key.Substring(colon + 1));
                 }
                 entry.Commands = commands;
                 var letters = new char[commands.Count];
@@ -408,6 +457,16 @@ namespace Oxide.Plugins
             entry.Acked = null;
             entry.Ok = null;
             return true;
+        }
+
+        /// <summary>A command as the journal keeps it: enough to tell one command from another, short to write.</summary>
+        private static string CommandKey(string command)
+        {
+            using (var sha = SHA256.Create())
+            {
+                var bytes = sha.ComputeHash(Encoding.UTF8.GetBytes(command ?? ""));
+                return Hex(bytes).Substring(0, 12);
+            }
         }
 
         /// <summary>Writes both files of a pair; false (and logged) when the disk refuses.</summary>
@@ -445,24 +504,20 @@ namespace Oxide.Plugins
                 (entry.Progress == null || entry.Progress.IndexOf(Given) < 0));
         }
 
-        /// <summary>Moves settled entries older than an hour to the archive, at most every 10 minutes; drops archived ones after 400 days.</summary>
+        /// <summary>Moves settled entries to today's archive file, at most once a minute.</summary>
         private void ArchiveSettled()
         {
             if (Interface.Oxide.Now - lastArchived < ArchiveEverySeconds) return;
             lastArchived = Interface.Oxide.Now;
-            var now = UnixSeconds();
             var moving = new List<string>();
             foreach (var pair in journal.Entries)
             {
-                if (!pair.Value.SetAside && Settled(pair.Value) && pair.Value.RecordedAt < now - ArchiveAfterSeconds) moving.Add(pair.Key);
+                if (!pair.Value.SetAside && Settled(pair.Value)) moving.Add(pair.Key);
             }
-            var expired = new List<string>();
-            foreach (var pair in archive.Entries)
-            {
-                if (pair.Value.RecordedAt < now - ArchiveKeepSeconds) expired.Add(pair.Key);
-            }
-            if (moving.Count == 0 && expired.Count == 0) return;
-            foreach (var id in expired) archive.Entries.Remove(id);
+            if (moving.Count == 0) return;
+            var day = Day(DateTime.UtcNow);
+            Journal today;
+            if (!archiveDays.TryGetValue(day, out today)) archiveDays[day] = today = new Journal { Version = 3 };
             foreach (var id in moving)
             {
                 var entry = journal.Entries[id];
@@ -474,10 +529,13 @@ namespace Oxide.Plugins
                     entry.Progress = null;
                     entry.Message = null;
                 }
+                Unarchive(id);
+                today.Entries[id] = entry;
                 archive.Entries[id] = entry;
+                archivedOn[id] = day;
             }
             // The archive first: an entry in both files is harmless, one in neither would run again.
-            if (!SavePair(ArchiveFile, archive)) return;
+            if (!SavePair(ArchiveFile(day), today)) return;
             foreach (var id in moving) journal.Entries.Remove(id);
             SaveJournal();
         }
@@ -935,8 +993,9 @@ namespace Oxide.Plugins
 
         /// <summary>
         /// Runs an answer's deliveries: each is prepared (what is left to run, whether it may run now),
-        /// all of them are journaled "running" in one write before the first command, then run, then the
-        /// results written in one more. A delivery that can't start now is released with the next poll.
+        /// all of them are journaled "running" in one write before the first command, then run; their results
+        /// are written with the acknowledgement that reports them. A delivery that can't start now is
+        /// released with the next poll.
         /// </summary>
         private void RunAll(List<Delivery> deliveries)
         {
@@ -976,7 +1035,8 @@ namespace Oxide.Plugins
                     PrintError("Delivery {0} could not be handled: {1}", item.Delivery.DeliveryId, e.Message);
                 }
             }
-            SaveJournal();
+            // No write here: until a save the disk may keep "running" — after a crash that reads as rolled
+            // back, which it is. The acknowledgement's write, the save hook's and Unload's record the rest.
         }
 
         private void Skip(Delivery delivery)
@@ -999,7 +1059,7 @@ namespace Oxide.Plugins
             if (delivery.Done != null && delivery.Done.Contains(index)) return Saved;
             if (known == null) return Pending;
             if (known.All) return Saved;
-            var sameCommand = known.Commands != null && index < known.Commands.Count && known.Commands[index] == command
+            var sameCommand = known.Commands != null && index < known.Commands.Count && known.Commands[index] == CommandKey(command)
                 && known.Progress != null && index < known.Progress.Length;
             if (sameCommand)
             {
@@ -1030,7 +1090,7 @@ namespace Oxide.Plugins
             }
             var entry = Copy(known) ?? new JournalEntry();
             entry.State = Open;
-            entry.Commands = new List<string>(delivery.Commands);
+            entry.Commands = delivery.Commands.ConvertAll(CommandKey);
             entry.Progress = new string(letters);
             entry.Lease = delivery.Lease;
             entry.Retry = Math.Max(entry.Retry, delivery.Retry);
@@ -1045,7 +1105,7 @@ namespace Oxide.Plugins
             {
                 // Nothing left to run here: the site hears what this server knows.
                 journal.Entries[delivery.DeliveryId] = entry;
-                archive.Entries.Remove(delivery.DeliveryId);
+                Unarchive(delivery.DeliveryId);
                 return null;
             }
 
@@ -1068,7 +1128,7 @@ namespace Oxide.Plugins
                 entry.Progress = refused.Substring(0, first) + FailedHere + refused.Substring(first + 1);
                 entry.Message = Truncate(refusal);
                 journal.Entries[delivery.DeliveryId] = entry;
-                archive.Entries.Remove(delivery.DeliveryId);
+                Unarchive(delivery.DeliveryId);
                 return null;
             }
 
@@ -1088,7 +1148,7 @@ namespace Oxide.Plugins
             journal.Entries.TryGetValue(delivery.DeliveryId, out before);
             entry.State = Running;
             journal.Entries[delivery.DeliveryId] = entry;
-            archive.Entries.Remove(delivery.DeliveryId);
+            Unarchive(delivery.DeliveryId);
             return new Work { Delivery = delivery, Entry = entry, Before = before, Player = player };
         }
 
@@ -1477,7 +1537,7 @@ namespace Oxide.Plugins
             foreach (var id in moved)
             {
                 if (!journal.Entries.ContainsKey(id)) journal.Entries[id] = archive.Entries[id];
-                archive.Entries.Remove(id);
+                Unarchive(id);
             }
             var again = 0;
             foreach (var entry in journal.Entries.Values)
@@ -1487,7 +1547,6 @@ namespace Oxide.Plugins
                 if (entry.All && entry.Progress == null) entry.Legacy = "ok";
                 again++;
             }
-            if (moved.Count > 0) SavePair(ArchiveFile, archive);
             SaveJournal();
             PrintWarning("The site was restored from a backup (its acknowledgement counter is back at {0}): sending again {1} result(s) it acknowledged since.", from, again);
         }

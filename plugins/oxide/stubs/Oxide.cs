@@ -38,8 +38,16 @@ namespace Oxide.Core
 
         public void WriteObject<T>(string name, T Object, bool sync = false)
         {
-            var json = JsonConvert.SerializeObject(Object, Formatting.Indented);
-            World.WriteDataFile(PathOf(name), json);
+            World.WriteTime.Start();
+            try
+            {
+                var json = JsonConvert.SerializeObject(Object, Formatting.Indented);
+                World.WriteDataFile(PathOf(name), json);
+            }
+            finally
+            {
+                World.WriteTime.Stop();
+            }
         }
     }
 
@@ -88,6 +96,19 @@ namespace Oxide.Core.Libraries
         public void Enqueue(string url, string body, Action<int, string> callback, Oxide.Core.Plugins.Plugin owner,
             RequestMethod method = RequestMethod.GET, Dictionary<string, string> headers = null, float timeout = 0f)
         {
+            if (World.Responder != null)
+            {
+                // bench/plugin: a site answering in-process, so only the plugin's own work is timed.
+                World.BeginRequest();
+                var answer = World.Responder(new Uri(url).AbsolutePath, body, headers);
+                World.Post(() =>
+                {
+                    try { callback(answer.Key, answer.Value); }
+                    catch (Exception e) { Interface.Oxide.LogException("Web request callback raised an exception", e); }
+                    finally { World.EndRequest(); }
+                });
+                return;
+            }
             World.BeginRequest();
             ThreadPool.QueueUserWorkItem(_ =>
             {

@@ -42,6 +42,9 @@ namespace Harness
         private static readonly List<Oxide.Plugins.Timer> timers = new List<Oxide.Plugins.Timer>();
         private static int inFlight;
 
+        /// <summary>bench/plugin: answers web requests in-process (path, body, headers) → (code, body) instead of over HTTP.</summary>
+        public static Func<string, string, Dictionary<string, string>, KeyValuePair<int, string>> Responder;
+
         /// <summary>Calls a hook on the loaded plugin as Oxide does (set by the harness); null when none answers.</summary>
         public static Func<string, object[], object> CallHook = (name, args) => null;
 
@@ -167,8 +170,13 @@ namespace Harness
 
         private static int writes;
 
+        /// <summary>Time spent writing data files and the bytes written (bench/plugin).</summary>
+        public static readonly System.Diagnostics.Stopwatch WriteTime = new System.Diagnostics.Stopwatch();
+        public static long WrittenBytes;
+
         public static void WriteDataFile(string path, string json)
         {
+            WrittenBytes += json.Length;
             if (FailWrites) throw new IOException("Disk full");
             Directory.CreateDirectory(Path.GetDirectoryName(path));
             writes++;
