@@ -109,6 +109,7 @@ export default function Balance({ loaderData, actionData }: Route.ComponentProps
         defaultAmount={loaderData.amount}
         returnTo={loaderData.returnTo}
         signInHref={loaderData.signInHref}
+        balance={loaderData.balance}
       />
       <p className="muted">
         {`Минимальная сумма — ${formatRubles(MIN_TOP_UP_RUBLES)}. Оплата банковской картой; чек придёт на указанный e-mail. Деньги зачисляются на баланс автоматически после оплаты.`}

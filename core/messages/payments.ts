@@ -24,5 +24,16 @@ export const PAYMENT_RETURN_TEXT = {
   failure: "К сожалению, платёж не был завершён.",
 } as const;
 
+/** The top-up form with JavaScript: the payment page opens in a new tab, and this one follows it (issue 36). */
+export const TOP_UP_PROGRESS = {
+  openedInTab: "Платёж создан. Страница оплаты открыта в новой вкладке.",
+  openYourself: "Платёж создан. Перейдите на страницу оплаты.",
+  goPay: "Перейти к оплате",
+  waiting: "Как только оплата пройдёт, баланс обновится здесь.",
+  paid: "Оплата прошла: баланс пополнен.",
+  backToItem: "Вернуться к товару",
+  toProfile: "В профиль",
+} as const;
+
 /** The top-up form opened from a purchase the balance was short for. */
 export const TOP_UP_RETURN_NOTE = "После оплаты вы вернётесь к товару, чтобы завершить покупку.";

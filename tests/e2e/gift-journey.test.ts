@@ -104,6 +104,17 @@ for (const javaScriptEnabled of [false, true]) {
         url.searchParams.get("payment") === "success",
     );
     await ready(back, javaScriptEnabled);
+    if (javaScriptEnabled) {
+      // The tab left behind on /balance sees the payment come in, and leads back to the item (item 12).
+      const paid = page.getByTestId("top-up-paid");
+      await paid.waitFor({ timeout: 15_000 });
+      assert.equal(flatText(await paid.innerText()), "Оплата прошла: баланс пополнен. Вернуться к товару");
+      assert.equal(await text(page, "header .account__balance"), "46 ₽");
+      assert.equal(
+        await paid.getByRole("link", { name: "Вернуться к товару" }).getAttribute("href"),
+        `/shop/items/${VIP_MAX2}?duration=7&gift_to=${friendSteamId}`,
+      );
+    }
     assert.equal(await back.getByLabel("7 дней").isChecked(), true);
     assert.equal(flatText(await back.getByTestId("gift-recipient").innerText()), `Получатель подарка: ${friendName}`);
     await back.getByRole("button", { name: "Подарить", exact: true }).click();

@@ -1,7 +1,7 @@
 import { type FormEvent, useEffect, useState } from "react";
 import { Form, useNavigation, useRevalidator } from "react-router";
 import { formatRubles } from "#core/format/money.ts";
-import { TOP_UP_MESSAGES } from "#core/messages/payments.ts";
+import { TOP_UP_MESSAGES, TOP_UP_PROGRESS } from "#core/messages/payments.ts";
 import { checkTopUp, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
 import { TOP_UP_PRESETS, topUpHref } from "#core/payments/top-up-link.ts";
 import { SiteLink } from "../site-link.tsx";
@@ -16,15 +16,21 @@ export interface TopUpFormProps {
   /** A same-site path the payment's return brings the player to (the item they were buying), or null. */
   returnTo?: string | null;
   signInHref: string;
+  /** The balance now, in rubles (null signed out): the tab left behind sees the payment arrive. */
+  balance?: number | null;
 }
 
 type Progress =
   | { kind: "idle" }
   | { kind: "creating" }
-  | { kind: "created"; paymentUrl: string; opened: boolean }
+  | { kind: "created"; paymentUrl: string; opened: boolean; balanceBefore: number | null }
   | { kind: "error"; message: string };
 
 class CreateError extends Error {}
+
+/** How often, and how long, the tab left behind checks whether the payment has come in. */
+const POLL_EVERY_MS = 4_000;
+const POLL_FOR_MS = 15 * 60_000;
 
 // The API's answer → the text the form shows: a 400's own error text, otherwise ours.
 async function createPayment(amount: number, email: string, returnTo: string | null): Promise<string> {
@@ -61,6 +67,7 @@ export function TopUpForm({
   defaultAmount = null,
   returnTo = null,
   signInHref,
+  balance = null,
 }: TopUpFormProps) {
   const navigation = useNavigation();
   const revalidator = useRevalidator();
@@ -69,19 +76,33 @@ export function TopUpForm({
 
   useEffect(() => setFieldErrors(result?.fieldErrors ?? {}), [result]);
 
-  // Back from the payment tab: refresh the balance in the header.
+  const waiting = progress.kind === "created";
+  const paid =
+    progress.kind === "created" &&
+    balance !== null &&
+    progress.balanceBefore !== null &&
+    balance > progress.balanceBefore;
+
+  // While the payment tab is open: back to this tab refreshes the balance, and so does a quiet check every
+  // few seconds, so the tab left behind never keeps the old balance once the payment is in (issue 36).
   useEffect(() => {
-    if (progress.kind !== "created") return;
+    if (!waiting || paid) return;
     const refresh = () => {
       if (document.visibilityState === "visible") revalidator.revalidate();
     };
+    const started = Date.now();
+    const timer = window.setInterval(() => {
+      if (Date.now() - started > POLL_FOR_MS) window.clearInterval(timer);
+      else if (revalidator.state === "idle") revalidator.revalidate();
+    }, POLL_EVERY_MS);
     window.addEventListener("focus", refresh);
     document.addEventListener("visibilitychange", refresh);
     return () => {
+      window.clearInterval(timer);
       window.removeEventListener("focus", refresh);
       document.removeEventListener("visibilitychange", refresh);
     };
-  }, [progress.kind, revalidator]);
+  }, [waiting, paid, revalidator]);
 
   const amountValue = defaultAmount;
   const creating = progress.kind === "creating" || navigation.state === "submitting";
@@ -108,7 +129,7 @@ export function TopUpForm({
         tab.location.href = paymentUrl;
         opened = true;
       }
-      setProgress({ kind: "created", paymentUrl, opened });
+      setProgress({ kind: "created", paymentUrl, opened, balanceBefore: balance });
     } catch (error) {
       tab?.close();
       setProgress({
@@ -208,14 +229,21 @@ export function TopUpForm({
             {formError}
           </p>
         )}
-        {progress.kind === "created" && (
+        {progress.kind === "created" && !paid && (
           <p className="top-up__message top-up__message--success" role="status">
-            {progress.opened
-              ? "Платёж создан. Страница оплаты открыта в новой вкладке."
-              : "Платёж создан. Перейдите на страницу оплаты."}{" "}
+            {progress.opened ? TOP_UP_PROGRESS.openedInTab : TOP_UP_PROGRESS.openYourself}{" "}
             <a href={progress.paymentUrl} target="_blank" rel="noopener noreferrer">
-              Перейти к оплате
-            </a>
+              {TOP_UP_PROGRESS.goPay}
+            </a>{" "}
+            {TOP_UP_PROGRESS.waiting}
+          </p>
+        )}
+        {paid && (
+          <p className="top-up__message top-up__message--success" role="status" data-testid="top-up-paid">
+            {TOP_UP_PROGRESS.paid}{" "}
+            <SiteLink to={returnTo ?? "/profile"}>
+              {returnTo ? TOP_UP_PROGRESS.backToItem : TOP_UP_PROGRESS.toProfile}
+            </SiteLink>
           </p>
         )}
       </div>
