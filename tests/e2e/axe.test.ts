@@ -61,6 +61,25 @@ for (const width of [1280, 375]) {
     await page.locator('input[name="steamid"]:not([type=hidden])').fill(randomSteamId());
     await page.getByRole("button", { name: "Войти", exact: true }).click();
     await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
+    // A gift in the history, its friend shown on the item page, and the buy dialog's gift link (issue 36).
+    await page.goto("/promocodes");
+    await waitForHydration(page);
+    await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
+    await page.getByRole("button", { name: "Активировать" }).click();
+    await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
+    await page.goto("/shop/items/106?server_type=SOLO&gift=1");
+    await waitForHydration(page);
+    await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").fill(randomSteamId());
+    await page.getByRole("button", { name: "Показать получателя" }).click();
+    await page.getByTestId("gift-recipient").waitFor();
+    for (const violation of await seriousViolations(page)) found.push(`gift recipient shown: ${violation}`);
+    await page.getByRole("button", { name: "Подарить", exact: true }).click();
+    await page.getByTestId("receipt").waitFor();
+    await page.goto("/shop?server_type=SOLO");
+    await waitForHydration(page);
+    await page.locator("article.shop-card").filter({ hasText: "Дерево" }).getByRole("link", { name: "Купить" }).click();
+    await page.locator("dialog.buy-dialog").getByRole("link", { name: "В подарок другу →" }).waitFor();
+    for (const violation of await seriousViolations(page)) found.push(`buy dialog: ${violation}`);
     for (const path of SIGNED_IN) {
       await page.goto(path);
       await waitForHydration(page);
