@@ -189,6 +189,36 @@ test("killed after running and before the world's save: the world rolled back, s
   }
 });
 
+test("a permission saved with the world outlives a crash: the player keeps it and nothing is granted again", async () => {
+  const s = await scenario();
+  try {
+    await s.game.send("permission kits.start");
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Набор «Старт»",
+      grant: ["oxide.grant user {steamid} kits.start"],
+    });
+    const entryId = await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    assert.equal(await s.game.hasPermission(s.player, "kits.start"), true);
+    await s.game.save();
+    assert.equal((await delivery(entryId))?.status, "done");
+
+    await s.game.kill();
+    const from = s.game.events.length;
+    await s.game.start();
+    // Oxide's data is read back from the save, as the world is; the Kits plugin registers its permission again.
+    await s.game.send("permission kits.start");
+    await s.game.join(s.player);
+    assert.equal(await s.game.hasPermission(s.player, "kits.start"), true);
+    await s.game.advance(30);
+    assert.deepEqual(s.game.all("perm", from), []);
+  } finally {
+    await s.end();
+  }
+});
+
 test("the site down for a while: nothing is lost, it is delivered once the site answers again", async () => {
   const s = await scenario();
   try {

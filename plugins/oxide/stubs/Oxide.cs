@@ -208,7 +208,8 @@ namespace Oxide.Core.Libraries
     /// - Revoking a user's permission touches only the user's own set: a group's stays (RevokeUserPermission).
     /// - Names are compared ignoring case (StringComparer.OrdinalIgnoreCase throughout).
     /// Oxide keeps all this in memory and writes it (SaveData: oxide.users.data, oxide.groups.data) on the
-    /// server's save (OnServerSave) and at shutdown; this stand-in keeps it in memory only.
+    /// server's save (OnServerSave) and at shutdown; so does this stand-in (World.WritePermissions), and a crash
+    /// restarts it from the last save.
     /// Every change to a user emits an event ("perm" for a user's own permission, "group" for membership)
     /// and to a group ("group_perm", "group_parent"), so a test sees exactly what changed.
     /// </summary>

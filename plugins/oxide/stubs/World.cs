@@ -205,10 +205,14 @@ namespace Harness
         {
             protected override List<MemberInfo> GetSerializableMembers(Type objectType)
             {
-                var fields = new List<MemberInfo>();
+                // The library's private fields, and the public properties of its records (Oxide's UserData and
+                // GroupData are properties, whose compiler-made backing fields are skipped here).
+                var members = new List<MemberInfo>();
                 foreach (var field in objectType.GetFields(BindingFlags.Instance | BindingFlags.Public | BindingFlags.NonPublic))
-                    if (!field.Name.Contains("<")) fields.Add(field);
-                return fields;
+                    if (!field.Name.Contains("<")) members.Add(field);
+                foreach (var property in objectType.GetProperties(BindingFlags.Instance | BindingFlags.Public))
+                    if (property.CanRead && property.CanWrite && property.GetIndexParameters().Length == 0) members.Add(property);
+                return members;
             }
 
             protected override JsonProperty CreateProperty(MemberInfo member, MemberSerialization memberSerialization)
