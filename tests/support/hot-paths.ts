@@ -7,6 +7,7 @@
 //
 // Nothing here imports "cloudflare:test": a caller hands in the platform (its recording database).
 
+import { sql } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { loader as rootLoader } from "#app/root.tsx";
@@ -30,7 +31,6 @@ import { sendDiscordNotifications } from "#worker/services/notifications/discord
 import { recheckPendingPayments } from "#worker/services/payments/recheck.ts";
 import { refreshServerStatus } from "#worker/services/server-status.ts";
 import { wireDeps } from "#worker/wiring.ts";
-import { sql } from "drizzle-orm";
 import { signRequest } from "./plugin-simulator.ts";
 
 export const ORIGIN = "http://localhost:5173";
@@ -111,9 +111,15 @@ export async function createHotFixture(site: HotSite, steamId = "765611987000000
       VALUES ('VIP', 30000, '/images/items/vip.png', ${HOT_SERVER_TYPE}, ${category.id}, 0, 1) RETURNING id`),
   );
   await deps.db.batch([
-    statement(sql`INSERT INTO item_commands (item_id, phase, template) VALUES (${item.id}, 'grant', 'inventory.giveto {steamid} wood 1000')`),
-    statement(sql`INSERT INTO item_commands (item_id, phase, template) VALUES (${rank.id}, 'grant', 'oxide.usergroup add {steamid} vip')`),
-    statement(sql`INSERT INTO item_commands (item_id, phase, template) VALUES (${rank.id}, 'revoke', 'oxide.usergroup remove {steamid} vip')`),
+    statement(
+      sql`INSERT INTO item_commands (item_id, phase, template) VALUES (${item.id}, 'grant', 'inventory.giveto {steamid} wood 1000')`,
+    ),
+    statement(
+      sql`INSERT INTO item_commands (item_id, phase, template) VALUES (${rank.id}, 'grant', 'oxide.usergroup add {steamid} vip')`,
+    ),
+    statement(
+      sql`INSERT INTO item_commands (item_id, phase, template) VALUES (${rank.id}, 'revoke', 'oxide.usergroup remove {steamid} vip')`,
+    ),
     statement(sql`INSERT INTO item_durations (item_id, days) VALUES (${rank.id}, 30)`),
   ]);
   const user = await one<{ id: number }>(
@@ -123,7 +129,9 @@ export async function createHotFixture(site: HotSite, steamId = "765611987000000
   );
   const money = 100_000_000;
   await deps.db.batch([
-    statement(sql`INSERT INTO ledger (user_id, amount, kind, note) VALUES (${user.id}, ${money}, 'adjustment', 'bench')`),
+    statement(
+      sql`INSERT INTO ledger (user_id, amount, kind, note) VALUES (${user.id}, ${money}, 'adjustment', 'bench')`,
+    ),
     statement(sql`UPDATE users SET balance = balance + ${money} WHERE id = ${user.id}`),
   ]);
   const session = await createSession(deps, user.id);
@@ -204,7 +212,9 @@ async function buy(site: HotSite, fixture: HotFixture, itemId = fixture.itemId, 
     new Request(`${ORIGIN}/api/purchase/items/${itemId}`, {
       method: "POST",
       headers: { "content-type": "application/json", authorization: `Bearer ${fixture.player.token}` },
-      body: JSON.stringify(itemId === fixture.rankId ? { server_type: serverType, duration: 30 } : { server_type: serverType }),
+      body: JSON.stringify(
+        itemId === fixture.rankId ? { server_type: serverType, duration: 30 } : { server_type: serverType },
+      ),
     }),
   );
   if (response.status !== 201) throw new Error(`purchase answered ${response.status}: ${await response.text()}`);
@@ -220,7 +230,11 @@ async function page(
   site: HotSite,
   fixture: HotFixture | null,
   path: string,
-  { middleware = [], loaders, params = {} }: { middleware?: RouteFunction[]; loaders: RouteFunction[]; params?: Record<string, string> },
+  {
+    middleware = [],
+    loaders,
+    params = {},
+  }: { middleware?: RouteFunction[]; loaders: RouteFunction[]; params?: Record<string, string> },
 ): Promise<unknown[]> {
   const headers = new Headers(fixture ? { cookie: `__session=${fixture.player.token}` } : {});
   const request = new Request(`${ORIGIN}${path}`, { headers });
@@ -456,6 +470,13 @@ export const hotPaths: HotPath[] = [
   {
     name: "minutely: server list",
     kind: "job",
+    // Every game server's plugin beating, as on the busy day (the history's servers have no plugin here).
+    prepare: (site) =>
+      site.deps.db.run(
+        statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, online_steam_ids, received_at)
+          SELECT id, name, 50, 200, '[]', ${site.clock.now().getTime() - 20_000} FROM servers WHERE true
+          ON CONFLICT (server_id) DO UPDATE SET received_at = excluded.received_at`),
+      ),
     run: (site) => refreshServerStatus(site.deps),
   },
 ];
@@ -482,7 +503,9 @@ async function signIn(site: HotSite, steamId: string): Promise<void> {
       steamid: steamId,
     }),
   });
-  const callback = await get(approved.headers.get("location") ?? "", { headers: { cookie: `__steam_signin=${state}` } });
+  const callback = await get(approved.headers.get("location") ?? "", {
+    headers: { cookie: `__steam_signin=${state}` },
+  });
   const code = new URL(callback.headers.get("location") ?? "", ORIGIN).searchParams.get("code");
   const cookie = /__session=([^;]+)/.exec(callback.headers.getSetCookie().join("\n"))?.[1];
   if (!code || !cookie) throw new Error(`sign-in ended at ${callback.status} ${callback.headers.get("location")}`);

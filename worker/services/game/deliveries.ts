@@ -137,8 +137,16 @@ async function insertDeliveries(deps: Deps, kind: "grant" | "revoke", rows: NewD
   return results.reduce((sum, result) => sum + result.changes, 0);
 }
 
-/** Grant deliveries for every not-yet-delivered entry that has none (optionally of one server type). */
-export async function ensureGrantDeliveries(deps: Deps, serverType: string | null = null): Promise<number> {
+/**
+ * Grant deliveries for every not-yet-delivered entry that has none (optionally of one server type, and
+ * only entries made after `since`). A purchase or a promo code writes its entry's grant in its own
+ * batch (grants.ts); this is the hourly backstop over the day's entries (decision 126).
+ */
+export async function ensureGrantDeliveries(
+  deps: Deps,
+  serverType: string | null = null,
+  since: number | null = null,
+): Promise<number> {
   const now = deps.now().getTime();
   const missing = await deps.db.run<NewDelivery>(
     statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
@@ -148,6 +156,7 @@ export async function ensureGrantDeliveries(deps: Deps, serverType: string | nul
        JOIN items i ON i.id = e.item_id
        WHERE e.status = 'not_used'
          AND (${serverType} IS NULL OR e.server_type = ${serverType})
+         AND e.created_at > ${since ?? -1}
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')`),
   );
   return insertDeliveries(deps, "grant", missing.rows);
@@ -156,14 +165,15 @@ export async function ensureGrantDeliveries(deps: Deps, serverType: string | nul
 /**
  * Revoke deliveries for delivered timed entries that lack one (the ack normally creates them;
  * this is the cron's backstop, e.g. for revoke commands added to an item later). Due at expiry.
+ * `since`: only entries ending after it (the hourly backstop reads the running ranks, not every one).
  */
-export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
+export async function ensureRevokeDeliveries(deps: Deps, since: number | null = null): Promise<number> {
   const missing = await deps.db.run<NewDelivery>(
     statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
          u.steam_id AS steamId, 0 AS requiresOnline, e.expires_at AS notBefore
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
-       WHERE e.status = 'used' AND e.expires_at IS NOT NULL
+       WHERE e.status = 'used' AND e.expires_at IS NOT NULL AND e.expires_at > ${since ?? -1}
          AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')`),
   );
@@ -201,7 +211,18 @@ export async function leaseDeliveries(
     supersedeCoveredRevokes(now, server.id),
     statement(sql`UPDATE deliveries SET lease_until = ${now} + ${LEASE_MS}, leased_server_id = ${server.id}, lease_seq = lease_seq + 1
        WHERE id IN (
-         SELECT d.id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+         -- Read through the pending deliveries of the online players and the due ones that need nobody
+         -- online, never those waiting for players who are away (decision 126).
+         SELECT d.id FROM (
+             SELECT id FROM deliveries INDEXED BY deliveries_pending_player
+             WHERE status = 'pending' AND server_type = ${server.serverType}
+               AND steam_id IN (SELECT value FROM json_each(${onlineJson}))
+             UNION ALL
+             SELECT id FROM deliveries INDEXED BY deliveries_pending_offline
+             WHERE status = 'pending' AND requires_online = 0 AND server_type = ${server.serverType} AND not_before <= ${now}
+           ) AS candidate
+           CROSS JOIN deliveries d ON d.id = candidate.id
+           JOIN inventory_entries e ON e.id = d.inventory_entry_id
          WHERE d.server_type = ${server.serverType} AND d.status = 'pending' AND d.not_before <= ${now}
            AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(${JSON.stringify(online)})))
            -- Given and not yet saved: its server reports it after the next save.
@@ -220,8 +241,8 @@ export async function leaseDeliveries(
            AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})
            -- A grant of the rank that this server may have run but not yet acknowledged would be undone.
            AND (d.kind = 'grant' OR NOT EXISTS (
-             SELECT 1 FROM deliveries g JOIN inventory_entries ge ON ge.id = g.inventory_entry_id
-             WHERE g.kind = 'grant' AND g.status = 'pending' AND g.leased_server_id = ${server.id}
+             SELECT 1 FROM deliveries g INDEXED BY deliveries_pending_player JOIN inventory_entries ge ON ge.id = g.inventory_entry_id
+             WHERE g.kind = 'grant' AND g.status = 'pending' AND g.steam_id = d.steam_id AND g.leased_server_id = ${server.id}
                AND ge.user_id = e.user_id AND ${sameRank("ge", "e")}))
          ORDER BY ${SERVED_ORDER}
          LIMIT ${MAX_DELIVERIES_PER_POLL})
@@ -358,13 +379,15 @@ export function renderTemplates(
 export type DeliveryStatus = (typeof deliveries.$inferSelect)["status"];
 
 /**
- * A pending revoke is `superseded` when another entry of the same rank, delivered on the same
+ * A due revoke is `superseded` when another entry of the same rank, delivered on the same
  * server to the same player, ends later (or never): that entry's revoke takes the rank away
  * once, when no paid time is left. Ties go to the higher id, so exactly one revoke remains.
  */
 function supersedeCoveredRevokes(now: number, serverId: number | null): Statement {
+  // Only due revokes: one not yet due is retired when it falls due, before any poll could serve it,
+  // and reading every running rank's revoke on every poll read them all (decision 126).
   return statement(sql`UPDATE deliveries SET status = 'superseded', lease_until = NULL, done_at = ${now}
-     WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
+     WHERE kind = 'revoke' AND status = 'pending' AND not_before <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
        AND EXISTS (
          SELECT 1 FROM inventory_entries a JOIN inventory_entries b
            ON b.user_id = a.user_id AND b.server_type = a.server_type AND b.used_server_id = a.used_server_id

@@ -6,6 +6,7 @@ import type { PromoView } from "#core/promos/types.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
+import { grantOfInsertedEntry } from "../game/grants.ts";
 import {
   type AttemptSource,
   PROMO_ATTEMPT_WINDOW_MS,
@@ -141,6 +142,10 @@ async function redeemChecked(
           JOIN promo_codes p ON p.id = r.promo_id
           JOIN items i ON i.id = p.item_id
         WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}`),
+      grantOfInsertedEntry(
+        now,
+        sql`e.promo_redemption_id = (SELECT id FROM promo_redemptions WHERE promo_id = ${promoId} AND user_id = ${userId})`,
+      ),
     );
   }
 
