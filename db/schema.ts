@@ -249,9 +249,11 @@ export const purchases = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
+    // Also the index of a player's purchases (its first column): a separate one on user_id was a
+    // second row written with every purchase for nothing (decision 126).
     uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
-    index("purchases_user").on(t.userId),
-    index("purchases_gift_to").on(t.giftToUserId),
+    // Gifts only: most purchases have none, and each of them wrote a row here (decision 126).
+    index("purchases_gift_to").on(t.giftToUserId).where(sql`${t.giftToUserId} IS NOT NULL`),
     // The console's summary: every sum over a period reads this index alone (decision 096).
     index("purchases_status_paid").on(t.status, t.paidAt, t.itemId, t.price, t.userId),
     // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
@@ -451,12 +453,14 @@ export const deliveries = sqliteTable(
     index("deliveries_due").on(t.serverType, t.status, t.notBefore),
     // A poll reads the waiting deliveries of its online players and the due ones that need nobody
     // online, never those waiting for players who are away (decision 126).
-    index("deliveries_pending_player").on(t.steamId, t.serverType).where(sql`${t.status} = 'pending'`),
+    index("deliveries_pending_player")
+      .on(t.steamId, t.serverType)
+      .where(sql`${t.status} = 'pending' AND ${t.requiresOnline} = 1`),
     index("deliveries_pending_offline")
       .on(t.serverType, t.notBefore)
       .where(sql`${t.status} = 'pending' AND ${t.requiresOnline} = 0`),
     // The upkeep's revokes that are due.
-    index("deliveries_pending_kind").on(t.kind, t.notBefore).where(sql`${t.status} = 'pending'`),
+    index("deliveries_pending_revoke").on(t.notBefore).where(sql`${t.status} = 'pending' AND ${t.kind} = 'revoke'`),
   ],
 );
 

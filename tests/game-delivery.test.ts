@@ -350,7 +350,7 @@ describe("delivery queue and acknowledgements", () => {
     ]);
   });
 
-  it("writes an entry's grant with it; the hourly upkeep adds a grant or a revoke an entry lacks, other minutes don't look", async () => {
+  it("writes an entry's grant with it; the upkeep adds a missing grant hourly and a missing revoke daily, other minutes don't look", async () => {
     const { deps, server, player, item, sim, serverType, clock } = await world({
       revoke: ["oxide.usergroup remove {steamid} vip"],
       durations: [1],
@@ -384,12 +384,15 @@ describe("delivery queue and acknowledgements", () => {
     expect(await runGameMaintenance(deps)).toMatchObject({ backstop: false, grantsQueued: 0, revokesQueued: 0 });
     expect(await deliveryRows(waiting.id)).toEqual([]);
 
+    // The hour's first minute: the grant; the revoke waits for the day's first minute.
     clock.set(Date.parse("2026-11-22T13:00:00Z"));
     const report = await runGameMaintenance(deps);
-    expect(report).toMatchObject({ backstop: true });
+    expect(report).toMatchObject({ backstop: true, revokesQueued: 0 });
     expect(report.grantsQueued).toBeGreaterThanOrEqual(1);
-    expect(report.revokesQueued).toBeGreaterThanOrEqual(1);
     expect(await deliveryRows(waiting.id)).toMatchObject([{ kind: "grant", status: "pending" }]);
+    expect(await deliveryRows(expired.id)).toEqual([]);
+    clock.set(Date.parse("2026-11-23T00:00:00Z"));
+    expect((await runGameMaintenance(deps)).revokesQueued).toBeGreaterThanOrEqual(1);
     expect(await deliveryRows(expired.id)).toMatchObject([{ kind: "revoke", status: "pending" }]);
     expect((await runGameMaintenance(deps)).revokesQueued).toBe(0);
 
@@ -401,9 +404,9 @@ describe("delivery queue and acknowledgements", () => {
       player.id,
       item.id,
       serverType,
-      Date.parse("2026-11-22T13:00:00Z"),
+      Date.parse("2026-11-23T00:00:00Z"),
     );
-    clock.set(Date.parse("2026-11-24T13:00:00Z"));
+    clock.set(Date.parse("2026-11-25T00:00:00Z"));
     expect(await runGameMaintenance(deps)).toMatchObject({ backstop: true, grantsQueued: 0, revokesQueued: 0 });
     expect(await deliveryRows(old?.id ?? 0)).toEqual([]);
   });

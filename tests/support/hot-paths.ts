@@ -311,7 +311,20 @@ export const hotPaths: HotPath[] = [
     },
   },
   {
-    name: "plugin ack",
+    name: "plugin ack, a kit",
+    kind: "request",
+    prepare: async (site, fixture) => {
+      await deliverEverything(site, fixture);
+      await buy(site, fixture);
+      const leased = await poll(site, fixture, onlineWith(fixture));
+      if (leased.length !== 1) throw new Error(`the poll leased ${leased.length}, not 1`);
+      return leased.map((delivery) => delivery.delivery_id);
+    },
+    run: (site, fixture, ids) => ack(site, fixture, ids as string[]),
+  },
+  {
+    // A timed rank: its time stacks on the player's running one and its revoke is written.
+    name: "plugin ack, a rank",
     kind: "request",
     prepare: async (site, fixture) => {
       await deliverEverything(site, fixture);

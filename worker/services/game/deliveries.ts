@@ -215,7 +215,7 @@ export async function leaseDeliveries(
          -- online, never those waiting for players who are away (decision 126).
          SELECT d.id FROM (
              SELECT id FROM deliveries INDEXED BY deliveries_pending_player
-             WHERE status = 'pending' AND server_type = ${server.serverType}
+             WHERE status = 'pending' AND requires_online = 1 AND server_type = ${server.serverType}
                AND steam_id IN (SELECT value FROM json_each(${onlineJson}))
              UNION ALL
              SELECT id FROM deliveries INDEXED BY deliveries_pending_offline
@@ -241,8 +241,9 @@ export async function leaseDeliveries(
            AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})
            -- A grant of the rank that this server may have run but not yet acknowledged would be undone.
            AND (d.kind = 'grant' OR NOT EXISTS (
-             SELECT 1 FROM deliveries g INDEXED BY deliveries_pending_player JOIN inventory_entries ge ON ge.id = g.inventory_entry_id
-             WHERE g.kind = 'grant' AND g.status = 'pending' AND g.steam_id = d.steam_id AND g.leased_server_id = ${server.id}
+             -- Through the player's entries, not every pending grant (decision 126).
+             SELECT 1 FROM inventory_entries ge CROSS JOIN deliveries g INDEXED BY deliveries_entry_kind ON g.inventory_entry_id = ge.id
+             WHERE g.kind = 'grant' AND g.status = 'pending' AND g.leased_server_id = ${server.id}
                AND ge.user_id = e.user_id AND ${sameRank("ge", "e")}))
          ORDER BY ${SERVED_ORDER}
          LIMIT ${MAX_DELIVERIES_PER_POLL})

@@ -18,11 +18,12 @@ export interface Heartbeat {
 
 /**
  * A heartbeat like the stored one is written again only once the stored one is this old (decision 126):
- * the plugin beats every 30 s, and a row written on every beat was most of an idle server's writes.
- * Whoever reads a heartbeat allows it three minutes (the server list's OFFLINE_AFTER_MS, the hand-off's
- * LEASE_HOLDER_ALIVE_MS); the player counts reach the page at most every 110 s anyway (decision 001).
+ * a plugin beating every 30 s has every other beat written, one beating every 60 s every beat; a row
+ * written on every beat was most of an idle server's writes. Whoever reads a heartbeat allows it three
+ * minutes (the server list's OFFLINE_AFTER_MS, the hand-off's LEASE_HOLDER_ALIVE_MS); the player counts
+ * reach the page at most every 110 s anyway (decision 001).
  */
-export const HEARTBEAT_REWRITE_AFTER_MS = 60 * 1000;
+export const HEARTBEAT_REWRITE_AFTER_MS = 50 * 1000;
 
 export type HeartbeatOutcome = "written" | "unchanged" | "stale";
 
@@ -40,8 +41,8 @@ function sameServer(stored: StoredHeartbeat, beat: Heartbeat): boolean {
 
 /**
  * The plugin's own report; the status cron merges it with Steam's list (freshest sighting wins).
- * Written when it is the first, or the server changed (name, map, size, wipe), or the stored one is a
- * minute old; otherwise it changes nothing and nothing is written ("unchanged"). A heartbeat is
+ * Written when it is the first, or the server changed (name, map, size, wipe), or the stored one is
+ * HEARTBEAT_REWRITE_AFTER_MS old; otherwise it changes nothing and nothing is written ("unchanged"). A heartbeat is
  * written only with a later timestamp than the stored one's, so a replay, or an older heartbeat
  * overtaken on the way, changes nothing ("stale").
  */

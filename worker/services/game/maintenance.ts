@@ -17,23 +17,26 @@ export const BACKSTOP_LOOKBACK_MS = 24 * HOUR_MS;
 
 /** The hour's run: the first minute of each hour (UTC). */
 export const isBackstopMinute = (now: number) => Math.floor(now / 60_000) % 60 === 0;
+/** The day's run: the first minute of each day (UTC). */
+export const isDailyMinute = (now: number) => Math.floor(now / 60_000) % 1440 === 0;
 
 /**
  * The cron's delivery step. Revoke deliveries are due by their `not_before` (the expiry), so
  * the plugin's next poll after a privilege ends runs its revoke commands; here, every minute, the
  * due revokes a later entry of the rank covers are retired and those whose granting server is gone
- * set aside. Once an hour the backstop adds deliveries an entry lacks: a grant for one made in the
- * last day (its purchase or promo code writes it, so this finds none unless something went wrong),
- * and a revoke for a rank ending after a day ago whose item gained revoke commands after it was
- * delivered; and each type's waiting players (deliveries_waiting) are rebuilt, dropping those served
- * in the hour. Every read goes through an index over what is pending or recent (decision 126): a
+ * set aside. Once an hour the backstop adds the grant an entry made in the last day lacks (its
+ * purchase or promo code writes it, so this finds none unless something went wrong) and rebuilds
+ * each type's waiting players (deliveries_waiting), dropping those served in the hour; once a day it
+ * adds the revoke a rank ending after a day ago lacks (its item gained revoke commands after it was
+ * delivered). Every read goes through an index over what is pending or recent (decision 126): a
  * minutely job that read the whole history read it 1 440 times a day.
  */
 export async function runGameMaintenance(deps: Deps): Promise<GameMaintenanceReport> {
   const now = deps.now().getTime();
   const backstop = isBackstopMinute(now);
   const grantsQueued = backstop ? await ensureGrantDeliveries(deps, null, now - BACKSTOP_LOOKBACK_MS) : 0;
-  const revokesQueued = backstop ? await ensureRevokeDeliveries(deps, now - BACKSTOP_LOOKBACK_MS) : 0;
+  // Every running rank is read for it (thousands on a busy shop): once a day, at midnight UTC.
+  const revokesQueued = isDailyMinute(now) ? await ensureRevokeDeliveries(deps, now - BACKSTOP_LOOKBACK_MS) : 0;
   if (backstop) await rebuildWaiting(deps);
   const revokesSuperseded = await supersedeRevokes(deps);
   const revokesStranded = await strandRevokes(deps);

@@ -47,7 +47,8 @@ export async function checkDue(deps: Deps, server: GameServer, online: string[])
   const { rows } = await deps.db.run<{ due: number }>(
     statement(sql`SELECT EXISTS (SELECT 1 FROM deliveries INDEXED BY deliveries_pending_player
         WHERE steam_id IN (SELECT value FROM json_each(${JSON.stringify(waiting)}))
-          AND server_type = ${server.serverType} AND status = 'pending' AND not_before <= ${now}) AS due`),
+          AND server_type = ${server.serverType} AND status = 'pending' AND requires_online = 1
+          AND not_before <= ${now}) AS due`),
   );
   return { due: rows[0]?.due === 1, waiting };
 }
