@@ -8,5 +8,10 @@ export interface RowsOptions {
 
 export function rowsOptions(text: string | undefined): RowsOptions {
   const given = JSON.parse(text || "{}") as Partial<RowsOptions>;
-  return { sizes: given.sizes ?? [10_000, 100_000, 1_000_000], runs: given.runs ?? 3, only: given.only, verbose: given.verbose };
+  return {
+    sizes: given.sizes ?? [10_000, 100_000, 1_000_000],
+    runs: given.runs ?? 3,
+    only: given.only,
+    verbose: given.verbose,
+  };
 }

@@ -47,7 +47,8 @@ export function historySql(purchases: number, fixture: HotFixture, now: number):
   const playerEvery = Math.max(1, Math.floor(purchases / PLAYER_PURCHASES));
   const topUpEvery = Math.max(1, Math.floor(topUps / PLAYER_TOP_UPS));
   const me = fixture.player.id;
-  const userOf = (i: string, every: number) => `CASE WHEN ${i} % ${every} = 1 THEN ${me} ELSE 1000000 + (${i} * 7919) % ${players} + 1 END`;
+  const userOf = (i: string, every: number) =>
+    `CASE WHEN ${i} % ${every} = 1 THEN ${me} ELSE 1000000 + (${i} * 7919) % ${players} + 1 END`;
   const steamOf = (i: string, every: number) =>
     `CASE WHEN ${i} % ${every} = 1 THEN '${fixture.player.steamId}' ELSE '76561199' || printf('%09d', (${i} * 7919) % ${players} + 1) END`;
   const at = `(${now} - (i + 1) * ${purchaseGap})`;

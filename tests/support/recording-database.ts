@@ -50,10 +50,7 @@ export function recordingLibsql(client: Client, log: StatementLog): Client {
     get(target, property, receiver) {
       if (property === "execute") {
         return async (statement: InStatement, args?: unknown) => {
-          const result = await (target.execute as (s: InStatement, a?: unknown) => Promise<ResultSet>)(
-            statement,
-            args,
-          );
+          const result = await (target.execute as (s: InStatement, a?: unknown) => Promise<ResultSet>)(statement, args);
           push(log, libsqlRecord(libsqlStatement(statement), result));
           return result;
         };

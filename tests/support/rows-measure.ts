@@ -2,8 +2,9 @@
 // `purchases` of generated history, each hot path runs a few times (its setup unrecorded) and the
 // statements it sent are summed. Results are printed one per line as `ROWS-RESULT {json}` for
 // bench/rows/run.ts to gather (a Worker's test can't write files).
-import { type Statement, statement } from "#worker/ports/database.ts";
+
 import { sql } from "drizzle-orm";
+import { type Statement, statement } from "#worker/ports/database.ts";
 import { HISTORY_TABLES, historySql } from "./history.ts";
 import { createHotFixture, type HotPath, type HotSite, hotPaths } from "./hot-paths.ts";
 import type { StatementLog } from "./recording-database.ts";
@@ -67,8 +68,9 @@ export async function measureRows(options: MeasureOptions): Promise<{ history: H
   const generateMs = Date.now() - started;
   const counts: Record<string, number> = {};
   for (const table of HISTORY_TABLES) {
-    const [row] = (await site.deps.db.run<{ count: number }>(statement(sql.raw(`SELECT COUNT(*) AS count FROM ${table}`))))
-      .rows;
+    const [row] = (
+      await site.deps.db.run<{ count: number }>(statement(sql.raw(`SELECT COUNT(*) AS count FROM ${table}`)))
+    ).rows;
     counts[table] = row?.count ?? 0;
   }
   const history: HistoryResult = {
@@ -81,8 +83,13 @@ export async function measureRows(options: MeasureOptions): Promise<{ history: H
 
   const rows: RowsResult[] = [];
   for (const path of hotPaths.filter((candidate) => !options.only || options.only.includes(candidate.name))) {
-    const runs: { read: number | null; written: number | null; changes: number; statements: number; cpu: number | null }[] =
-      [];
+    const runs: {
+      read: number | null;
+      written: number | null;
+      changes: number;
+      statements: number;
+      cpu: number | null;
+    }[] = [];
     let heaviest: RowsResult["heaviest"] = null;
     for (let run = 0; run < options.runs; run++) {
       log.on = false;
@@ -107,7 +114,9 @@ export async function measureRows(options: MeasureOptions): Promise<{ history: H
       });
       if (options.verbose) {
         for (const s of recorded) {
-          console.log(`  [${path.name}] read ${s.rowsRead} written ${s.rowsWritten} changed ${s.changes}: ${s.sql.replace(/\s+/g, " ").slice(0, 220)}`);
+          console.log(
+            `  [${path.name}] read ${s.rowsRead} written ${s.rowsWritten} changed ${s.changes}: ${s.sql.replace(/\s+/g, " ").slice(0, 220)}`,
+          );
         }
       }
       for (const s of recorded) {

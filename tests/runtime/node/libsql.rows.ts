@@ -6,10 +6,10 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { it } from "vitest";
 import { libsqlDatabase, libsqlKeyValueStore, migrateLibsql, openLibsql } from "#worker/adapters/libsql.ts";
+import { rowsOptions } from "../../rows/options.ts";
 import { hotSite } from "../../support/hot-paths.ts";
 import { recordingLibsql, statementLog } from "../../support/recording-database.ts";
 import { measureRows } from "../../support/rows-measure.ts";
-import { rowsOptions } from "../../rows/options.ts";
 import { testSettings } from "./settings.ts";
 
 const options = rowsOptions(process.env.ROWS_OPTIONS);
@@ -33,13 +33,15 @@ for (const purchases of options.sizes) {
         log,
         runs: options.runs,
         only: options.only,
-      verbose: options.verbose,
+        verbose: options.verbose,
         cpuNow: () => {
           const { user, system } = process.cpuUsage();
           return (user + system) / 1000;
         },
         databaseBytes: async () => {
-          const result = await client.execute("SELECT page_count * page_size AS bytes FROM pragma_page_count, pragma_page_size");
+          const result = await client.execute(
+            "SELECT page_count * page_size AS bytes FROM pragma_page_count, pragma_page_size",
+          );
           return Number(result.rows[0]?.bytes ?? 0);
         },
       });

@@ -10,8 +10,14 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Client } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { libsqlDatabase, libsqlKeyValueStore, migrateLibsql, openLibsql } from "#worker/adapters/libsql.ts";
-import { createHotFixture, type HotFixture, type HotSite, hotPaths, hotSite, wholeCron } from "#tests/support/hot-paths.ts";
+import {
+  createHotFixture,
+  type HotFixture,
+  type HotSite,
+  hotPaths,
+  hotSite,
+  wholeCron,
+} from "#tests/support/hot-paths.ts";
 import {
   type ForeignKeyChildren,
   scansOfGrowingTables,
@@ -19,6 +25,7 @@ import {
   TABLE_GROWTH,
 } from "#tests/support/query-plans.ts";
 import { type RecordedStatement, recordingLibsql, statementLog } from "#tests/support/recording-database.ts";
+import { libsqlDatabase, libsqlKeyValueStore, migrateLibsql, openLibsql } from "#worker/adapters/libsql.ts";
 import { testSettings } from "./settings.ts";
 
 let client: Client;
@@ -39,7 +46,10 @@ beforeAll(async () => {
   client = await openLibsql({ url });
   await migrateLibsql(client, resolve("migrations"));
   for (const table of Object.keys(TABLE_GROWTH)) {
-    const keys = await client.execute({ sql: "SELECT \"table\" AS parent FROM pragma_foreign_key_list(?)", args: [table] });
+    const keys = await client.execute({
+      sql: 'SELECT "table" AS parent FROM pragma_foreign_key_list(?)',
+      args: [table],
+    });
     for (const key of keys.rows) {
       const parent = String(key.parent).toLowerCase();
       children.set(parent, (children.get(parent) ?? new Set()).add(table));
@@ -81,7 +91,10 @@ describe("the hot paths' query plans (issue 37)", () => {
     const sqls = [...captured.keys()];
     expect(sqls.length).toBeGreaterThan(30);
     for (const table of ["deliveries", "inventory_entries", "purchases", "ledger", "payments", "sessions"]) {
-      expect(sqls.some((sql) => sql.includes(table)), table).toBe(true);
+      expect(
+        sqls.some((sql) => sql.includes(table)),
+        table,
+      ).toBe(true);
     }
     expect(sqls.some((sql) => /^(INSERT|UPDATE|DELETE)/i.test(sql))).toBe(true);
   });
@@ -111,7 +124,10 @@ describe("the guard itself", () => {
     ];
     for (const sql of unindexed) {
       const findings = scansOfGrowingTables(sql, await plan(sql, [1]));
-      expect(findings.map((finding) => finding.problem), sql).toContain("scans a table that grows");
+      expect(
+        findings.map((finding) => finding.problem),
+        sql,
+      ).toContain("scans a table that grows");
     }
   });
 
@@ -125,7 +141,8 @@ describe("the guard itself", () => {
   });
 
   it("tells a write's foreign-key checks from its own scans", async () => {
-    const sql = "INSERT INTO purchases (user_id, item_id, transaction_id, idempotency_key, server_type, price, status) SELECT 1, 1, 't', 'k', 'SOLO', 1, 'completed'";
+    const sql =
+      "INSERT INTO purchases (user_id, item_id, transaction_id, idempotency_key, server_type, price, status) SELECT 1, 1, 't', 'k', 'SOLO', 1, 'completed'";
     const lines = await plan(sql, []);
     expect(lines.some((line) => line.startsWith("SCAN ledger"))).toBe(true);
     expect(scansOfGrowingTables(sql, lines, children)).toEqual([]);
