@@ -249,9 +249,10 @@ export const purchases = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    // Also the index of a player's purchases (its first column): a separate one on user_id was a
-    // second row written with every purchase for nothing (decision 126).
     uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
+    // A player's purchases, newest first (/purchases): in place of one on user_id alone, which left
+    // SQLite walking purchases_created over everyone's purchases to skip the sort (decision 126).
+    index("purchases_user_created").on(t.userId, t.createdAt, t.id),
     // Gifts only: most purchases have none, and each of them wrote a row here (decision 126).
     index("purchases_gift_to").on(t.giftToUserId).where(sql`${t.giftToUserId} IS NOT NULL`),
     // The console's summary: every sum over a period reads this index alone (decision 096).
@@ -464,12 +465,16 @@ export const deliveries = sqliteTable(
   ],
 );
 
-// Per server type, the players who have a pending delivery that waits for them to be online (decision
-// 126): a JSON array of SteamID64s, kept by triggers on deliveries (migration 0015) and rebuilt by the
-// hourly upkeep. A poll reads this one row and asks about its online players only if one is in it.
+// Per server type, what a poll needs to know before it reads any delivery (decision 126), kept by
+// triggers (migration 0016): `steam_ids`, the players who have a pending delivery that waits for them
+// to be online (JSON array of SteamID64s; the hourly upkeep drops those served since), and
+// `entry_ids`, the Корзина entries made since a poll last queued their grant deliveries (JSON array
+// of ids; the first poll of the type queues them, with decision 124's ids, and takes them out). A poll
+// reads this one row and asks about its online players only if one is in it.
 export const deliveriesWaiting = sqliteTable("deliveries_waiting", {
   serverType: text("server_type").primaryKey(),
-  steamIds: text("steam_ids").notNull(),
+  steamIds: text("steam_ids").notNull().default("[]"),
+  entryIds: text("entry_ids").notNull().default("[]"),
 });
 
 // A provider refund of a deposit, recorded once per provider refund id (decision 097).

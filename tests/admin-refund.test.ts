@@ -116,11 +116,17 @@ describe("Возврат", () => {
       .update(inventoryEntries)
       .set({ status: "used", usedAt: now })
       .where(eq(inventoryEntries.id, entry.id));
-    // The purchase wrote its grant delivery (decision 126); it ran.
-    await deps.db.orm
-      .update(deliveries)
-      .set({ status: "done", doneAt: now })
-      .where(and(eq(deliveries.inventoryEntryId, entry.id), eq(deliveries.kind, "grant")));
+    await deps.db.orm.insert(deliveries).values({
+      id: crypto.randomUUID(),
+      inventoryEntryId: entry.id,
+      kind: "grant",
+      serverType: "SOLO",
+      steamId: player.steamId,
+      requiresOnline: true,
+      status: "done",
+      notBefore: now,
+      doneAt: now,
+    });
     expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, requiresOnline: deliveries.requiresOnline })
@@ -136,13 +142,16 @@ describe("Возврат", () => {
   it("cancels a grant that has not reached the game yet", async () => {
     const admin = await createOperator(deps, "admin");
     const { player, purchase, entry } = await boughtItem();
-    // The purchase wrote its grant delivery in its own batch (decision 126); no server has taken it.
-    expect(
-      await deps.db.orm
-        .select({ kind: deliveries.kind, status: deliveries.status })
-        .from(deliveries)
-        .where(eq(deliveries.inventoryEntryId, entry.id)),
-    ).toEqual([{ kind: "grant", status: "pending" }]);
+    await deps.db.orm.insert(deliveries).values({
+      id: crypto.randomUUID(),
+      inventoryEntryId: entry.id,
+      kind: "grant",
+      serverType: "SOLO",
+      steamId: player.steamId,
+      requiresOnline: true,
+      status: "pending",
+      notBefore: deps.now().getTime(),
+    });
     expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, lastError: deliveries.lastError })

@@ -350,15 +350,31 @@ describe("delivery queue and acknowledgements", () => {
     ]);
   });
 
-  it("writes an entry's grant with it; the upkeep adds a missing grant hourly and a missing revoke daily, other minutes don't look", async () => {
+  it("a poll queues the grants of the entries made since the last one; the upkeep adds a missing grant hourly and a missing revoke daily, other minutes don't look", async () => {
     const { deps, server, player, item, sim, serverType, clock } = await world({
       revoke: ["oxide.usergroup remove {steamid} vip"],
       durations: [1],
     });
-    // The fixture writes a grant as a purchase or a promo code does, in the entry's own batch.
-    const bought = await createEntry(deps, { userId: player.id, itemId: item.id, serverType, durationDays: 1 });
+    const waitingList = async () =>
+      JSON.parse(
+        (
+          await firstRow<{ ids: string }>(
+            "SELECT entry_ids AS ids FROM deliveries_waiting WHERE server_type = ?",
+            serverType,
+          )
+        )?.ids ?? "[]",
+      );
+    // A new entry is listed for its type (decision 126); the next poll of a server of the type queues
+    // its grant, with the id decision 124 derives from the entry, and takes it off the list.
+    const bought = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    expect(await waitingList()).toEqual([bought.id]);
+    expect(await deliveryRows(bought.id)).toEqual([]);
+    expect((await sim.poll([])).deliveries).toEqual([]);
     expect(await deliveryRows(bought.id)).toMatchObject([{ kind: "grant", status: "pending" }]);
-    // Entries made by hand: one waiting without its grant, one delivered before its item had revoke commands.
+    expect(await waitingList()).toEqual([]);
+
+    // Entries whose listing was lost (made before the trigger, or by hand and taken off): one
+    // waiting without its grant, one delivered before its item had revoke commands.
     const [waiting] = await rows<{ id: number }>(
       `INSERT INTO inventory_entries (user_id, item_id, server_type, duration_days, is_permanent, status, created_at)
        VALUES (?1, ?2, ?3, 1, 0, 'not_used', ?4) RETURNING id`,
@@ -377,6 +393,7 @@ describe("delivery queue and acknowledgements", () => {
       server.id,
     );
     if (!waiting || !expired) throw new Error("no entries");
+    await rows("UPDATE deliveries_waiting SET entry_ids = '[]' WHERE server_type = ?", serverType);
     await sim.heartbeat([]);
 
     // A minute that isn't the hour's first: only due revokes are looked at.
@@ -397,7 +414,7 @@ describe("delivery queue and acknowledgements", () => {
     expect((await runGameMaintenance(deps)).revokesQueued).toBe(0);
 
     // The backstop reads the last day's entries and ranks, not the whole history: an entry made two
-    // days before without its grant is an owner's to look at (the console lists it as waiting).
+    // days before, unlisted and without its grant, is an owner's to look at (the console lists it as waiting).
     const [old] = await rows<{ id: number }>(
       `INSERT INTO inventory_entries (user_id, item_id, server_type, duration_days, is_permanent, status, created_at)
        VALUES (?1, ?2, ?3, 1, 0, 'not_used', ?4) RETURNING id`,
@@ -406,6 +423,7 @@ describe("delivery queue and acknowledgements", () => {
       serverType,
       Date.parse("2026-11-23T00:00:00Z"),
     );
+    await rows("UPDATE deliveries_waiting SET entry_ids = '[]' WHERE server_type = ?", serverType);
     clock.set(Date.parse("2026-11-25T00:00:00Z"));
     expect(await runGameMaintenance(deps)).toMatchObject({ backstop: true, grantsQueued: 0, revokesQueued: 0 });
     expect(await deliveryRows(old?.id ?? 0)).toEqual([]);

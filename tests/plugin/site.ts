@@ -6,7 +6,6 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { type Client, createClient } from "@libsql/client";
 import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
-import { grantOfEntry } from "../../worker/services/game/grants.ts";
 import { deriveServerKey, generateKeySalt } from "../../worker/services/game/keys.ts";
 import { signInThroughStandIn } from "../server/sign-in.ts";
 
@@ -134,9 +133,6 @@ export async function giveEntry(
     durationDays,
     durationDays === null ? 1 : 0,
   );
-  // With its grant delivery, written in the same batch as the entry by a purchase or a promo code (decision 126).
-  const grant = grantOfEntry(Date.now(), Number(row.id));
-  await db().execute({ sql: grant.sql, args: grant.params as never[] });
   return Number(row.id);
 }
 

@@ -4,7 +4,6 @@ import { createExecutionContext, env } from "cloudflare:test";
 import { categories, inventoryEntries, itemCommands, itemDurations, items, servers } from "#db/schema.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
-import { grantOfEntry } from "#worker/services/game/grants.ts";
 import { deriveServerKey, generateKeySalt, hashServerKey } from "#worker/services/game/keys.ts";
 import type { Transport } from "./plugin-simulator.ts";
 import { unique, uniqueIp } from "./unique.ts";
@@ -118,8 +117,6 @@ export async function createEntry(
     })
     .returning();
   if (!row) throw new Error("no entry");
-  // Its grant delivery, as a purchase or a promo code writes it in the entry's batch (decision 126).
-  await deps.db.run(grantOfEntry(deps.now().getTime(), row.id));
   return row;
 }
 

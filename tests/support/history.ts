@@ -102,6 +102,8 @@ export function historySql(purchases: number, fixture: HotFixture, now: number):
        CASE WHEN ${expiresAt} > ${now} THEN NULL ELSE ${server} END,
        CASE WHEN ${expiresAt} > ${now} THEN NULL ELSE ${server} END, ${usedAt}
      FROM n WHERE ${timed} AND NOT ${waiting}`,
+    // Every entry's grant is queued: a poll has taken them off the type's list of new entries (decision 126).
+    "UPDATE deliveries_waiting SET entry_ids = '[]'",
     `INSERT INTO audit_log (operator_user_id, operator_steam_id, operator_role, action, target_type, target_id, created_at)
      ${numbers(Math.max(1, Math.floor(purchases / 100)))}
      SELECT ${me}, '${fixture.player.steamId}', 'admin', 'player.adjust', 'player', '76561199' || printf('%09d', i % ${players} + 1),

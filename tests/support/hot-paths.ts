@@ -175,11 +175,29 @@ export const onlineWith = (fixture: HotFixture) => [
   ...Array.from({ length: 49 }, (_, index) => `765611988${String(index).padStart(8, "0")}`),
 ];
 
-const poll = async (site: HotSite, fixture: HotFixture, online: string[]) =>
-  ((await pluginRequest(site, fixture, "/api/game/queue", { online })).deliveries as { delivery_id: string }[]) ?? [];
+interface Leased {
+  delivery_id: string;
+  lease: number;
+  commands: string[];
+}
 
-const ack = (site: HotSite, fixture: HotFixture, ids: string[]) =>
-  pluginRequest(site, fixture, "/api/game/ack", { results: ids.map((id) => ({ delivery_id: id, ok: true })) });
+const poll = async (site: HotSite, fixture: HotFixture, online: string[]) =>
+  ((await pluginRequest(site, fixture, "/api/game/queue", { online })).deliveries as Leased[]) ?? [];
+
+/**
+ * Plugin 3's report (decision 124): each command given ("g") after it ran, then saved ("s") once the
+ * world was saved, when the delivery is done. A server saves every 10 minutes, so the saved reports
+ * of the deliveries given in between go in one request.
+ */
+const ack = (site: HotSite, fixture: HotFixture, leased: Leased[], state: "g" | "s") =>
+  pluginRequest(site, fixture, "/api/game/ack", {
+    results: leased.map((delivery) => ({
+      delivery_id: delivery.delivery_id,
+      ok: state === "s",
+      progress: state.repeat(delivery.commands.length),
+      lease: delivery.lease,
+    })),
+  });
 
 const heartbeat = (site: HotSite, fixture: HotFixture, online: string[]) =>
   pluginRequest(site, fixture, "/api/game/heartbeat", {
@@ -196,11 +214,7 @@ export async function deliverEverything(site: HotSite, fixture: HotFixture): Pro
   for (let round = 0; round < 50; round++) {
     const leased = await poll(site, fixture, onlineWith(fixture));
     if (leased.length === 0) return;
-    await ack(
-      site,
-      fixture,
-      leased.map((delivery) => delivery.delivery_id),
-    );
+    await ack(site, fixture, leased, "s");
   }
   throw new Error("deliveries kept coming");
 }
@@ -311,29 +325,45 @@ export const hotPaths: HotPath[] = [
     },
   },
   {
-    name: "plugin ack, a kit",
+    // Run and reported given; the world not yet saved.
+    name: "plugin ack, a kit given",
     kind: "request",
     prepare: async (site, fixture) => {
       await deliverEverything(site, fixture);
       await buy(site, fixture);
       const leased = await poll(site, fixture, onlineWith(fixture));
       if (leased.length !== 1) throw new Error(`the poll leased ${leased.length}, not 1`);
-      return leased.map((delivery) => delivery.delivery_id);
+      return leased;
     },
-    run: (site, fixture, ids) => ack(site, fixture, ids as string[]),
+    run: (site, fixture, leased) => ack(site, fixture, leased as Leased[], "g"),
   },
   {
-    // A timed rank: its time stacks on the player's running one and its revoke is written.
-    name: "plugin ack, a rank",
+    // After the save: done, the Корзина entry used.
+    name: "plugin ack, a kit saved",
+    kind: "request",
+    prepare: async (site, fixture) => {
+      await deliverEverything(site, fixture);
+      await buy(site, fixture);
+      const leased = await poll(site, fixture, onlineWith(fixture));
+      if (leased.length !== 1) throw new Error(`the poll leased ${leased.length}, not 1`);
+      await ack(site, fixture, leased, "g");
+      return leased;
+    },
+    run: (site, fixture, leased) => ack(site, fixture, leased as Leased[], "s"),
+  },
+  {
+    // A timed rank saved: its time stacks on the player's running one and its revoke is written.
+    name: "plugin ack, a rank saved",
     kind: "request",
     prepare: async (site, fixture) => {
       await deliverEverything(site, fixture);
       await buy(site, fixture, fixture.rankId);
       const leased = await poll(site, fixture, onlineWith(fixture));
       if (leased.length !== 1) throw new Error(`the poll leased ${leased.length}, not 1`);
-      return leased.map((delivery) => delivery.delivery_id);
+      await ack(site, fixture, leased, "g");
+      return leased;
     },
-    run: (site, fixture, ids) => ack(site, fixture, ids as string[]),
+    run: (site, fixture, leased) => ack(site, fixture, leased as Leased[], "s"),
   },
   {
     name: "plugin /store (what waits for a player)",

@@ -39,6 +39,7 @@ export const TABLE_GROWTH: Record<string, { grows: boolean; why: string }> = {
   discord_outbox: { grows: false, why: "drained: a sent message's row is deleted, an unsendable one after a day" },
   openid_nonces: { grows: false, why: "pruned to the last 15 minutes of sign-ins on every sign-in" },
   sign_in_codes: { grows: false, why: "a code lives a minute and is deleted when used or expired" },
+  steam_call_budget: { grows: false, why: "a row per caller and window; windows past are deleted (decision 127)" },
 };
 
 /**

@@ -8,10 +8,11 @@ import {
   leaseDeliveries,
   pendingForPlayer,
   resyncFrom,
+  type ServedDelivery,
 } from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
-import { PROGRESS_PATTERN } from "../services/game/progress.ts";
 import { checkDue } from "../services/game/poll.ts";
+import { PROGRESS_PATTERN } from "../services/game/progress.ts";
 import {
   ackResponseSignature,
   ackResponseSignatureV3,
@@ -162,8 +163,25 @@ gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
   const { server, signature, key } = c.get("game");
-  const resync = await resyncFrom(c.get("deps"), server, body.site_seq, body.resynced === true);
-  const deliveries = resync === null ? await leaseDeliveries(c.get("deps"), server, body.online, body.skipped) : [];
+  const deps = c.get("deps");
+  // A poll writes, and so is recorded first, when it starts or ends a re-sync after a restore, ends
+  // leases the plugin did not start, or has something to lease or new entries to queue; otherwise it
+  // is answered without a write, and the lease asks only about the online players with a delivery
+  // waiting for them (decision 126).
+  const resyncing =
+    Boolean(server.needsResync) || (body.site_seq !== undefined && body.site_seq > (server.ackSeq ?? 0));
+  if (resyncing && !(await recorded(c))) return c.json(replayed, 409);
+  const resync = await resyncFrom(deps, server, body.site_seq, body.resynced === true);
+  let deliveries: ServedDelivery[] = [];
+  if (resync === null) {
+    const { due, waiting, newEntries } = await checkDue(deps, server, body.online);
+    if (due || body.skipped.length > 0) {
+      if (!resyncing && !(await recorded(c))) return c.json(replayed, 409);
+      // New entries' grants may be for any online player, not only those already waiting.
+      const online = newEntries.length > 0 || body.skipped.length > 0 ? body.online : waiting;
+      deliveries = await leaseDeliveries(deps, server, online, body.skipped, newEntries);
+    }
+  }
   return c.json({
     deliveries,
     lease_seconds: LEASE_MS / 1000,

@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { read, statement } from "../../ports/database.ts";
+import { type Read, statement } from "../../ports/database.ts";
+import { leasable, parseIds } from "./deliveries.ts";
 import type { GameServer } from "./signature.ts";
 
 // What a poll reads before it leases (decision 126). A busy day is 5 760 polls a server, nearly all with
@@ -9,16 +10,16 @@ import type { GameServer } from "./signature.ts";
 // than the free plan allows in a day.
 
 export interface DueCheck {
-  /** Whether the poll may have anything to lease (a superset of what the lease takes). */
+  /**
+   * Whether the poll has anything to do: a delivery it may lease now (decision 124's rules, less the
+   * same-rank guard, so a superset), or new entries whose grants it must queue.
+   */
   due: boolean;
   /** The online players who have a delivery waiting for them: the lease asks about them alone. */
   waiting: string[];
+  /** The entries made since the type's last poll, whose grant deliveries this poll queues. */
+  newEntries: number[];
 }
-
-const WAITING_SQL = "SELECT steam_ids AS steamIds FROM deliveries_waiting WHERE server_type = ?1";
-// A delivery that needs nobody online (a revoke, a grant that may run offline), due now.
-const DUE_OFFLINE_SQL = `SELECT EXISTS (SELECT 1 FROM deliveries INDEXED BY deliveries_pending_offline
-  WHERE status = 'pending' AND requires_online = 0 AND server_type = ?1 AND not_before <= ?2) AS due`;
 
 function steamIdsOf(text: string | undefined): Set<string> {
   try {
@@ -30,27 +31,35 @@ function steamIdsOf(text: string | undefined): Set<string> {
 }
 
 /**
- * One round trip of two reads, a row or two: the players of the type with a delivery waiting for them
- * (deliveries_waiting, a superset kept by triggers), and whether a delivery that needs nobody online
- * is due. Only when an online player is among the waiting are their deliveries looked up.
+ * One round trip of two reads, a row or a few: the type's row of deliveries_waiting (the players
+ * with a delivery waiting for them, a superset kept by triggers, and the entries made since the last
+ * poll), and whether a delivery that needs nobody online is leasable here now. Only when an online
+ * player is among the waiting are their deliveries looked up, in a second round trip.
  */
 export async function checkDue(deps: Deps, server: GameServer, online: string[]): Promise<DueCheck> {
   const now = deps.now().getTime();
   const [waitingRows, offlineRows] = await deps.db.read([
-    read<{ steamIds: string }>(WAITING_SQL, [server.serverType]),
-    read<{ due: number }>(DUE_OFFLINE_SQL, [server.serverType, now]),
+    statement(
+      sql`SELECT steam_ids AS steamIds, entry_ids AS entryIds FROM deliveries_waiting WHERE server_type = ${server.serverType}`,
+    ) as Read<{ steamIds: string; entryIds: string }>,
+    statement(sql`SELECT EXISTS (SELECT 1 FROM deliveries AS d INDEXED BY deliveries_pending_offline
+        JOIN inventory_entries e ON e.id = d.inventory_entry_id
+        WHERE d.status = 'pending' AND d.requires_online = 0 AND d.server_type = ${server.serverType}
+          AND d.not_before <= ${now} AND ${leasable(server, now)}) AS due`) as Read<{ due: number }>,
   ] as const);
   const waitingIds = steamIdsOf(waitingRows[0]?.steamIds);
   const waiting = online.filter((steamId) => waitingIds.has(steamId));
-  if (offlineRows[0]?.due === 1) return { due: true, waiting };
-  if (waiting.length === 0) return { due: false, waiting };
+  const newEntries = parseIds(waitingRows[0]?.entryIds);
+  if (offlineRows[0]?.due === 1 || newEntries.length > 0) return { due: true, waiting, newEntries };
+  if (waiting.length === 0) return { due: false, waiting, newEntries };
   const { rows } = await deps.db.run<{ due: number }>(
-    statement(sql`SELECT EXISTS (SELECT 1 FROM deliveries INDEXED BY deliveries_pending_player
-        WHERE steam_id IN (SELECT value FROM json_each(${JSON.stringify(waiting)}))
-          AND server_type = ${server.serverType} AND status = 'pending' AND requires_online = 1
-          AND not_before <= ${now}) AS due`),
+    statement(sql`SELECT EXISTS (SELECT 1 FROM deliveries AS d INDEXED BY deliveries_pending_player
+        JOIN inventory_entries e ON e.id = d.inventory_entry_id
+        WHERE d.steam_id IN (SELECT value FROM json_each(${JSON.stringify(waiting)}))
+          AND d.server_type = ${server.serverType} AND d.status = 'pending' AND d.requires_online = 1
+          AND ${leasable(server, now)}) AS due`),
   );
-  return { due: rows[0]?.due === 1, waiting };
+  return { due: rows[0]?.due === 1, waiting, newEntries };
 }
 
 /** Rebuilds each type's waiting players from the pending deliveries (the hourly upkeep): drops those served since. */

@@ -6,7 +6,6 @@ import type { PromoView } from "#core/promos/types.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
-import { grantOfInsertedEntry } from "../game/grants.ts";
 import {
   type AttemptSource,
   PROMO_ATTEMPT_WINDOW_MS,
@@ -142,10 +141,6 @@ async function redeemChecked(
           JOIN promo_codes p ON p.id = r.promo_id
           JOIN items i ON i.id = p.item_id
         WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}`),
-      grantOfInsertedEntry(
-        now,
-        sql`e.promo_redemption_id = (SELECT id FROM promo_redemptions WHERE promo_id = ${promoId} AND user_id = ${userId})`,
-      ),
     );
   }
 

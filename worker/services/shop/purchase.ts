@@ -10,7 +10,6 @@ import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts"
 import { purchases, sessions, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { grantOfInsertedEntry } from "../game/grants.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, getItem, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
@@ -337,7 +336,6 @@ export async function purchaseItem(
             (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, return_until, created_at)
           VALUES (${ownerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
             'not_used', ${returnUntil(now)}, ${now})`),
-      grantOfInsertedEntry(now, sql`e.purchase_id = ${purchaseOf}`),
       // The operators' Discord, when they asked for purchases (decision 110): a row to send later.
       discordEventStatement(
         "purchase",
