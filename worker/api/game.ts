@@ -177,9 +177,7 @@ gameApi.post("/queue", async (c) => {
     const { due, waiting, newEntries } = await checkDue(deps, server, body.online);
     if (due || body.skipped.length > 0) {
       if (!resyncing && !(await recorded(c))) return c.json(replayed, 409);
-      // New entries' grants may be for any online player, not only those already waiting.
-      const online = newEntries.length > 0 || body.skipped.length > 0 ? body.online : waiting;
-      deliveries = await leaseDeliveries(deps, server, online, body.skipped, newEntries);
+      deliveries = await leaseDeliveries(deps, server, body.online, body.skipped, { waiting, newEntries });
     }
   }
   return c.json({

@@ -154,6 +154,15 @@ export async function ensureGrantDeliveries(
   entryIds: readonly number[] | null = null,
   also: Statement[] = [],
 ): Promise<number> {
+  return insertDeliveries(deps, "grant", await missingGrants(deps, serverType, since, entryIds), also);
+}
+
+async function missingGrants(
+  deps: Deps,
+  serverType: string | null,
+  since: number | null,
+  entryIds: readonly number[] | null,
+): Promise<NewDelivery[]> {
   const now = deps.now().getTime();
   const which =
     entryIds === null
@@ -169,7 +178,7 @@ export async function ensureGrantDeliveries(
          AND (${serverType} IS NULL OR e.server_type = ${serverType})
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')`),
   );
-  return insertDeliveries(deps, "grant", missing.rows, also);
+  return missing.rows;
 }
 
 /** The Корзина entries of this type made since a poll last queued their grants (deliveries_waiting.entry_ids). */
@@ -196,15 +205,18 @@ export function parseIds(text: string | undefined): number[] {
  * from the list in the same batch every entry that now has its grant or no longer waits. An entry
  * listed meanwhile stays for the next poll.
  */
-async function queueNewGrants(deps: Deps, serverType: string, entryIds: readonly number[]): Promise<void> {
-  if (entryIds.length === 0) return;
-  await ensureGrantDeliveries(deps, serverType, null, entryIds, [
+async function queueNewGrants(deps: Deps, serverType: string, entryIds: readonly number[]): Promise<string[]> {
+  if (entryIds.length === 0) return [];
+  const grants = await missingGrants(deps, serverType, null, entryIds);
+  await insertDeliveries(deps, "grant", grants, [
     statement(sql`UPDATE deliveries_waiting SET entry_ids = (
         SELECT json_group_array(j.value) FROM json_each(deliveries_waiting.entry_ids) j
         WHERE EXISTS (SELECT 1 FROM inventory_entries e WHERE e.id = j.value AND e.status = 'not_used')
           AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = j.value AND d.kind = 'grant'))
       WHERE server_type = ${serverType}`),
   ]);
+  // Whose grants these are: they may be online and waiting now.
+  return grants.map((grant) => grant.steamId);
 }
 
 /**
@@ -269,11 +281,19 @@ export async function leaseDeliveries(
   server: GameServer,
   online: string[],
   skipped: Skipped[] = [],
-  newEntries?: readonly number[],
+  checked?: { waiting: readonly string[]; newEntries: readonly number[] },
 ): Promise<ServedDelivery[]> {
-  await queueNewGrants(deps, server.serverType, newEntries ?? (await newEntriesOf(deps, server.serverType)));
+  const owners = await queueNewGrants(
+    deps,
+    server.serverType,
+    checked?.newEntries ?? (await newEntriesOf(deps, server.serverType)),
+  );
+  // The poll's check said which online players have a delivery waiting; the grants just queued add theirs.
+  const players = checked
+    ? [...new Set([...checked.waiting, ...online.filter((steamId) => owners.includes(steamId))])]
+    : online;
   const now = deps.now().getTime();
-  const onlineJson = JSON.stringify(online);
+  const onlineJson = JSON.stringify(players);
   const release =
     skipped.length === 0
       ? []
@@ -301,8 +321,8 @@ export async function leaseDeliveries(
            ) AS candidate
            CROSS JOIN deliveries d ON d.id = candidate.id
            JOIN inventory_entries e ON e.id = d.inventory_entry_id
+         -- The candidates are online or need nobody: their player is not asked about again.
          WHERE ${leasable(server, now)}
-           AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(${onlineJson})))
            -- A grant of the rank that this server may have run but not yet acknowledged would be undone.
            AND (d.kind = 'grant' OR NOT EXISTS (
              -- Through the player's entries, not every pending grant (decision 126).
@@ -794,8 +814,10 @@ function deliveredStatements(row: DeliveryState, server: GameServer, now: number
          SET not_before = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
          WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
            AND not_before < (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+           -- The player's running ranks on this server (inventory_timed_player): only their revokes move.
            AND inventory_entry_id IN (SELECT id FROM inventory_entries WHERE used_server_id = ${server.id}
-             AND user_id = (SELECT e.user_id FROM inventory_entries e WHERE e.id = ${row.entry_id}))`),
+             AND user_id = (SELECT e.user_id FROM inventory_entries e WHERE e.id = ${row.entry_id})
+             AND status = 'used' AND expires_at > ${now})`),
     statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
          SELECT ${revokeId}, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ${now}
          FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
