@@ -48,18 +48,22 @@ export const serverHeartbeats = sqliteTable("server_heartbeats", {
   wipedAt: integer("wiped_at"),
   onlineSteamIds: text("online_steam_ids", { mode: "json" }).$type<string[]>().notNull(),
   receivedAt: integer("received_at").notNull(),
+  // The plugin's timestamp (unix seconds) on the heartbeat written last: a heartbeat is written only
+  // with a later one, so a replayed heartbeat changes nothing (decision 126).
+  signedAt: integer("signed_at").notNull().default(0),
 });
 
-// Each signed plugin request is accepted once: (server, signature) is unique.
-export const gameRequestNonces = sqliteTable(
-  "game_request_nonces",
-  {
-    serverId: integer("server_id").notNull(),
-    signature: text("signature").notNull(),
-    seenAt: integer("seen_at").notNull(),
-  },
-  (t) => [primaryKey({ columns: [t.serverId, t.signature] }), index("game_request_nonces_seen").on(t.seenAt)],
-);
+// The signed plugin requests a server's plugin made that changed something (decision 126): the newest
+// timestamp among them and those of the last few seconds, [[seconds, signature], …]. A request is
+// refused if it is older than that window or among them; a request that changes nothing (a poll with
+// nothing due, a heartbeat not written) is answered without a row.
+export const gameRequestMarks = sqliteTable("game_request_marks", {
+  serverId: integer("server_id")
+    .primaryKey()
+    .references(() => servers.id, { onDelete: "cascade" }),
+  newest: integer("newest").notNull(),
+  recent: text("recent").notNull(),
+});
 
 export const users = sqliteTable(
   "users",
@@ -181,15 +185,20 @@ export const itemContents = sqliteTable(
 );
 
 // Console command templates run by the game plugin: {steamid} {nickname} {days} {server}.
-export const itemCommands = sqliteTable("item_commands", {
-  id: integer("id").primaryKey({ autoIncrement: true }),
-  itemId: integer("item_id")
-    .notNull()
-    .references(() => items.id, { onDelete: "cascade" }),
-  phase: text("phase", { enum: ["grant", "revoke"] }).notNull(),
-  template: text("template").notNull(),
-  sortOrder: integer("sort_order").notNull().default(0),
-});
+export const itemCommands = sqliteTable(
+  "item_commands",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    itemId: integer("item_id")
+      .notNull()
+      .references(() => items.id, { onDelete: "cascade" }),
+    phase: text("phase", { enum: ["grant", "revoke"] }).notNull(),
+    template: text("template").notNull(),
+    sortOrder: integer("sort_order").notNull().default(0),
+  },
+  // A lease asks, for each delivery it considers, whether its item has commands of the phase.
+  (t) => [index("item_commands_item").on(t.itemId, t.phase)],
+);
 
 // Sales (issue 23): a percent off for a period, for the whole store or some categories and server
 // types. An item's price is the lower of its own discount and the highest running sale (decision 113).
@@ -241,8 +250,11 @@ export const purchases = sqliteTable(
   },
   (t) => [
     uniqueIndex("purchases_user_idempotency").on(t.userId, t.idempotencyKey),
-    index("purchases_user").on(t.userId),
-    index("purchases_gift_to").on(t.giftToUserId),
+    // A player's purchases, newest first (/purchases): in place of one on user_id alone, which left
+    // SQLite walking purchases_created over everyone's purchases to skip the sort (decision 126).
+    index("purchases_user_created").on(t.userId, t.createdAt, t.id),
+    // Gifts only: most purchases have none, and each of them wrote a row here (decision 126).
+    index("purchases_gift_to").on(t.giftToUserId).where(sql`${t.giftToUserId} IS NOT NULL`),
     // The console's summary: every sum over a period reads this index alone (decision 096).
     index("purchases_status_paid").on(t.status, t.paidAt, t.itemId, t.price, t.userId),
     // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
@@ -379,7 +391,16 @@ export const inventoryEntries = sqliteTable(
     lastError: text("last_error"),
     createdAt: createdAt(),
   },
-  (t) => [index("inventory_user").on(t.userId)],
+  (t) => [
+    index("inventory_user").on(t.userId),
+    // The deliveries' hourly backstop reads the day's waiting entries, not every one (decision 126).
+    index("inventory_waiting_created").on(t.createdAt).where(sql`${t.status} = 'not_used'`),
+    // Timed ranks delivered: the backstop reads those ending lately, an ack the player's on one server.
+    index("inventory_timed_expiry").on(t.expiresAt).where(sql`${t.status} = 'used' AND ${t.expiresAt} IS NOT NULL`),
+    index("inventory_timed_player")
+      .on(t.userId, t.usedServerId, t.expiresAt)
+      .where(sql`${t.status} = 'used' AND ${t.expiresAt} IS NOT NULL`),
+  ],
 );
 
 // One unit of work for the game plugin: grant an entry, or revoke it when it expires.
@@ -431,8 +452,30 @@ export const deliveries = sqliteTable(
   (t) => [
     uniqueIndex("deliveries_entry_kind").on(t.inventoryEntryId, t.kind),
     index("deliveries_due").on(t.serverType, t.status, t.notBefore),
+    // A poll reads the waiting deliveries of its online players and the due ones that need nobody
+    // online, never those waiting for players who are away (decision 126).
+    index("deliveries_pending_player")
+      .on(t.steamId, t.serverType)
+      .where(sql`${t.status} = 'pending' AND ${t.requiresOnline} = 1`),
+    index("deliveries_pending_offline")
+      .on(t.serverType, t.notBefore)
+      .where(sql`${t.status} = 'pending' AND ${t.requiresOnline} = 0`),
+    // The upkeep's revokes that are due.
+    index("deliveries_pending_revoke").on(t.notBefore).where(sql`${t.status} = 'pending' AND ${t.kind} = 'revoke'`),
   ],
 );
+
+// Per server type, what a poll needs to know before it reads any delivery (decision 126), kept by
+// triggers (migration 0016): `steam_ids`, the players who have a pending delivery that waits for them
+// to be online (JSON array of SteamID64s; the hourly upkeep drops those served since), and
+// `entry_ids`, the Корзина entries made since a poll last queued their grant deliveries (JSON array
+// of ids; the first poll of the type queues them, with decision 124's ids, and takes them out). A poll
+// reads this one row and asks about its online players only if one is in it.
+export const deliveriesWaiting = sqliteTable("deliveries_waiting", {
+  serverType: text("server_type").primaryKey(),
+  steamIds: text("steam_ids").notNull().default("[]"),
+  entryIds: text("entry_ids").notNull().default("[]"),
+});
 
 // A provider refund of a deposit, recorded once per provider refund id (decision 097).
 export const paymentRefunds = sqliteTable(
@@ -507,6 +550,8 @@ export const ledger = sqliteTable(
     uniqueIndex("ledger_return_once").on(t.purchaseId).where(sql`${t.kind} = 'return'`),
     // The console's CSV export walks a period page by page on (created_at, id) (decision 110).
     index("ledger_created").on(t.createdAt, t.id),
+    // A deposit's payment of a refund debt, read back in the deposit's own batch (decision 097).
+    index("ledger_refund_debt_payment").on(t.paymentId).where(sql`${t.kind} = 'refund_debt'`),
   ],
 );
 

@@ -59,7 +59,7 @@ function sql(value: string | number | null): string {
  * holds leased deliveries; the last server of a type whose grants wait is removed only with
  * --confirm-queue (its type then stops selling, the queue waits for a new server of the type,
  * decision 122); the pending revokes of ranks it granted become `stranded` naming it; its entries
- * stop pointing at it; then the server, its heartbeat and its nonces go.
+ * stop pointing at it; then the server, its heartbeat and its record of signed requests go.
  */
 async function removeServer(id: number, confirmQueue: boolean) {
   if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
@@ -99,7 +99,7 @@ async function removeServer(id: number, confirmQueue: boolean) {
        last_error = (SELECT 'Сервер #' || s.id || ' «' || s.name || '», выдавший привилегию, удалён; снимите её вручную по окончании срока' FROM servers s WHERE s.id = ${id})
      WHERE kind = 'revoke' AND status = 'pending' AND inventory_entry_id IN (${grantedThere}) AND ${removable}`,
     `UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${id} AND ${removable}`,
-    `DELETE FROM game_request_nonces WHERE server_id = ${id} AND ${removable}`,
+    `DELETE FROM game_request_marks WHERE server_id = ${id} AND ${removable}`,
     `DELETE FROM servers WHERE id = ${id} AND ${removable}`,
   ]);
   if (removed !== 1)

@@ -147,6 +147,35 @@ describe("each command's progress (decision 124)", () => {
     );
   });
 
+  it("a poll writes nothing while its player's delivery waits for the world's save or for the server holding it (decision 126)", async () => {
+    const { pluginFor, row, online, tick, clock } = await world();
+    const { server, plugin } = await pluginFor("A");
+    const { server: other, plugin: twin } = await pluginFor("B");
+    const [served] = await plugin.poll(online);
+    const id = served?.delivery_id ?? "";
+    tick();
+    await plugin.report([{ delivery_id: id, ok: false, progress: "gg", lease: 1 }]);
+    const marks = () =>
+      firstRow(
+        "SELECT server_id, newest, recent FROM game_request_marks WHERE server_id IN (?, ?) ORDER BY server_id",
+        server.id,
+        other.id,
+      );
+    const before = { delivery: await row(), marks: await marks() };
+    // Its player online on both servers, polls every 30 s for ten minutes: the delivery waits for A's
+    // save, nobody leases it, and neither poll is recorded (a recorded poll is a row written).
+    for (let poll = 0; poll < 20; poll++) {
+      clock.advance(30_000);
+      expect(await plugin.poll(online)).toEqual([]);
+      expect(await twin.poll(online)).toEqual([]);
+    }
+    expect({ delivery: await row(), marks: await marks() }).toEqual(before);
+    // A's heartbeat stops: B still doesn't take it (A's journal knows what ran), and still writes nothing.
+    clock.advance(LEASE_HOLDER_ALIVE_MS);
+    expect(await twin.poll(online)).toEqual([]);
+    expect({ delivery: await row(), marks: await marks() }).toEqual(before);
+  });
+
   it("fixes the commands at the first lease: an edit of the item later does not shift what ran", async () => {
     const { pluginFor, row, online, tick, deps, item } = await world();
     const { plugin } = await pluginFor("A");

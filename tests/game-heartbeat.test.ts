@@ -152,7 +152,8 @@ describe("the map and the last wipe from the heartbeat (issues 20 and 21)", () =
       { wiped_at: "yesterday" },
       { hostname: "Свобода ".repeat(40) },
     ]) {
-      clock.advance(1000);
+      // Past HEARTBEAT_REWRITE_AFTER_MS, so each is written (decision 126: an unchanged beat sooner is not).
+      clock.advance(51_000);
       expect((await sim.heartbeat([], { map: "Procedural Map", ...extra })).status).toBe(200);
       const row = await firstRow<{
         received_at: number;

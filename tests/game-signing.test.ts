@@ -6,8 +6,15 @@ import { rotateServerKey } from "#worker/services/admin/servers.ts";
 import { deriveServerKey, hmacHex } from "#worker/services/game/keys.ts";
 import { canonicalRequest } from "#worker/services/game/signature.ts";
 import { testClock, testDeps } from "./support/deps.ts";
-import { clockedTransport, createGameServer, createLegacyGameServer } from "./support/game-fixtures.ts";
-import { PluginSimulator, signRequest } from "./support/plugin-simulator.ts";
+import {
+  clockedTransport,
+  createDeliverableItem,
+  createEntry,
+  createGameServer,
+  createLegacyGameServer,
+} from "./support/game-fixtures.ts";
+import { createPlayer } from "./support/players.ts";
+import { PluginSimulator, type QueueDelivery, signRequest } from "./support/plugin-simulator.ts";
 import { firstRow } from "./support/sql.ts";
 
 const beat = { hostname: "h", players: 1, max_players: 10, queue: 0, map: "m", online: [] };
@@ -25,9 +32,11 @@ async function heartbeatRow(serverId: number) {
   return firstRow("SELECT * FROM server_heartbeats WHERE server_id = ?", serverId);
 }
 
-async function nonceCount(serverId: number) {
-  return (await firstRow<{ n: number }>("SELECT count(*) AS n FROM game_request_nonces WHERE server_id = ?", serverId))
-    ?.n;
+async function marksRow(serverId: number) {
+  return firstRow<{ newest: number; recent: string }>(
+    "SELECT newest, recent FROM game_request_marks WHERE server_id = ?",
+    serverId,
+  );
 }
 
 describe("signed plugin requests", () => {
@@ -58,7 +67,7 @@ describe("signed plugin requests", () => {
     expect(response.status).toBe(401);
     expect(await response.json()).toEqual({ error: "Неверная подпись запроса" });
     expect(await heartbeatRow(server.id)).toBeNull();
-    expect(await nonceCount(server.id)).toBe(0);
+    expect(await marksRow(server.id)).toBeNull();
   });
 
   it("refuses a body changed after signing", async () => {
@@ -216,5 +225,111 @@ describe("a copy of the database can't sign (decision 103)", () => {
     expect((await old.heartbeat([])).status).toBe(401);
     const fresh = new PluginSimulator({ transport, serverId: legacy.id, serverKey: rotated.key, now: clock.now });
     expect((await fresh.heartbeat([])).status).toBe(200);
+  });
+});
+
+describe("a replayed request changes nothing, and only a request that changes something writes a row (decision 126)", () => {
+  async function shop() {
+    const world = await setup();
+    const item = await createDeliverableItem(world.deps, { serverType: world.server.serverType });
+    const player = await createPlayer({ deps: world.deps });
+    return { ...world, item, player };
+  }
+  const recorded = async (serverId: number) => JSON.parse((await marksRow(serverId))?.recent ?? "[]");
+
+  it("answers a poll with nothing due, and a heartbeat within a minute of the last one written, without a write", async () => {
+    const { sim, server, clock, player } = await shop();
+    expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    const written = await heartbeatRow(server.id);
+    expect(written).toMatchObject({ players: 1, received_at: clock.now().getTime() });
+    clock.advance(30_000);
+    expect(await sim.poll([player.steamId])).toEqual({ status: 200, deliveries: [] });
+    expect((await sim.heartbeat([], { players: 0 })).status).toBe(200);
+    expect(await heartbeatRow(server.id)).toEqual(written);
+    expect(await marksRow(server.id)).toBeNull();
+    // A minute after the last one written, or when the server itself changed, it is written again.
+    clock.advance(31_000);
+    expect((await sim.heartbeat([], { players: 0 })).status).toBe(200);
+    expect(await heartbeatRow(server.id)).toMatchObject({ players: 0, received_at: clock.now().getTime() });
+    clock.advance(1_000);
+    expect((await sim.heartbeat([], { map: "Barren" })).status).toBe(200);
+    expect(await heartbeatRow(server.id)).toMatchObject({ map: "Barren", received_at: clock.now().getTime() });
+  });
+
+  it("refuses a poll that leased something, and an ack, when either comes again", async () => {
+    const { sim, deps, server, item, player } = await shop();
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType: server.serverType });
+    const poll = await sim.sign("/api/game/queue", { online: [player.steamId] });
+    const first = await sim.send(poll);
+    expect(first.status).toBe(200);
+    const [delivery] = ((await first.json()) as { deliveries: QueueDelivery[] }).deliveries;
+    if (!delivery) throw new Error("nothing leased");
+    expect(await recorded(server.id)).toEqual([[poll.timestamp, poll.signature]]);
+    const again = await sim.send(poll);
+    expect(again.status).toBe(409);
+    expect(await again.json()).toEqual({ error: "Этот запрос уже был принят" });
+
+    const ack = await sim.sign("/api/game/ack", { results: [{ delivery_id: delivery.delivery_id, ok: true }] });
+    expect((await sim.send(ack)).status).toBe(200);
+    expect((await sim.send(ack)).status).toBe(409);
+    expect(await firstRow("SELECT status, used_server_id FROM inventory_entries WHERE id = ?", entry.id)).toEqual({
+      status: "used",
+      used_server_id: server.id,
+    });
+  });
+
+  it("refuses a request older than the newest one recorded by more than five seconds", async () => {
+    const { sim, server, player } = await shop();
+    const newest = await sim.sign("/api/game/pending", { steam_id: player.steamId });
+    expect((await sim.send(newest)).status).toBe(200);
+    const tooOld = await sim.sign("/api/game/pending", { steam_id: player.steamId }, -6);
+    expect((await sim.send(tooOld)).status).toBe(409);
+    // Within five seconds a request signed earlier may still arrive later (the plugin's timers run apart).
+    const overtaken = await sim.sign("/api/game/pending", { steam_id: player.steamId }, -5);
+    expect((await sim.send(overtaken)).status).toBe(200);
+    expect((await sim.send(overtaken)).status).toBe(409);
+    expect(await recorded(server.id)).toEqual([
+      [newest.timestamp, newest.signature],
+      [overtaken.timestamp, overtaken.signature],
+    ]);
+  });
+
+  it("lets one of two copies of a request sent at the same moment through", async () => {
+    const { sim, player } = await shop();
+    const signed = await sim.sign("/api/game/pending", { steam_id: player.steamId });
+    const answers = await Promise.all([sim.send(signed), sim.send(signed), sim.send(signed)]);
+    expect(answers.map((answer) => answer.status).sort()).toEqual([200, 409, 409]);
+  });
+
+  it("writes a heartbeat only with a later timestamp: a replayed or overtaken one changes nothing", async () => {
+    const { sim, server, clock } = await shop();
+    const older = await sim.sign("/api/game/heartbeat", { ...beat, players: 1 });
+    clock.advance(2_000);
+    const newer = await sim.sign("/api/game/heartbeat", { ...beat, players: 2 });
+    expect((await sim.send(newer)).status).toBe(200);
+    expect((await sim.send(older)).status).toBe(409);
+    // A minute on, when a heartbeat would be written again, the same one still isn't.
+    clock.advance(61_000);
+    expect((await sim.send(newer)).status).toBe(409);
+    expect(await heartbeatRow(server.id)).toMatchObject({ players: 2 });
+  });
+
+  it("refuses a poll replayed after something fell due once a newer request was recorded", async () => {
+    const { sim, deps, server, item, player, clock } = await shop();
+    const idle = await sim.sign("/api/game/queue", { online: [player.steamId] });
+    expect((await sim.send(idle)).status).toBe(200);
+    clock.advance(30_000);
+    expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    await createEntry(deps, { userId: player.id, itemId: item.id, serverType: server.serverType });
+    const replay = await sim.send(idle);
+    expect(replay.status).toBe(409);
+    expect(
+      await firstRow(
+        "SELECT count(*) AS n FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id WHERE e.user_id = ? AND d.leased_server_id IS NOT NULL",
+        player.id,
+      ),
+    ).toEqual({ n: 0 });
+    // The plugin's own next poll takes it.
+    expect((await sim.poll([player.steamId])).deliveries).toHaveLength(1);
   });
 });

@@ -65,11 +65,13 @@ namespace Oxide.Plugins
             [JsonProperty("Server key")]
             public string ServerKey = "";
 
+            // 30 s and 60 s keep ten servers' requests inside the site's free Cloudflare plan (decision 126);
+            // the site counts a server alive for 3 minutes after a heartbeat.
             [JsonProperty("Poll interval, seconds (at least 10)")]
-            public float PollIntervalSeconds = 15f;
+            public float PollIntervalSeconds = 30f;
 
             [JsonProperty("Heartbeat interval, seconds (at least 10)")]
-            public float HeartbeatIntervalSeconds = 30f;
+            public float HeartbeatIntervalSeconds = 60f;
 
             [JsonProperty("Request timeout, seconds")]
             public float RequestTimeoutSeconds = 20f;

@@ -8,8 +8,10 @@ import {
   leaseDeliveries,
   pendingForPlayer,
   resyncFrom,
+  type ServedDelivery,
 } from "../services/game/deliveries.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
+import { checkDue } from "../services/game/poll.ts";
 import { PROGRESS_PATTERN } from "../services/game/progress.ts";
 import {
   ackResponseSignature,
@@ -21,10 +23,17 @@ import {
   queueResponseSignatureV3,
   refusedAckResponseSignature,
 } from "../services/game/response-signature.ts";
-import { GameRequestError, type VerifiedGameRequest, verifyGameRequest } from "../services/game/signature.ts";
+import {
+  GameRequestError,
+  recordGameRequest,
+  type VerifiedGameRequest,
+  verifyGameRequest,
+} from "../services/game/signature.ts";
 
 // The game-server plugin's API, mounted at /api/game. Every request is signed with the
-// server's own key (worker/services/game/signature.ts); no secret travels in a URL.
+// server's own key (worker/services/game/signature.ts); no secret travels in a URL. A request is
+// recorded, and refused if replayed, when it changes something; a poll with nothing due and a
+// heartbeat that isn't written change nothing and write nothing (decision 126).
 
 type GameEnv = AppEnv & { Variables: AppEnv["Variables"] & { game: VerifiedGameRequest } };
 
@@ -97,6 +106,22 @@ gameApi.use(async (c, next) => {
   await next();
 });
 
+const replayed = { error: GAME_ERRORS.replayed };
+
+/**
+ * Records the request before it changes anything; false when it is refused (its copy, or a newer
+ * request of its server, was recorded while this one was on its way).
+ */
+async function recorded(c: Context<GameEnv>): Promise<boolean> {
+  try {
+    await recordGameRequest(c.get("deps"), c.get("game"));
+    return true;
+  } catch (error) {
+    if (error instanceof GameRequestError) return false;
+    throw error;
+  }
+}
+
 function parseBody<T extends z.ZodType>(c: Context<GameEnv>, schema: T): z.infer<T> | null {
   let json: unknown;
   try {
@@ -116,13 +141,21 @@ gameApi.post("/heartbeat", async (c) => {
   const nowSeconds = Math.floor(c.get("deps").now().getTime() / 1000);
   const wipedAt =
     beat.wiped_at != null && beat.wiped_at <= nowSeconds + WIPE_CLOCK_SLACK_SECONDS ? beat.wiped_at : null;
-  await recordHeartbeat(c.get("deps"), c.get("game").server, {
-    ...beat,
-    map: beat.map ?? null,
-    mapSize: beat.map_size ?? null,
-    mapSeed: beat.map_seed ?? null,
-    wipedAt: wipedAt == null ? null : Math.min(wipedAt, nowSeconds) * 1000,
-  });
+  const game = c.get("game");
+  const outcome = await recordHeartbeat(
+    c.get("deps"),
+    game.server,
+    {
+      ...beat,
+      map: beat.map ?? null,
+      mapSize: beat.map_size ?? null,
+      mapSeed: beat.map_seed ?? null,
+      wipedAt: wipedAt == null ? null : Math.min(wipedAt, nowSeconds) * 1000,
+    },
+    game.timestamp,
+    game.heartbeat,
+  );
+  if (outcome === "stale") return c.json(replayed, 409);
   return c.json({ ok: true });
 });
 
@@ -130,8 +163,23 @@ gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
   const { server, signature, key } = c.get("game");
-  const resync = await resyncFrom(c.get("deps"), server, body.site_seq, body.resynced === true);
-  const deliveries = resync === null ? await leaseDeliveries(c.get("deps"), server, body.online, body.skipped) : [];
+  const deps = c.get("deps");
+  // A poll writes, and so is recorded first, when it starts or ends a re-sync after a restore, ends
+  // leases the plugin did not start, or has something to lease or new entries to queue; otherwise it
+  // is answered without a write, and the lease asks only about the online players with a delivery
+  // waiting for them (decision 126).
+  const resyncing =
+    Boolean(server.needsResync) || (body.site_seq !== undefined && body.site_seq > (server.ackSeq ?? 0));
+  if (resyncing && !(await recorded(c))) return c.json(replayed, 409);
+  const resync = await resyncFrom(deps, server, body.site_seq, body.resynced === true);
+  let deliveries: ServedDelivery[] = [];
+  if (resync === null) {
+    const { due, waiting, newEntries } = await checkDue(deps, server, body.online);
+    if (due || body.skipped.length > 0) {
+      if (!resyncing && !(await recorded(c))) return c.json(replayed, 409);
+      deliveries = await leaseDeliveries(deps, server, body.online, body.skipped, { waiting, newEntries });
+    }
+  }
   return c.json({
     deliveries,
     lease_seconds: LEASE_MS / 1000,
@@ -156,6 +204,7 @@ gameApi.post("/ack", async (c) => {
   const body = parseBody(c, ackSchema);
   if (!body) return invalidAck(c, []);
   const { server, signature, key } = c.get("game");
+  if (!(await recorded(c))) return c.json(replayed, 409);
   const outcome = await acknowledgeDeliveries(c.get("deps"), server, body.results);
   if (outcome.status === "invalid") return invalidAck(c, outcome.ids);
   // Signed like the queue's answer: the plugin drops journal entries only on an answer from us.
@@ -182,6 +231,7 @@ gameApi.post("/pending", async (c) => {
   const body = parseBody(c, pendingSchema);
   if (!body) return c.json(badRequest, 400);
   const { server, signature, key } = c.get("game");
+  if (!(await recorded(c))) return c.json(replayed, 409);
   const items = await pendingForPlayer(c.get("deps"), server, body.steam_id);
   return c.json({ items, response_signature: await pendingResponseSignature(key, signature, items) });
 });

@@ -25,7 +25,7 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
         }),
       );
     },
-    // Queue missing grant/revoke deliveries (revokes fall due at expiry), forget old request nonces.
+    // Retire and strand due revokes; hourly and daily, queue what a recent entry lacks (decision 126).
     gameDeliveries: async () => {
       console.log(JSON.stringify({ event: "game_deliveries_maintained", ...(await runGameMaintenance(deps)) }));
     },

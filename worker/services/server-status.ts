@@ -16,6 +16,14 @@ export const OFFLINE_AFTER_MS = 3 * 60 * 1000;
 export const MIN_WRITE_INTERVAL_MS = 110 * 1000;
 export const REWRITE_UNCHANGED_AFTER_MS = 15 * 60 * 1000;
 export const STEAM_TIMEOUT_MS = 5000;
+/**
+ * Steam's sighting of a server is saved at most this often: it is read only when a lookup fails, and
+ * a sighting this old still keeps the server online through one failed lookup (OFFLINE_AFTER_MS).
+ * Saving it every minute for every server was a tenth of a busy day's writes (decision 126).
+ */
+export const SIGHTING_SAVE_INTERVAL_MS = 110 * 1000;
+/** …and not at all while a plugin heartbeat this fresh says the server is up. */
+export const SIGHTING_NOT_NEEDED_WITHIN_MS = 90 * 1000;
 /** Workers allow six simultaneous outgoing connections; more would only queue. */
 const STEAM_CONCURRENCY = 6;
 
@@ -136,11 +144,19 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
   });
 
   // Keep Steam's last sighting in the database (not the key-value store: see decision 001), so a failed lookup
-  // next minute still knows when the server was last seen.
-  if (steamById.size > 0) {
+  // next minute still knows when the server was last seen: only when it may be needed (decision 126).
+  const serverById = new Map(rows.map((server) => [server.id, server]));
+  const toSave = [...steamById].filter(([id]) => {
+    const server = serverById.get(id);
+    const beat = heartbeatById.get(id);
+    // A plugin's fresh heartbeat already says the server is up; the sighting's memory isn't needed.
+    if (beat && now - beat.receivedAt < SIGHTING_NOT_NEEDED_WITHIN_MS) return false;
+    return server?.steamSeenAt == null || now - server.steamSeenAt >= SIGHTING_SAVE_INTERVAL_MS;
+  });
+  if (toSave.length > 0) {
     try {
       await deps.db.batch(
-        [...steamById].map(([id, steam]) =>
+        toSave.map(([id, steam]) =>
           statement(
             deps.db.orm
               .update(servers)

@@ -224,7 +224,7 @@ export async function removeServer(
     statement(
       sql`UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${serverId} AND ${removable}`,
     ),
-    statement(sql`DELETE FROM game_request_nonces WHERE server_id = ${serverId} AND ${removable}`),
+    statement(sql`DELETE FROM game_request_marks WHERE server_id = ${serverId} AND ${removable}`),
     statement(sql`DELETE FROM servers WHERE id = ${serverId} AND ${removable}`),
   ]);
   const [server] = (state?.rows ?? []) as { serverType: string; busy: number; last: number; waiting: number }[];

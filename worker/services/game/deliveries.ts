@@ -122,8 +122,13 @@ interface NewDelivery {
   notBefore: number;
 }
 
-async function insertDeliveries(deps: Deps, kind: "grant" | "revoke", rows: NewDelivery[]): Promise<number> {
-  if (rows.length === 0) return 0;
+async function insertDeliveries(
+  deps: Deps,
+  kind: "grant" | "revoke",
+  rows: NewDelivery[],
+  also: Statement[] = [],
+): Promise<number> {
+  if (rows.length === 0 && also.length === 0) return 0;
   const now = deps.now().getTime();
   const statements = await Promise.all(
     rows.map(async (row) =>
@@ -133,37 +138,99 @@ async function insertDeliveries(deps: Deps, kind: "grant" | "revoke", rows: NewD
          ON CONFLICT DO NOTHING`),
     ),
   );
-  const results = await deps.db.batch(statements);
-  return results.reduce((sum, result) => sum + result.changes, 0);
+  const results = await deps.db.batch([...statements, ...also]);
+  return results.slice(0, statements.length).reduce((sum, result) => sum + result.changes, 0);
 }
 
-/** Grant deliveries for every not-yet-delivered entry that has none (optionally of one server type). */
-export async function ensureGrantDeliveries(deps: Deps, serverType: string | null = null): Promise<number> {
+/**
+ * Grant deliveries for not-yet-delivered entries that have none: of one server type or all, made
+ * after `since` (the hourly backstop reads the day's entries), or only `entryIds` (those a poll found
+ * listed in deliveries_waiting, decision 126). `also` rides in the same batch as the inserts.
+ */
+export async function ensureGrantDeliveries(
+  deps: Deps,
+  serverType: string | null = null,
+  since: number | null = null,
+  entryIds: readonly number[] | null = null,
+  also: Statement[] = [],
+): Promise<number> {
+  return insertDeliveries(deps, "grant", await missingGrants(deps, serverType, since, entryIds), also);
+}
+
+async function missingGrants(
+  deps: Deps,
+  serverType: string | null,
+  since: number | null,
+  entryIds: readonly number[] | null,
+): Promise<NewDelivery[]> {
   const now = deps.now().getTime();
+  const which =
+    entryIds === null
+      ? sql`e.status = 'not_used' AND e.created_at > ${since ?? -1}`
+      : sql`e.id IN (SELECT value FROM json_each(${JSON.stringify(entryIds)})) AND e.status = 'not_used'`;
   const missing = await deps.db.run<NewDelivery>(
     statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
          u.steam_id AS steamId, i.requires_online AS requiresOnline, ${now} AS notBefore
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
        JOIN items i ON i.id = e.item_id
-       WHERE e.status = 'not_used'
+       WHERE ${which}
          AND (${serverType} IS NULL OR e.server_type = ${serverType})
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant')`),
   );
-  return insertDeliveries(deps, "grant", missing.rows);
+  return missing.rows;
+}
+
+/** The Корзина entries of this type made since a poll last queued their grants (deliveries_waiting.entry_ids). */
+export async function newEntriesOf(deps: Deps, serverType: string): Promise<number[]> {
+  const { rows } = await deps.db.run<{ entryIds: string }>(
+    statement(sql`SELECT entry_ids AS entryIds FROM deliveries_waiting WHERE server_type = ${serverType}`),
+  );
+  return parseIds(rows[0]?.entryIds);
+}
+
+/** The ids of a JSON array, what isn't an integer left out. */
+export function parseIds(text: string | undefined): number[] {
+  try {
+    const parsed: unknown = JSON.parse(text ?? "[]");
+    return Array.isArray(parsed) ? parsed.filter((id): id is number => Number.isInteger(id)) : [];
+  } catch {
+    return [];
+  }
+}
+
+/**
+ * Queues the grant deliveries of the entries a purchase, a promo code or anything else made since the
+ * type's last poll (a trigger lists them in deliveries_waiting), with decision 124's ids, and takes
+ * from the list in the same batch every entry that now has its grant or no longer waits. An entry
+ * listed meanwhile stays for the next poll.
+ */
+async function queueNewGrants(deps: Deps, serverType: string, entryIds: readonly number[]): Promise<string[]> {
+  if (entryIds.length === 0) return [];
+  const grants = await missingGrants(deps, serverType, null, entryIds);
+  await insertDeliveries(deps, "grant", grants, [
+    statement(sql`UPDATE deliveries_waiting SET entry_ids = (
+        SELECT json_group_array(j.value) FROM json_each(deliveries_waiting.entry_ids) j
+        WHERE EXISTS (SELECT 1 FROM inventory_entries e WHERE e.id = j.value AND e.status = 'not_used')
+          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = j.value AND d.kind = 'grant'))
+      WHERE server_type = ${serverType}`),
+  ]);
+  // Whose grants these are: they may be online and waiting now.
+  return grants.map((grant) => grant.steamId);
 }
 
 /**
  * Revoke deliveries for delivered timed entries that lack one (the ack normally creates them;
  * this is the cron's backstop, e.g. for revoke commands added to an item later). Due at expiry.
+ * `since`: only entries ending after it (the hourly backstop reads the running ranks, not every one).
  */
-export async function ensureRevokeDeliveries(deps: Deps): Promise<number> {
+export async function ensureRevokeDeliveries(deps: Deps, since: number | null = null): Promise<number> {
   const missing = await deps.db.run<NewDelivery>(
     statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
          u.steam_id AS steamId, 0 AS requiresOnline, e.expires_at AS notBefore
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
-       WHERE e.status = 'used' AND e.expires_at IS NOT NULL
+       WHERE e.status = 'used' AND e.expires_at IS NOT NULL AND e.expires_at > ${since ?? -1}
          AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
          AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')`),
   );
@@ -177,56 +244,96 @@ export interface Skipped {
 }
 
 /**
+ * What makes a pending, due delivery `d` (of entry `e`) leasable by `server` now, besides its player
+ * being online (decision 124). The lease and the poll's check before it (poll.ts) share it, so a
+ * delivery that waits for another server, a save or an operator makes no poll write anything.
+ */
+export function leasable(server: GameServer, now: number) {
+  const bound = rawSql("CASE WHEN d.lease_until IS NOT NULL THEN d.leased_server_id ELSE d.home_server_id END");
+  return sql`d.server_type = ${server.serverType} AND d.status = 'pending' AND d.not_before <= ${now}
+    -- Given and not yet saved: its server reports it after the next save.
+    AND d.saving_since IS NULL
+    AND (d.lease_until IS NULL OR d.lease_until <= ${now})
+    -- Bound to its home, or to the holder of a lease it never reported, while that server lives;
+    -- a reported delivery whose home is gone moves on with its progress.
+    AND (${bound} IS NULL OR ${bound} = ${server.id}
+      OR (d.lease_until IS NULL AND NOT ${alive("d.home_server_id", "d.server_type", now)}))
+    AND (d.commands IS NOT NULL OR EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind))
+    -- After a restore from a backup, nothing of the type moves until each of its servers has said what it ran.
+    AND NOT EXISTS (SELECT 1 FROM servers rs WHERE rs.server_type = d.server_type AND rs.needs_resync = 1)
+    -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
+    AND (d.kind <> 'grant' OR e.status = 'not_used')
+    -- The rank lives in the Oxide of the server that granted it.
+    AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})`;
+}
+
+/**
  * Leases the deliveries due on this server's type whose player is online (or that may run
  * offline) and returns them with their commands, fixed at the first lease. One UPDATE … RETURNING,
  * so two servers polling at once can't both take the same row. A delivery goes to its home, or
  * to the holder of a lease never reported, while that server lives (decision 124); deliveries the
- * plugin reports it did not start (`skipped`) are released first.
+ * plugin reports it did not start (`skipped`) are released first. The new entries' grants are queued
+ * first (`newEntries`: read from deliveries_waiting when the caller hasn't). Reads only pending
+ * deliveries of `online` players and due ones that need nobody online (decision 126).
  */
 export async function leaseDeliveries(
   deps: Deps,
   server: GameServer,
   online: string[],
   skipped: Skipped[] = [],
+  checked?: { waiting: readonly string[]; newEntries: readonly number[] },
 ): Promise<ServedDelivery[]> {
-  await ensureGrantDeliveries(deps, server.serverType);
+  const owners = await queueNewGrants(
+    deps,
+    server.serverType,
+    checked?.newEntries ?? (await newEntriesOf(deps, server.serverType)),
+  );
+  // The poll's check said which online players have a delivery waiting; the grants just queued add theirs.
+  const players = checked
+    ? [...new Set([...checked.waiting, ...online.filter((steamId) => owners.includes(steamId))])]
+    : online;
   const now = deps.now().getTime();
-  const bound = rawSql("CASE WHEN d.lease_until IS NOT NULL THEN d.leased_server_id ELSE d.home_server_id END");
-  const [, , leased] = await deps.db.batch([
-    statement(sql`UPDATE deliveries SET lease_until = NULL,
-         leased_server_id = CASE WHEN home_server_id IS NULL THEN NULL ELSE leased_server_id END
-       WHERE leased_server_id = ${server.id} AND status = 'pending' AND lease_until IS NOT NULL AND saving_since IS NULL
-         AND EXISTS (SELECT 1 FROM json_each(${JSON.stringify(skipped.map((s) => [s.delivery_id, s.lease]))}) j
-           WHERE json_extract(j.value, '$[0]') = deliveries.id AND json_extract(j.value, '$[1]') = deliveries.lease_seq)`),
+  const onlineJson = JSON.stringify(players);
+  const release =
+    skipped.length === 0
+      ? []
+      : [
+          statement(sql`UPDATE deliveries SET lease_until = NULL,
+               leased_server_id = CASE WHEN home_server_id IS NULL THEN NULL ELSE leased_server_id END
+             WHERE id IN (SELECT json_extract(j.value, '$[0]') FROM json_each(${JSON.stringify(skipped.map((s) => [s.delivery_id, s.lease]))}) j
+                 WHERE json_extract(j.value, '$[1]') = deliveries.lease_seq)
+               AND leased_server_id = ${server.id} AND status = 'pending' AND lease_until IS NOT NULL AND saving_since IS NULL`),
+        ];
+  const written = await deps.db.batch([
+    ...release,
     supersedeCoveredRevokes(now, server.id),
     statement(sql`UPDATE deliveries SET lease_until = ${now} + ${LEASE_MS}, leased_server_id = ${server.id}, lease_seq = lease_seq + 1
        WHERE id IN (
-         SELECT d.id FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
-         WHERE d.server_type = ${server.serverType} AND d.status = 'pending' AND d.not_before <= ${now}
-           AND (d.requires_online = 0 OR d.steam_id IN (SELECT value FROM json_each(${JSON.stringify(online)})))
-           -- Given and not yet saved: its server reports it after the next save.
-           AND d.saving_since IS NULL
-           AND (d.lease_until IS NULL OR d.lease_until <= ${now})
-           -- Bound to its home, or to the holder of a lease it never reported, while that server lives;
-           -- a reported delivery whose home is gone moves on with its progress.
-           AND (${bound} IS NULL OR ${bound} = ${server.id}
-             OR (d.lease_until IS NULL AND NOT ${alive("d.home_server_id", "d.server_type", now)}))
-           AND (d.commands IS NOT NULL OR EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind))
-           -- After a restore from a backup, nothing of the type moves until each of its servers has said what it ran.
-           AND NOT EXISTS (SELECT 1 FROM servers rs WHERE rs.server_type = d.server_type AND rs.needs_resync = 1)
-           -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
-           AND (d.kind <> 'grant' OR e.status = 'not_used')
-           -- The rank lives in the Oxide of the server that granted it.
-           AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})
+         -- Read through the pending deliveries of the online players and the due ones that need nobody
+         -- online, never those waiting for players who are away (decision 126).
+         SELECT d.id FROM (
+             SELECT id FROM deliveries INDEXED BY deliveries_pending_player
+             WHERE status = 'pending' AND requires_online = 1 AND server_type = ${server.serverType}
+               AND steam_id IN (SELECT value FROM json_each(${onlineJson}))
+             UNION ALL
+             SELECT id FROM deliveries INDEXED BY deliveries_pending_offline
+             WHERE status = 'pending' AND requires_online = 0 AND server_type = ${server.serverType} AND not_before <= ${now}
+           ) AS candidate
+           CROSS JOIN deliveries d ON d.id = candidate.id
+           JOIN inventory_entries e ON e.id = d.inventory_entry_id
+         -- The candidates are online or need nobody: their player is not asked about again.
+         WHERE ${leasable(server, now)}
            -- A grant of the rank that this server may have run but not yet acknowledged would be undone.
            AND (d.kind = 'grant' OR NOT EXISTS (
-             SELECT 1 FROM deliveries g JOIN inventory_entries ge ON ge.id = g.inventory_entry_id
+             -- Through the player's entries, not every pending grant (decision 126).
+             SELECT 1 FROM inventory_entries ge CROSS JOIN deliveries g INDEXED BY deliveries_entry_kind ON g.inventory_entry_id = ge.id
              WHERE g.kind = 'grant' AND g.status = 'pending' AND g.leased_server_id = ${server.id}
                AND ge.user_id = e.user_id AND ${sameRank("ge", "e")}))
          ORDER BY ${SERVED_ORDER}
          LIMIT ${MAX_DELIVERIES_PER_POLL})
        RETURNING id`),
   ]);
+  const leased = written.at(-1);
   const ids = ((leased?.rows ?? []) as { id: string }[]).map((row) => row.id);
   if (ids.length === 0) return [];
 
@@ -358,13 +465,15 @@ export function renderTemplates(
 export type DeliveryStatus = (typeof deliveries.$inferSelect)["status"];
 
 /**
- * A pending revoke is `superseded` when another entry of the same rank, delivered on the same
+ * A due revoke is `superseded` when another entry of the same rank, delivered on the same
  * server to the same player, ends later (or never): that entry's revoke takes the rank away
  * once, when no paid time is left. Ties go to the higher id, so exactly one revoke remains.
  */
 function supersedeCoveredRevokes(now: number, serverId: number | null): Statement {
+  // Only due revokes: one not yet due is retired when it falls due, before any poll could serve it,
+  // and reading every running rank's revoke on every poll read them all (decision 126).
   return statement(sql`UPDATE deliveries SET status = 'superseded', lease_until = NULL, done_at = ${now}
-     WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
+     WHERE kind = 'revoke' AND status = 'pending' AND not_before <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
        AND EXISTS (
          SELECT 1 FROM inventory_entries a JOIN inventory_entries b
            ON b.user_id = a.user_id AND b.server_type = a.server_type AND b.used_server_id = a.used_server_id
@@ -694,16 +803,21 @@ function deliveredStatements(row: DeliveryState, server: GameServer, now: number
     statement(sql`UPDATE inventory_entries AS p
          SET expires_at = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = ${row.entry_id})
          WHERE p.status = 'used' AND p.expires_at > ${now} AND p.used_server_id = ${server.id}
+           -- The player's running ranks on this server (inventory_timed_player), not everyone's (decision 126).
+           AND p.user_id = (SELECT e.user_id FROM inventory_entries e WHERE e.id = ${row.entry_id})
            AND ${justDelivered}
            AND EXISTS (SELECT 1 FROM inventory_entries e
              WHERE e.id = ${row.entry_id} AND e.id <> p.id AND e.expires_at IS NOT NULL
                AND e.user_id = p.user_id AND e.server_type = p.server_type AND ${sameRank("p", "e")})`),
-    statement(sql`UPDATE deliveries
+    // Through the player's entries on this server, not every pending revoke (decision 126).
+    statement(sql`UPDATE deliveries INDEXED BY deliveries_entry_kind
          SET not_before = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
          WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
            AND not_before < (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
+           -- The player's running ranks on this server (inventory_timed_player): only their revokes move.
            AND inventory_entry_id IN (SELECT id FROM inventory_entries WHERE used_server_id = ${server.id}
-             AND user_id = (SELECT e.user_id FROM inventory_entries e WHERE e.id = ${row.entry_id}))`),
+             AND user_id = (SELECT e.user_id FROM inventory_entries e WHERE e.id = ${row.entry_id})
+             AND status = 'used' AND expires_at > ${now})`),
     statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
          SELECT ${revokeId}, e.id, 'revoke', e.server_type, d.steam_id, 0, 'pending', 0, e.expires_at, ${now}
          FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import type { GameServer } from "./signature.ts";
+import type { GameServer, StoredHeartbeat } from "./signature.ts";
 
 export interface Heartbeat {
   hostname: string;
@@ -16,15 +16,55 @@ export interface Heartbeat {
   online: string[];
 }
 
-/** The plugin's own report; the status cron merges it with Steam's list (freshest sighting wins). */
-export async function recordHeartbeat(deps: Deps, server: GameServer, beat: Heartbeat): Promise<void> {
-  await deps.db.run(
-    statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, queue, map, map_size, map_seed, wiped_at, online_steam_ids, received_at)
-       VALUES (${server.id}, ${beat.hostname}, ${beat.players}, ${beat.max_players}, ${beat.queue}, ${beat.map}, ${beat.mapSize}, ${beat.mapSeed}, ${beat.wipedAt}, ${JSON.stringify(beat.online)}, ${deps.now().getTime()})
+/**
+ * A heartbeat like the stored one is written again only once the stored one is this old (decision 126):
+ * a plugin beating every 30 s has every other beat written, one beating every 60 s every beat; a row
+ * written on every beat was most of an idle server's writes. Whoever reads a heartbeat allows it three
+ * minutes (the server list's OFFLINE_AFTER_MS, the hand-off's LEASE_HOLDER_ALIVE_MS); the player counts
+ * reach the page at most every 110 s anyway (decision 001).
+ */
+export const HEARTBEAT_REWRITE_AFTER_MS = 50 * 1000;
+
+export type HeartbeatOutcome = "written" | "unchanged" | "stale";
+
+/** Whether a heartbeat tells something the stored one doesn't (besides counts the page shows late anyway). */
+function sameServer(stored: StoredHeartbeat, beat: Heartbeat): boolean {
+  return (
+    stored.hostname === beat.hostname &&
+    stored.maxPlayers === beat.max_players &&
+    stored.map === beat.map &&
+    stored.mapSize === beat.mapSize &&
+    stored.mapSeed === beat.mapSeed &&
+    stored.wipedAt === beat.wipedAt
+  );
+}
+
+/**
+ * The plugin's own report; the status cron merges it with Steam's list (freshest sighting wins).
+ * Written when it is the first, or the server changed (name, map, size, wipe), or the stored one is
+ * HEARTBEAT_REWRITE_AFTER_MS old; otherwise it changes nothing and nothing is written ("unchanged"). A heartbeat is
+ * written only with a later timestamp than the stored one's, so a replay, or an older heartbeat
+ * overtaken on the way, changes nothing ("stale").
+ */
+export async function recordHeartbeat(
+  deps: Deps,
+  server: GameServer,
+  beat: Heartbeat,
+  signedAt: number,
+  stored: StoredHeartbeat | null,
+): Promise<HeartbeatOutcome> {
+  const now = deps.now().getTime();
+  if (stored && signedAt <= stored.signedAt) return "stale";
+  if (stored && sameServer(stored, beat) && now - stored.receivedAt < HEARTBEAT_REWRITE_AFTER_MS) return "unchanged";
+  const written = await deps.db.run(
+    statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, queue, map, map_size, map_seed, wiped_at, online_steam_ids, received_at, signed_at)
+       VALUES (${server.id}, ${beat.hostname}, ${beat.players}, ${beat.max_players}, ${beat.queue}, ${beat.map}, ${beat.mapSize}, ${beat.mapSeed}, ${beat.wipedAt}, ${JSON.stringify(beat.online)}, ${now}, ${signedAt})
        ON CONFLICT (server_id) DO UPDATE SET
          hostname = excluded.hostname, players = excluded.players, max_players = excluded.max_players,
          queue = excluded.queue, map = excluded.map, map_size = excluded.map_size, map_seed = excluded.map_seed,
          wiped_at = excluded.wiped_at, online_steam_ids = excluded.online_steam_ids,
-         received_at = excluded.received_at`),
+         received_at = excluded.received_at, signed_at = excluded.signed_at
+       WHERE excluded.signed_at > server_heartbeats.signed_at`),
   );
+  return written.changes === 1 ? "written" : "stale";
 }

@@ -46,7 +46,8 @@ function inventorySql(player: string, filtered: boolean): string {
       (e.status = 'not_used' AND p.user_id = e.user_id AND p.status = 'completed' AND e.return_until > ?2
         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
           AND (d.leased_server_id IS NOT NULL OR d.status <> 'pending'))) AS returnable,
-      (SELECT b.nickname FROM users b WHERE b.id = p.user_id AND p.gift_to_user_id IS NOT NULL) AS giftFrom,
+      -- Asked only of a gift: a lookup on every entry was a row read per entry on every view (decision 126).
+      CASE WHEN p.gift_to_user_id IS NOT NULL THEN (SELECT b.nickname FROM users b WHERE b.id = p.user_id) END AS giftFrom,
       (e.status = 'not_used' AND EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
         AND d.status = 'pending' AND (d.saving_since IS NOT NULL OR d.progress LIKE '%"saved"%'))) AS delivering
     FROM inventory_entries e

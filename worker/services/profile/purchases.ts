@@ -79,8 +79,16 @@ function toView(row: PurchaseRow): PurchaseView {
   };
 }
 
-/** A purchase's own Корзина entry when it is a gift (the friend's); none for one's own purchase. */
-const giftEntry = and(eq(inventoryEntries.purchaseId, purchases.id), isNotNull(purchases.giftToUserId));
+/**
+ * A purchase's own Корзина entry when it is a gift (the friend's); none for one's own purchase. Found
+ * among the friend's entries (inventory_user): no index leads with purchase_id, and without the friend
+ * the join read every entry of the shop (decision 126).
+ */
+const giftEntry = and(
+  eq(inventoryEntries.userId, purchases.giftToUserId),
+  eq(inventoryEntries.purchaseId, purchases.id),
+  isNotNull(purchases.giftToUserId),
+);
 
 /** The player's own purchases, newest first. */
 export async function listPurchases(deps: Pick<Deps, "db" | "now">, userId: number): Promise<PurchaseView[]> {

@@ -26,9 +26,12 @@ export interface StatementRows {
 /** One page of the player's own movements, newest first; another player's rows are never read. */
 export async function listStatement(deps: Pick<Deps, "db">, userId: number, page: PageRequest): Promise<StatementRows> {
   // Ledger ids grow in commit order (AUTOINCREMENT), so they order movements as the balance saw them,
-  // even when two batches took their timestamps in the other order. The window runs over the player's
-  // rows before LIMIT, so a page's running balance counts the rows of the pages after it.
-  const [rows, totals] = await deps.db.orm.batch([
+  // even when two batches took their timestamps in the other order. The balance after a movement is the
+  // balance now less the movements after it: the page's own rows, and the newer pages' (none on the
+  // first page). A running sum over every row of the player read each row and its joins on every view
+  // (decision 126); this reads the page's rows, the newer pages' amounts and the count.
+  const offset = (page.page - 1) * page.perPage;
+  const [rows, totals, newer] = await deps.db.orm.batch([
     deps.db.orm
       .select({
         id: ledger.id,
@@ -42,7 +45,6 @@ export async function listStatement(deps: Pick<Deps, "db">, userId: number, page
         serverType: purchases.serverType,
         durationDays: purchases.durationDays,
         promoCode: promoCodes.code,
-        balanceAfter: sql<number>`SUM(${ledger.amount}) OVER (ORDER BY ${ledger.id} ROWS UNBOUNDED PRECEDING)`,
       })
       .from(ledger)
       .leftJoin(purchases, eq(purchases.id, ledger.purchaseId))
@@ -52,7 +54,7 @@ export async function listStatement(deps: Pick<Deps, "db">, userId: number, page
       .where(eq(ledger.userId, userId))
       .orderBy(desc(ledger.id))
       .limit(page.perPage)
-      .offset((page.page - 1) * page.perPage),
+      .offset(offset),
     deps.db.orm
       .select({
         total: count(),
@@ -60,8 +62,22 @@ export async function listStatement(deps: Pick<Deps, "db">, userId: number, page
       })
       .from(ledger)
       .where(eq(ledger.userId, userId)),
+    deps.db.orm
+      .select({
+        amount: sql<
+          number | null
+        >`(SELECT SUM(n.amount) FROM (SELECT amount FROM ledger WHERE user_id = ${userId} ORDER BY id DESC LIMIT ${offset}) n)`,
+      })
+      .from(users)
+      .where(eq(users.id, userId)),
   ]);
-  const entries = rows.map(
+  let after = Number(totals[0]?.balance ?? 0) - Number(newer[0]?.amount ?? 0);
+  const withBalance = rows.map((row) => {
+    const balanceAfter = after;
+    after -= row.amount;
+    return { ...row, balanceAfter };
+  });
+  const entries = withBalance.map(
     (row): StatementEntry => ({
       id: row.id,
       created_at: isoOrNull(row.createdAt),
