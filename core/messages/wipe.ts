@@ -1,0 +1,41 @@
+// The wipe as players and operators read it (decision 128). Numbers, days and times come from Intl.
+
+import { pluralRu } from "../format/plural.ts";
+
+const WEEK_FORMS = { one: "неделю", few: "недели", many: "недель" };
+
+export const WIPE_TEXT = {
+  justNow: "вайп был только что",
+  /** `relative`: «3 ч назад», «15 мин. назад», «2 дня назад». */
+  was: (relative: string) => `вайп был ${relative}`,
+  /** `day`: «сегодня» or «завтра»; `time`: «22:00». */
+  soon: (day: string, time: string) => `вайп ${day} в ${time}`,
+  /** «вайп через 2 дня, чт 22:00». */
+  later: (inDays: string, weekday: string, time: string) => `вайп ${inDays}, ${weekday} ${time}`,
+  forced: "глобальный вайп",
+  kindNone: "не задано",
+  kindForced: "только глобальный вайп (первый четверг месяца, 22:00)",
+  weekly: (weekday: string, time: string) => `каждую неделю: ${weekday} ${time}`,
+  everyWeeks: (weeks: number, weekday: string, time: string, from: string) =>
+    `раз в ${weeks} ${pluralRu(weeks, WEEK_FORMS)}: ${weekday} ${time}, с ${from}`,
+  weekdays: ["пн", "вт", "ср", "чт", "пт", "сб", "вс"],
+  /** The console's names of the kinds, in the order of the form's choice. */
+  kindLabels: {
+    none: "Не задано",
+    weekly: "Каждую неделю",
+    every_weeks: "Раз в N недель",
+    forced: "Только глобальный вайп",
+  },
+  weekdayNames: ["понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье"],
+} as const;
+
+/** The console's refusals of a schedule. */
+export const WIPE_FORM_TEXT = {
+  kind: "Выберите, как часто сервер вайпается",
+  weekday: "Выберите день недели вайпа",
+  time: "Время вайпа в виде 14:00 (по Москве)",
+  weeks: "Раз в сколько недель: от 2 до 8 (каждую неделю — «Каждую неделю»)",
+  from: "Дата первого вайпа в виде 2026-12-03",
+  saved: (serverId: number) => `Расписание вайпов сервера №${serverId} сохранено`,
+  unchanged: "Расписание не изменилось",
+} as const;
