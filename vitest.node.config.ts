@@ -63,6 +63,7 @@ export const BOTH_RUNTIMES = [
   "tests/job-lease.test.ts",
   // the wipe schedule: Intl's Moscow time on Node's ICU as on workerd's (decision 128)
   "tests/wipe-schedule.test.ts",
+  "tests/admin-wipe-schedule.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

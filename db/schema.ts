@@ -30,6 +30,17 @@ export const servers = sqliteTable("servers", {
   // Set by `npm run db:restore` (or a plugin that saw a higher ack_seq): deliveries of this server's
   // type wait until its plugin has sent again what it acknowledged after the backup (decision 124).
   needsResync: integer("needs_resync", { mode: "boolean" }).notNull().default(false),
+  // The wipe schedule in Moscow time (decision 128): 'none', 'weekly' (weekday 1 Monday … 7 Sunday
+  // and minute after midnight), 'every_weeks' (every N weeks from a date, at a minute) or 'forced'
+  // (Facepunch's monthly forced wipe only, which every other kind also counts).
+  wipeKind: text("wipe_kind", { enum: ["none", "weekly", "every_weeks", "forced"] })
+    .notNull()
+    .default("none"),
+  wipeWeekday: integer("wipe_weekday"),
+  wipeMinute: integer("wipe_minute"),
+  wipeEveryWeeks: integer("wipe_every_weeks"),
+  // "YYYY-MM-DD", Moscow's calendar: the first wipe of an every-N-weeks schedule.
+  wipeFrom: text("wipe_from"),
   createdAt: createdAt(),
 });
 

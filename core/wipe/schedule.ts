@@ -46,6 +46,11 @@ export function moscowDay(ms: number): number {
   return Math.floor((ms + MOSCOW_OFFSET_MS) / DAY_MS);
 }
 
+/** The Moscow calendar date of an instant, "YYYY-MM-DD". */
+export function moscowDate(ms: number): string {
+  return new Date(moscowDay(ms) * DAY_MS).toISOString().slice(0, 10);
+}
+
 /** The instant a Moscow day starts (00:00 Moscow). */
 function dayStart(day: number): number {
   return day * DAY_MS - MOSCOW_OFFSET_MS;

@@ -22,6 +22,7 @@ export const AUDIT_ACTIONS = {
   "server.rotate_key": "Ключ сервера заменен",
   "server.remove": "Сервер удалён",
   "server.skip_resync": "Сайт перестал ждать сервер после восстановления",
+  "server.wipe_schedule": "Расписание вайпов изменено",
   "payment.recheck": "Платёж проверен у провайдера",
   "export.download": "Выгрузка CSV",
   "discord.settings": "Уведомления Discord изменены",
