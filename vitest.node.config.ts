@@ -64,6 +64,7 @@ export const BOTH_RUNTIMES = [
   // the wipe schedule: Intl's Moscow time on Node's ICU as on workerd's (decision 128)
   "tests/wipe-schedule.test.ts",
   "tests/admin-wipe-schedule.test.ts",
+  "tests/wipe-pages.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);
