@@ -12,10 +12,13 @@ import { servers } from "#db/schema.ts";
 import { depsFor, testClock } from "#tests/support/deps.ts";
 import { createGameServer } from "#tests/support/game-fixtures.ts";
 import { routeArgs } from "#tests/support/routes.ts";
+import { createItem } from "#tests/support/shop-fixtures.ts";
 import { type PublicServer, refreshServerStatus, STATUS_KEY } from "#worker/services/server-status.ts";
 import { ServerList } from "../app/components/server-list.tsx";
+import { ItemWipeNote } from "../app/components/shop/item-wipe-note.tsx";
 import { SiteFooter } from "../app/components/site-footer.tsx";
 import Home, { loader as homeLoader } from "../app/routes/home.tsx";
+import { loader as itemLoader } from "../app/routes/shop.item.tsx";
 import Wipes, { loader as wipesLoader } from "../app/routes/wipes.tsx";
 import routes from "../app/routes.ts";
 import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
@@ -182,5 +185,55 @@ describe("/wipes, the wipe calendar", () => {
     // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
     const home = render(createElement(Home, { loaderData } as any));
     expect(home).toMatch(/<a href="\/wipes"[^>]*>Календарь вайпов всех серверов →<\/a>/);
+  });
+});
+
+describe("the item page says what the next wipe means", () => {
+  it("names the earliest next wipe among its type's servers, and what a wipe takes away", async () => {
+    const deps = depsFor(env, { now: testClock(TUESDAY_10_MSK).now });
+    const [scheduledType, plainType] = [`WIPE_${Date.now()}`, `PLAIN_${Date.now()}`];
+    const server = (name: string, serverType: string, wipe?: WipeSchedule): PublicServer => ({
+      name,
+      server_type: serverType,
+      status: "online",
+      players: { current: 1, max: 10 },
+      ip_port: `192.0.2.${Math.floor(Math.random() * 250)}:28015`,
+      ...(wipe ? { wipe } : {}),
+    });
+    await deps.kv.put(
+      STATUS_KEY,
+      JSON.stringify({
+        updated_at: TUESDAY_10_MSK,
+        servers: [
+          server("Поздний", scheduledType, { kind: "forced" }),
+          server("Ранний", scheduledType, { kind: "weekly", weekday: 3, minute: 18 * 60 }),
+          server("Без расписания", plainType),
+        ],
+      }),
+    );
+    const load = async (serverType: string) => {
+      const id = await createItem({ serverType });
+      return itemLoader(
+        routeArgs<Parameters<typeof itemLoader>[0]>(
+          deps,
+          `http://localhost/shop/items/${id}`,
+          {},
+          {
+            params: { id: String(id) },
+          },
+        ),
+      );
+    };
+    const page = await load(scheduledType);
+    expect(page.wipe).toEqual({ server: "Ранний", phrase: "вайп завтра в 18:00" });
+    expect(renderToStaticMarkup(createElement(ItemWipeNote, { wipe: page.wipe }))).toBe(
+      '<p class="item-wipe" data-testid="item-wipe"><strong>Вайп.</strong> «Ранний»: вайп завтра в 18:00. ' +
+        '<span class="muted">Вайп сбрасывает карту: постройки и полученные в игре вещи пропадают. Привилегии и то, ' +
+        "что ещё лежит в Корзине, вайп не затрагивает — получите их после вайпа.</span></p>",
+    );
+    // No server of the type announced a schedule: the page promises nothing.
+    const plain = await load(plainType);
+    expect(plain.wipe).toBeNull();
+    expect(renderToStaticMarkup(createElement(ItemWipeNote, { wipe: plain.wipe }))).toBe("");
   });
 });

@@ -71,3 +71,11 @@ export const WIPE_PAGE_TEXT = {
   link: "Календарь вайпов",
   linkFromList: "Календарь вайпов всех серверов →",
 } as const;
+
+/** The item page's note on the wipe (decision 128). */
+export const WIPE_ITEM_TEXT = {
+  title: "Вайп",
+  next: (server: string, phrase: string) => `«${server}»: ${phrase}.`,
+  meaning:
+    "Вайп сбрасывает карту: постройки и полученные в игре вещи пропадают. Привилегии и то, что ещё лежит в Корзине, вайп не затрагивает — получите их после вайпа.",
+} as const;

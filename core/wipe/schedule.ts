@@ -277,3 +277,21 @@ export function parseWipeSchedule(value: unknown): WipeSchedule | null {
       return null;
   }
 }
+
+/**
+ * The earliest next wipe among the servers of a type (the item page's note, decision 128): the
+ * server's name and the card's phrase; null when no server of the type has announced a schedule.
+ */
+export function nextWipeOfType(
+  servers: readonly { name: string; server_type: string; wipe?: WipeSchedule | null }[],
+  serverType: string,
+  now: number,
+): { server: string; phrase: string } | null {
+  let best: { server: string; at: number } | null = null;
+  for (const server of servers) {
+    if (server.server_type !== serverType) continue;
+    const next = nextWipe(server.wipe ?? NO_SCHEDULE, now);
+    if (next && (best === null || next.at < best.at)) best = { server: server.name, at: next.at };
+  }
+  return best && { server: best.server, phrase: nextPhrase(best.at, now) };
+}
