@@ -65,6 +65,7 @@ export const BOTH_RUNTIMES = [
   "tests/wipe-schedule.test.ts",
   "tests/admin-wipe-schedule.test.ts",
   "tests/wipe-pages.test.ts",
+  "tests/wipe-sales.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

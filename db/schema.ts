@@ -217,12 +217,37 @@ export const sales = sqliteTable(
     serverTypes: text("server_types", { mode: "json" }).$type<string[]>(),
     // An operator ended it early; NULL while it runs as planned.
     cancelledAt: integer("cancelled_at"),
+    // A window of a wipe sale (decision 128): the cron adds one per wipe of a server type, once.
+    wipeSaleId: integer("wipe_sale_id").references(() => wipeSales.id),
     createdAt: createdAt(),
   },
   (t) => [
     check("sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
     check("sales_period", sql`${t.endsAt} > ${t.startsAt}`),
     index("sales_period").on(t.endsAt, t.startsAt),
+    uniqueIndex("sales_wipe_window").on(t.wipeSaleId, t.serverTypes, t.startsAt),
+  ],
+);
+
+// Wipe sales (decision 128): a percent off for `hours` after each wipe of a server type, for some
+// categories and types (JSON arrays; NULL: all). Each wipe becomes an ordinary `sales` row, so prices
+// follow decision 113 unchanged.
+export const wipeSales = sqliteTable(
+  "wipe_sales",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    percent: integer("percent").notNull(),
+    hours: integer("hours").notNull(),
+    categoryIds: text("category_ids", { mode: "json" }).$type<number[]>(),
+    serverTypes: text("server_types", { mode: "json" }).$type<string[]>(),
+    // An operator ended it; its windows not yet over end with it.
+    cancelledAt: integer("cancelled_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("wipe_sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
+    check("wipe_sales_hours", sql`${t.hours} >= 1 AND ${t.hours} <= 72`),
   ],
 );
 

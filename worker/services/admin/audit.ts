@@ -30,6 +30,8 @@ export const AUDIT_ACTIONS = {
   "settings.returns": "Срок возврата покупок изменён",
   "sale.create": "Распродажа создана",
   "sale.end": "Распродажа завершена досрочно",
+  "sale.wipe_create": "Распродажа на вайп создана",
+  "sale.wipe_end": "Распродажа на вайп завершена",
   "category.create": "Категория добавлена",
   "category.rename": "Категория переименована",
   "category.move": "Порядок категорий изменён",
