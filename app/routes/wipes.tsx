@@ -56,28 +56,26 @@ export default function Wipes({ loaderData }: Route.ComponentProps) {
           {upcoming.length === 0 ? (
             <p>{WIPE_PAGE_TEXT.none}</p>
           ) : (
-            <div className="wipe-calendar__scroll">
-              <table className="wipe-calendar" data-testid="wipe-calendar">
-                <thead>
-                  <tr>
-                    <th scope="col">{WIPE_PAGE_TEXT.when}</th>
-                    <th scope="col">{WIPE_PAGE_TEXT.server}</th>
-                    <th scope="col">{WIPE_PAGE_TEXT.what}</th>
+            <table className="wipe-calendar" data-testid="wipe-calendar">
+              <thead>
+                <tr>
+                  <th scope="col">{WIPE_PAGE_TEXT.when}</th>
+                  <th scope="col">{WIPE_PAGE_TEXT.server}</th>
+                  <th scope="col">{WIPE_PAGE_TEXT.what}</th>
+                </tr>
+              </thead>
+              <tbody>
+                {upcoming.map((wipe) => (
+                  <tr key={`${wipe.server.name}-${wipe.at}`} data-testid="wipe-row">
+                    <td>
+                      <time dateTime={new Date(wipe.at).toISOString()}>{wipeDate(wipe.at)}</time>
+                    </td>
+                    <td>{wipe.server.name}</td>
+                    <td>{wipe.forced ? WIPE_TEXT.forced : WIPE_PAGE_TEXT.scheduled}</td>
                   </tr>
-                </thead>
-                <tbody>
-                  {upcoming.map((wipe) => (
-                    <tr key={`${wipe.server.name}-${wipe.at}`} data-testid="wipe-row">
-                      <td>
-                        <time dateTime={new Date(wipe.at).toISOString()}>{wipeDate(wipe.at)}</time>
-                      </td>
-                      <td>{wipe.server.name}</td>
-                      <td>{wipe.forced ? WIPE_TEXT.forced : WIPE_PAGE_TEXT.scheduled}</td>
-                    </tr>
-                  ))}
-                </tbody>
-              </table>
-            </div>
+                ))}
+              </tbody>
+            </table>
           )}
           <h2>{WIPE_PAGE_TEXT.schedules}</h2>
           <ul className="wipe-schedules">
