@@ -61,6 +61,21 @@ export const serverHeartbeats = sqliteTable("server_heartbeats", {
   receivedAt: integer("received_at").notNull(),
 });
 
+// Each new map a server's plugin reported (decision 128): Rust's save creation time, once per wipe
+// (reports within ten minutes of a recorded one are the same wipe). The heartbeat keeps only the last.
+export const serverWipes = sqliteTable(
+  "server_wipes",
+  {
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    wipedAt: integer("wiped_at").notNull(),
+    // When the site first heard of it.
+    seenAt: integer("seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.wipedAt] })],
+);
+
 // Each signed plugin request is accepted once: (server, signature) is unique.
 export const gameRequestNonces = sqliteTable(
   "game_request_nonces",

@@ -5,6 +5,15 @@
 -- for every kind but 'none'.
 -- wipe_sales: a percent off for some hours after each wipe of a type; the cron adds each wipe's window as an
 -- ordinary sales row (wipe_sale_id), once per sale, type and start (sales_wipe_window).
+-- server_wipes: each new map a plugin reported, once per wipe, so the site knows when wipes actually happened.
+CREATE TABLE `server_wipes` (
+	`server_id` integer NOT NULL,
+	`wiped_at` integer NOT NULL,
+	`seen_at` integer NOT NULL,
+	PRIMARY KEY(`server_id`, `wiped_at`),
+	FOREIGN KEY (`server_id`) REFERENCES `servers`(`id`) ON UPDATE no action ON DELETE cascade
+);
+--> statement-breakpoint
 CREATE TABLE `wipe_sales` (
 	`id` integer PRIMARY KEY AUTOINCREMENT NOT NULL,
 	`title` text NOT NULL,

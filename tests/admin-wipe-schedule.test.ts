@@ -6,7 +6,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { WIPE_FORM_TEXT } from "#core/messages/wipe.ts";
-import { servers } from "#db/schema.ts";
+import { servers, serverWipes } from "#db/schema.ts";
 import {
   actionResult,
   auditRowsFor,
@@ -15,7 +15,9 @@ import {
   thrownStatus,
 } from "#tests/support/admin-fixtures.ts";
 import { testClock, testDeps } from "#tests/support/deps.ts";
-import { createGameServer } from "#tests/support/game-fixtures.ts";
+import { clockedTransport, createGameServer } from "#tests/support/game-fixtures.ts";
+import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
+import { formatMoment } from "../app/components/admin/format.ts";
 import AdminServers, { action, loader } from "../app/routes/admin.servers.tsx";
 
 // Tuesday 1 December 2026, 10:00 in Moscow; December's forced wipe is Thursday the 3rd, 22:00.
@@ -175,5 +177,48 @@ describe("Серверы: the wipe schedule", () => {
     expect(refused.status).toBe(403);
     expect(await columns(server.id)).toMatchObject({ kind: "none" });
     expect(await auditRowsFor(deps, "server", server.id)).toEqual([]);
+  });
+});
+
+describe("wipes that actually happened", () => {
+  it("are recorded once from the plugin's heartbeat, and «Серверы» shows the last", async () => {
+    const admin = await createOperator(deps, "admin");
+    const server = await createGameServer(deps);
+    const plugin = new PluginSimulator({
+      transport: clockedTransport(clock.now),
+      serverId: server.id,
+      serverKey: server.key,
+      now: clock.now,
+    });
+    const seconds = (ms: number) => Math.floor(ms / 1000);
+    const recorded = async () =>
+      (
+        await deps.db.orm
+          .select({ wipedAt: serverWipes.wipedAt })
+          .from(serverWipes)
+          .where(eq(serverWipes.serverId, server.id))
+          .orderBy(serverWipes.wipedAt)
+      ).map((row) => row.wipedAt);
+    const firstWipe = clock.now().getTime() - 3 * 3_600_000;
+    const beat = async (wipedAt: number | undefined) => {
+      clock.advance(1000);
+      expect(
+        (await plugin.heartbeat([], { wiped_at: wipedAt === undefined ? undefined : seconds(wipedAt) })).status,
+      ).toBe(200);
+    };
+    await beat(undefined);
+    expect(await recorded()).toEqual([]);
+    await beat(firstWipe);
+    await beat(firstWipe);
+    // The same wipe a few minutes off (a restart, a clock) is still that wipe.
+    await beat(firstWipe + 5 * 60_000);
+    expect(await recorded()).toEqual([seconds(firstWipe) * 1000]);
+    const nextWipe = clock.now().getTime() - 60_000;
+    await beat(nextWipe);
+    expect(await recorded()).toEqual([seconds(firstWipe) * 1000, seconds(nextWipe) * 1000]);
+
+    const listed = await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }));
+    expect(listed.servers.find((row) => row.id === server.id)?.lastWipeAt).toBe(seconds(nextWipe) * 1000);
+    expect(page(listed)).toContain(`не задано · последний по плагину: ${formatMoment(seconds(nextWipe) * 1000)}<`);
   });
 });

@@ -248,7 +248,13 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
  * One server's wipe schedule (decision 128): every field shown, the kind picks the ones that count,
  * so it is a plain form that works without JavaScript.
  */
-function WipeScheduleForm({ server, now }: { server: { id: number; name: string; wipe: WipeSchedule }; now: number }) {
+function WipeScheduleForm({
+  server,
+  now,
+}: {
+  server: { id: number; name: string; wipe: WipeSchedule; lastWipeAt: number | null };
+  now: number;
+}) {
   const { wipe } = server;
   const next = nextWipe(wipe, now);
   const weekday = wipe.kind === "weekly" ? wipe.weekday : 4;
@@ -270,6 +276,7 @@ function WipeScheduleForm({ server, now }: { server: { id: number; name: string;
         <span className="muted" data-testid="wipe-schedule-now">
           {scheduleText(wipe)}
           {next ? ` · ${WIPE_TEXT.nextLabel} ${wipeDate(next.at)}${next.forced ? ` (${WIPE_TEXT.forced})` : ""}` : ""}
+          {server.lastWipeAt != null ? ` · ${WIPE_TEXT.lastLabel} ${formatMoment(server.lastWipeAt)}` : ""}
         </span>
       </p>
       <label className="admin-field">

@@ -35,6 +35,7 @@ interface ServerListRow {
   wipeMinute: number | null;
   wipeEveryWeeks: number | null;
   wipeFrom: string | null;
+  lastWipeAt: number | null;
 }
 
 const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_port AS ipPort,
@@ -43,7 +44,8 @@ const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_por
     s.key_rotated_at AS keyRotatedAt, h.received_at AS heartbeatAt, h.players, h.max_players AS maxPlayers,
     (SELECT COUNT(*) FROM deliveries d WHERE d.server_type = s.server_type AND d.status = 'pending') AS pending,
     s.wipe_kind AS wipeKind, s.wipe_weekday AS wipeWeekday, s.wipe_minute AS wipeMinute,
-    s.wipe_every_weeks AS wipeEveryWeeks, s.wipe_from AS wipeFrom
+    s.wipe_every_weeks AS wipeEveryWeeks, s.wipe_from AS wipeFrom,
+    (SELECT MAX(w.wiped_at) FROM server_wipes w WHERE w.server_id = s.id) AS lastWipeAt
   FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id
   ORDER BY s.sort_order, s.id`;
 
