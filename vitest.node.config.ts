@@ -61,6 +61,11 @@ export const BOTH_RUNTIMES = [
   "tests/admin-categories.test.ts",
   // the minutely jobs' lease (decision 121)
   "tests/job-lease.test.ts",
+  // the wipe schedule: Intl's Moscow time on Node's ICU as on workerd's (decision 128)
+  "tests/wipe-schedule.test.ts",
+  "tests/admin-wipe-schedule.test.ts",
+  "tests/wipe-pages.test.ts",
+  "tests/wipe-sales.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

@@ -4,6 +4,7 @@ export default [
   index("routes/home.tsx"),
   route("terms", "routes/terms.tsx"),
   route("balance", "routes/balance.tsx"),
+  route("wipes", "routes/wipes.tsx"),
   route("auth-success", "routes/auth-success.tsx"),
   route("logout", "routes/logout.tsx"),
   route("shop", "routes/shop.tsx"),

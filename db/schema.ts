@@ -30,6 +30,17 @@ export const servers = sqliteTable("servers", {
   // Set by `npm run db:restore` (or a plugin that saw a higher ack_seq): deliveries of this server's
   // type wait until its plugin has sent again what it acknowledged after the backup (decision 124).
   needsResync: integer("needs_resync", { mode: "boolean" }).notNull().default(false),
+  // The wipe schedule in Moscow time (decision 128): 'none', 'weekly' (weekday 1 Monday … 7 Sunday
+  // and minute after midnight), 'every_weeks' (every N weeks from a date, at a minute) or 'forced'
+  // (Facepunch's monthly forced wipe only, which every other kind also counts).
+  wipeKind: text("wipe_kind", { enum: ["none", "weekly", "every_weeks", "forced"] })
+    .notNull()
+    .default("none"),
+  wipeWeekday: integer("wipe_weekday"),
+  wipeMinute: integer("wipe_minute"),
+  wipeEveryWeeks: integer("wipe_every_weeks"),
+  // "YYYY-MM-DD", Moscow's calendar: the first wipe of an every-N-weeks schedule.
+  wipeFrom: text("wipe_from"),
   createdAt: createdAt(),
 });
 
@@ -64,6 +75,21 @@ export const gameRequestMarks = sqliteTable("game_request_marks", {
   newest: integer("newest").notNull(),
   recent: text("recent").notNull(),
 });
+
+// Each new map a server's plugin reported (decision 128): Rust's save creation time, once per wipe
+// (reports within ten minutes of a recorded one are the same wipe). The heartbeat keeps only the last.
+export const serverWipes = sqliteTable(
+  "server_wipes",
+  {
+    serverId: integer("server_id")
+      .notNull()
+      .references(() => servers.id, { onDelete: "cascade" }),
+    wipedAt: integer("wiped_at").notNull(),
+    // When the site first heard of it.
+    seenAt: integer("seen_at").notNull(),
+  },
+  (t) => [primaryKey({ columns: [t.serverId, t.wipedAt] })],
+);
 
 export const users = sqliteTable(
   "users",
@@ -215,12 +241,37 @@ export const sales = sqliteTable(
     serverTypes: text("server_types", { mode: "json" }).$type<string[]>(),
     // An operator ended it early; NULL while it runs as planned.
     cancelledAt: integer("cancelled_at"),
+    // A window of a wipe sale (decision 128): the cron adds one per wipe of a server type, once.
+    wipeSaleId: integer("wipe_sale_id").references(() => wipeSales.id),
     createdAt: createdAt(),
   },
   (t) => [
     check("sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
     check("sales_period", sql`${t.endsAt} > ${t.startsAt}`),
     index("sales_period").on(t.endsAt, t.startsAt),
+    uniqueIndex("sales_wipe_window").on(t.wipeSaleId, t.serverTypes, t.startsAt),
+  ],
+);
+
+// Wipe sales (decision 128): a percent off for `hours` after each wipe of a server type, for some
+// categories and types (JSON arrays; NULL: all). Each wipe becomes an ordinary `sales` row, so prices
+// follow decision 113 unchanged.
+export const wipeSales = sqliteTable(
+  "wipe_sales",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    title: text("title").notNull(),
+    percent: integer("percent").notNull(),
+    hours: integer("hours").notNull(),
+    categoryIds: text("category_ids", { mode: "json" }).$type<number[]>(),
+    serverTypes: text("server_types", { mode: "json" }).$type<string[]>(),
+    // An operator ended it; its windows not yet over end with it.
+    cancelledAt: integer("cancelled_at"),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("wipe_sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
+    check("wipe_sales_hours", sql`${t.hours} >= 1 AND ${t.hours} <= 72`),
   ],
 );
 

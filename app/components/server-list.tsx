@@ -1,7 +1,8 @@
 import { useEffect, useState } from "react";
-import { formatMap, formatWipe, steamConnectUrl } from "#core/format/server-card.ts";
+import { formatMap, steamConnectUrl } from "#core/format/server-card.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { SERVER_CARD_TEXT } from "#core/messages/server-status.ts";
+import { NO_SCHEDULE, wipePhrase } from "#core/wipe/schedule.ts";
 import { isOnline, parseServerStatus, type ServerView, serverIcon } from "../lib/servers.ts";
 import { CopyButton } from "./copy-button.tsx";
 import { Toast, useToast } from "./toast.tsx";
@@ -105,7 +106,8 @@ function fromInitial(initial: ServerView[] | null | undefined): ListState {
 function ServerCard({ server, now, onCopied }: { server: ServerView; now: number; onCopied: (ok: boolean) => void }) {
   const online = isOnline(server.status);
   const map = formatMap(server.map);
-  const wipe = formatWipe(server.wiped_at, now);
+  // The next wipe from the schedule, or a fresh reported one (decision 128), as of the loader's clock.
+  const wipe = wipePhrase(server.wipe ?? NO_SCHEDULE, server.wiped_at, now);
   return (
     <li className="server-card">
       <img className="server-card__icon" src={serverIcon(server.server_type)} width={56} height={56} alt="" />

@@ -1,4 +1,5 @@
 import { hasSellerDetails, SELLER_TEXT } from "#core/messages/seller.ts";
+import { WIPE_PAGE_TEXT } from "#core/messages/wipe.ts";
 import type { SellerDetails } from "#core/seller.ts";
 import { SiteLink } from "./site-link.tsx";
 
@@ -19,6 +20,7 @@ export function SiteFooter({
           <a href={discordUrl} target="_blank" rel="noopener noreferrer">
             Discord
           </a>
+          <SiteLink to="/wipes">{WIPE_PAGE_TEXT.link}</SiteLink>
           <SiteLink to="/terms">Пользовательское соглашение</SiteLink>
         </nav>
         {hasSellerDetails(seller) ? <SellerLine seller={seller} /> : null}

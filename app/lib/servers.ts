@@ -1,5 +1,7 @@
 // What a server card shows, derived from the API's server_type and status.
 
+import { parseWipeSchedule, type WipeSchedule } from "#core/wipe/schedule.ts";
+
 export interface ServerView {
   name: string;
   server_type: string;
@@ -10,6 +12,8 @@ export interface ServerView {
   map?: { name: string | null; size: number | null } | null;
   /** The last wipe, ms. */
   wiped_at?: number | null;
+  /** The wipe schedule (decision 128); absent from documents written before it. */
+  wipe?: WipeSchedule | null;
 }
 
 const ICONS: Record<string, string> = {
@@ -40,6 +44,7 @@ export function parseServerStatus(body: unknown): ServerView[] {
     ...server,
     map: isMap(server.map) ? server.map : null,
     wiped_at: typeof server.wiped_at === "number" ? server.wiped_at : null,
+    wipe: parseWipeSchedule(server.wipe),
   }));
 }
 

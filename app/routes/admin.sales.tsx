@@ -3,11 +3,13 @@ import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { SALES_TEXT } from "#core/messages/admin.ts";
+import { WIPE_SALE_TEXT } from "#core/messages/wipe.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { saleState } from "#core/shop/sales.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { listCategories } from "#worker/services/admin/catalog.ts";
 import { createSale, endSale, listSales, saleFormInput } from "#worker/services/admin/sales.ts";
+import { createWipeSale, endWipeSale, listWipeSales, wipeSaleFormInput } from "#worker/services/admin/wipe-sales.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
 import type { Route } from "./+types/admin.sales";
@@ -18,15 +20,23 @@ import type { Route } from "./+types/admin.sales";
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
-  const [sales, categories] = await Promise.all([listSales(deps), listCategories(deps)]);
+  const [sales, categories, wipeSales] = await Promise.all([
+    listSales(deps),
+    listCategories(deps),
+    listWipeSales(deps),
+  ]);
   const done = new URL(request.url).searchParams.get("done");
   const notice: AdminActionData | null =
     done === "created"
       ? { ok: true, message: SALES_TEXT.created }
       : done === "ended"
         ? { ok: true, message: SALES_TEXT.ended }
-        : null;
-  return { sales, categories, now: deps.now().getTime(), notice };
+        : done === "wipe-created"
+          ? { ok: true, message: WIPE_SALE_TEXT.created }
+          : done === "wipe-ended"
+            ? { ok: true, message: WIPE_SALE_TEXT.ended }
+            : null;
+  return { sales, categories, wipeSales, now: deps.now().getTime(), notice };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -42,6 +52,27 @@ export async function action({ context, request }: Route.ActionArgs) {
     // Back by GET, so a reload never repeats the post.
     return redirect("/admin/sales?done=ended", 303);
   }
+  // Wipe sales (decision 128): a percent off for some hours after each wipe of the chosen types.
+  if (form.get("intent") === "wipe-end") {
+    const id = positiveIdText.safeParse(form.get("id"));
+    const ended = id.success
+      ? await endWipeSale(deps, operator, id.data)
+      : { ok: false as const, error: WIPE_SALE_TEXT.notRunning };
+    if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+    return redirect("/admin/sales?done=wipe-ended", 303);
+  }
+  if (form.get("intent") === "wipe-create") {
+    const wipeInput = wipeSaleFormInput(form);
+    if (!wipeInput.success) {
+      return data<AdminActionData>(
+        { ok: false, error: wipeInput.error.issues[0]?.message ?? SALES_TEXT.badTitle },
+        { status: 400 },
+      );
+    }
+    const created = await createWipeSale(deps, operator, wipeInput.data);
+    if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
+    return redirect("/admin/sales?done=wipe-created", 303);
+  }
   const input = saleFormInput(form);
   if (!input.success) {
     return data<AdminActionData>(
@@ -55,7 +86,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AdminSales({ loaderData, actionData }: Route.ComponentProps) {
-  const { sales, categories, now, notice } = loaderData;
+  const { sales, categories, wipeSales, now, notice } = loaderData;
   const categoryName = new Map(categories.map((category) => [category.id, category.name]));
   return (
     <section className="admin-section" aria-labelledby="sales-title">
@@ -144,6 +175,110 @@ export default function AdminSales({ loaderData, actionData }: Route.ComponentPr
                   </tr>
                 );
               })}
+            </tbody>
+          </table>
+        </div>
+      )}
+      <WipeSales wipeSales={wipeSales} categories={categories} />
+    </section>
+  );
+}
+
+/** Wipe sales (decision 128): the form and the list, plain forms that work without JavaScript. */
+function WipeSales({
+  wipeSales,
+  categories,
+}: {
+  wipeSales: {
+    id: number;
+    title: string;
+    percent: number;
+    hours: number;
+    categoryIds: number[] | null;
+    serverTypes: string[] | null;
+    cancelledAt: number | null;
+  }[];
+  categories: { id: number; name: string }[];
+}) {
+  const categoryName = new Map(categories.map((category) => [category.id, category.name]));
+  return (
+    <section className="admin-section" aria-labelledby="wipe-sales-title">
+      <h3 id="wipe-sales-title">{WIPE_SALE_TEXT.title}</h3>
+      <p className="muted">{WIPE_SALE_TEXT.help}</p>
+      <Form method="post" className="admin-form" aria-label={WIPE_SALE_TEXT.title}>
+        <input type="hidden" name="intent" value="wipe-create" />
+        <label className="admin-field">
+          Название
+          <input name="title" required maxLength={60} placeholder="Скидки на вайп" />
+        </label>
+        <label className="admin-field">
+          Скидка, %
+          <input name="percent" type="number" min={1} max={90} step={1} inputMode="numeric" required />
+        </label>
+        <label className="admin-field">
+          {WIPE_SALE_TEXT.hours}
+          <input name="hours" type="number" min={1} max={72} step={1} inputMode="numeric" required />
+        </label>
+        <fieldset className="admin-field admin-field--wide">
+          <legend>Категории (ничего не выбрано — все)</legend>
+          {categories.map((category) => (
+            <label key={category.id}>
+              <input type="checkbox" name="categoryIds" value={category.id} /> {category.name}
+            </label>
+          ))}
+        </fieldset>
+        <fieldset className="admin-field admin-field--wide">
+          <legend>Типы серверов (ничего не выбрано — все)</legend>
+          {SERVER_TYPES.map((type) => (
+            <label key={type}>
+              <input type="checkbox" name="serverTypes" value={type} /> {serverTypeLabel(type)}
+            </label>
+          ))}
+        </fieldset>
+        <button type="submit" className="button">
+          {WIPE_SALE_TEXT.create}
+        </button>
+      </Form>
+      {wipeSales.length === 0 ? (
+        <p className="muted">{WIPE_SALE_TEXT.none}</p>
+      ) : (
+        <div className="admin-scroll">
+          <table className="admin-table" data-testid="wipe-sales">
+            <thead>
+              <tr>
+                <th scope="col">Название</th>
+                <th scope="col">Скидка</th>
+                <th scope="col">На что</th>
+                <th scope="col">Состояние</th>
+                <th scope="col" />
+              </tr>
+            </thead>
+            <tbody>
+              {wipeSales.map((sale) => (
+                <tr key={sale.id}>
+                  <td>{sale.title}</td>
+                  <td>{WIPE_SALE_TEXT.rule(sale.percent, sale.hours)}</td>
+                  <td>
+                    {[
+                      sale.categoryIds?.map((id) => categoryName.get(id) ?? `№${id}`).join(", ") ??
+                        SALES_TEXT.everything,
+                      sale.serverTypes?.map(serverTypeLabel).join(", ") ?? SALES_TEXT.allTypes,
+                    ].join("; ")}
+                  </td>
+                  <td>{sale.cancelledAt === null ? WIPE_SALE_TEXT.running : WIPE_SALE_TEXT.cancelled}</td>
+                  <td>
+                    {sale.cancelledAt === null ? (
+                      <Form method="post">
+                        <input type="hidden" name="intent" value="wipe-end" />
+                        <input type="hidden" name="id" value={sale.id} />
+                        <button type="submit" className="button button--ghost button--small">
+                          {WIPE_SALE_TEXT.end}
+                        </button>
+                      </Form>
+                    ) : null}
+                  </td>
+                </tr>
+              ))}
             </tbody>
           </table>
         </div>

@@ -3,13 +3,25 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
+import { WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
+import { wipeScheduleFormSchema } from "#core/schemas/wipe-schedule.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import {
+  minuteText,
+  moscowDate,
+  nextWipe,
+  scheduleText,
+  WIPE_KINDS,
+  type WipeSchedule,
+  wipeDate,
+} from "#core/wipe/schedule.ts";
 import {
   addServer,
   listServers,
   removeServer,
   rotateServerKey,
   serverFormSchema,
+  setWipeSchedule,
 } from "#worker/services/admin/servers.ts";
 import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
@@ -27,7 +39,7 @@ export type ServerActionData =
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
-  return { ...(await listServers(deps)), serverTypes: SERVER_TYPES };
+  return { ...(await listServers(deps)), serverTypes: SERVER_TYPES, now: deps.now().getTime() };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -57,6 +69,25 @@ export async function action({ context, request }: Route.ActionArgs) {
     return data<ServerActionData>({
       ok: true,
       message: `Сервер №${result.serverId} удалён${stranded}${last}`,
+      serverId: result.serverId,
+    });
+  }
+  if (form.intent === "wipe") {
+    // The wipe schedule (decision 128): its fields read by one schema, the change journaled.
+    const id = z.coerce.number().int().positive().safeParse(form.serverId);
+    if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
+    const input = wipeScheduleFormSchema.safeParse(form);
+    if (!input.success) {
+      return data<ServerActionData>(
+        { ok: false, error: input.error.issues[0]?.message ?? WIPE_FORM_TEXT.kind },
+        { status: 400 },
+      );
+    }
+    const result = await setWipeSchedule(deps, operator, id.data, input.data);
+    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+    return data<ServerActionData>({
+      ok: true,
+      message: WIPE_FORM_TEXT.saved(result.serverId, scheduleText(input.data)),
       serverId: result.serverId,
     });
   }
@@ -91,7 +122,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
-  const { servers, unserved, serverTypes } = loaderData;
+  const { servers, unserved, serverTypes, now } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="servers-title">
       <h2 id="servers-title">Серверы</h2>
@@ -202,7 +233,88 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
           </tbody>
         </table>
       </div>
+      <section className="admin-section" aria-labelledby="wipe-title">
+        <h3 id="wipe-title">{WIPE_TEXT.consoleTitle}</h3>
+        <p className="muted">{WIPE_TEXT.consoleHint}</p>
+        {servers.map((server) => (
+          <WipeScheduleForm key={server.id} server={server} now={now} />
+        ))}
+      </section>
     </section>
+  );
+}
+
+/**
+ * One server's wipe schedule (decision 128): every field shown, the kind picks the ones that count,
+ * so it is a plain form that works without JavaScript.
+ */
+function WipeScheduleForm({
+  server,
+  now,
+}: {
+  server: { id: number; name: string; wipe: WipeSchedule; lastWipeAt: number | null };
+  now: number;
+}) {
+  const { wipe } = server;
+  const next = nextWipe(wipe, now);
+  const weekday = wipe.kind === "weekly" ? wipe.weekday : 4;
+  const minute = wipe.kind === "weekly" || wipe.kind === "every_weeks" ? wipe.minute : 14 * 60;
+  const from = wipe.kind === "every_weeks" ? wipe.from : moscowDate(now);
+  return (
+    <Form
+      method="post"
+      className="admin-form"
+      aria-label={WIPE_TEXT.formLabel(server.id)}
+      data-testid="wipe-schedule-form"
+    >
+      <input type="hidden" name="intent" value="wipe" />
+      <input type="hidden" name="serverId" value={server.id} />
+      <p className="admin-field admin-field--wide">
+        <strong>
+          №{server.id} {server.name}
+        </strong>
+        <span className="muted" data-testid="wipe-schedule-now">
+          {scheduleText(wipe)}
+          {next ? ` · ${WIPE_TEXT.nextLabel} ${wipeDate(next.at)}${next.forced ? ` (${WIPE_TEXT.forced})` : ""}` : ""}
+          {server.lastWipeAt != null ? ` · ${WIPE_TEXT.lastLabel} ${formatMoment(server.lastWipeAt)}` : ""}
+        </span>
+      </p>
+      <label className="admin-field">
+        {WIPE_TEXT.kindLabel}
+        <select name="wipeKind" defaultValue={wipe.kind}>
+          {WIPE_KINDS.map((kind) => (
+            <option key={kind} value={kind}>
+              {WIPE_TEXT.kindLabels[kind]}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="admin-field">
+        {WIPE_TEXT.weekdayLabel}
+        <select name="weekday" defaultValue={String(weekday)}>
+          {WIPE_TEXT.weekdayNames.map((name, index) => (
+            <option key={name} value={String(index + 1)}>
+              {name}
+            </option>
+          ))}
+        </select>
+      </label>
+      <label className="admin-field">
+        {WIPE_TEXT.timeLabel}
+        <input name="time" type="time" defaultValue={minuteText(minute)} />
+      </label>
+      <label className="admin-field">
+        {WIPE_TEXT.weeksLabel}
+        <input name="weeks" type="number" min={2} max={8} defaultValue={wipe.kind === "every_weeks" ? wipe.weeks : 2} />
+      </label>
+      <label className="admin-field">
+        {WIPE_TEXT.fromLabel}
+        <input name="from" type="date" defaultValue={from} />
+      </label>
+      <button type="submit" className="button button--small">
+        {WIPE_TEXT.save}
+      </button>
+    </Form>
   );
 }
 

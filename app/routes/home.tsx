@@ -1,6 +1,7 @@
 import { useRouteLoaderData } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { GUIDE_COPY_STEP } from "#core/messages/history.ts";
+import { WIPE_PAGE_TEXT } from "#core/messages/wipe.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { ServerList } from "../components/server-list.tsx";
 import { SiteLink } from "../components/site-link.tsx";
@@ -85,6 +86,9 @@ export default function Home({ loaderData }: Route.ComponentProps) {
       <section id="servers" className="section container" aria-labelledby="servers-title">
         <h2 id="servers-title">Серверы Rust</h2>
         <ServerList initial={loaderData.servers} renderedAt={loaderData.renderedAt} />
+        <p className="server-list__more">
+          <SiteLink to="/wipes">{WIPE_PAGE_TEXT.linkFromList}</SiteLink>
+        </p>
       </section>
 
       <section id="tutorial" className="section container" aria-labelledby="tutorial-title">

@@ -23,10 +23,12 @@ import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/s
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { ServerAddress } from "#core/shop/types.ts";
+import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
+import { readServerStatus } from "#worker/services/server-status.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import type { LookupSource } from "#worker/services/shop/gift-lookup-limit.ts";
 import { findGiftRecipient, type GiftRecipient } from "#worker/services/shop/gift-recipient.ts";
@@ -35,6 +37,7 @@ import { serversOfType } from "#worker/services/shop/servers-of-type.ts";
 import { GuestPrices, ServerTypeNote, ShortOfFunds } from "../components/shop/buy-dialog.tsx";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
 import { GiftFields } from "../components/shop/gift-fields.tsx";
+import { ItemWipeNote } from "../components/shop/item-wipe-note.tsx";
 import { Countdown, LimitedBadge, QuantityBar, useLimitedState } from "../components/shop/limited.tsx";
 import { Price } from "../components/shop/price.tsx";
 import { Receipt } from "../components/shop/receipt.tsx";
@@ -59,7 +62,11 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
   const id = positiveIdText.safeParse(params.id);
   if (!id.success) throw data(ITEM_INFO_FAILED, { status: 404 });
   const deps = context.get(depsContext);
-  const [item, user] = await Promise.all([getItem(deps, id.data), getSessionUser(deps, request)]);
+  const [item, user, status] = await Promise.all([
+    getItem(deps, id.data),
+    getSessionUser(deps, request),
+    readServerStatus(deps),
+  ]);
   if (!item) throw data(ITEM_INFO_FAILED, { status: 404 });
   const url = new URL(request.url);
   const query = itemQuerySchema.parse(Object.fromEntries(url.searchParams));
@@ -73,6 +80,8 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
     item,
     balance: user ? kopecksToRubles(user.balance) : null,
     now: deps.now().getTime(),
+    // The next wipe of a server of the item's type, as the server list says it (decision 128).
+    wipe: nextWipeOfType(status.servers, item.server_type, deps.now().getTime()),
     // The form's idempotency key: submitting this page twice buys once.
     idempotencyKey: crypto.randomUUID(),
     receipt,
@@ -282,6 +291,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           <SaleEnds sale={item.sale} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
+          <ItemWipeNote wipe={loaderData.wipe} />
           {item.contents.length > 0 ? (
             <ul className="contents">
               {item.contents.map((content) => (

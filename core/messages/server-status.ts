@@ -4,7 +4,4 @@ export const SERVER_STATUS_FAILED = "Ошибка при получении ст
 export const SERVER_CARD_TEXT = {
   connect: "Подключиться",
   connectLabel: (ipPort: string) => `Подключиться к ${ipPort} через Steam`,
-  wipeToday: "вайп сегодня",
-  /** `relative`: «2 дня назад» (Intl.RelativeTimeFormat). */
-  wipe: (relative: string) => `вайп ${relative}`,
 } as const;

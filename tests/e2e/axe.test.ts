@@ -36,7 +36,7 @@ async function seriousViolations(page: Page): Promise<string[]> {
     );
 }
 
-const SIGNED_OUT = ["/", "/shop?server_type=SOLO", "/shop/items/101", "/terms", "/balance", "/no-such-page"];
+const SIGNED_OUT = ["/", "/shop?server_type=SOLO", "/shop/items/101", "/terms", "/wipes", "/balance", "/no-such-page"];
 const SIGNED_IN = ["/profile", "/promocodes", "/purchases", "/deposits", "/statement", "/balance", "/shop/items/101"];
 
 for (const width of [1280, 375]) {

@@ -8,6 +8,7 @@ import { test } from "node:test";
 import { GameServerProcess } from "./harness.ts";
 import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
 import {
+  all,
   buy,
   consoleRow,
   createGameServer,
@@ -411,6 +412,12 @@ test("a good start says so in the log, and the heartbeat carries the map and the
     assert.equal(Number(beat.map_seed), 12345);
     const days = (Date.now() - Number(beat.wiped_at)) / 86_400_000;
     assert.ok(days > 1.9 && days < 2.1, `wiped ${days} days ago`);
+    // The site records that wipe once, however many heartbeats repeat it (decision 128).
+    const wipes = await all<{ wiped_at: number }>("SELECT wiped_at FROM server_wipes WHERE server_id = ?", s.server.id);
+    assert.deepEqual(
+      wipes.map((row) => Number(row.wiped_at)),
+      [Number(beat.wiped_at)],
+    );
   } finally {
     await s.end();
   }

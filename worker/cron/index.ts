@@ -1,4 +1,5 @@
 import type { Deps } from "../deps.ts";
+import { scheduleWipeSales } from "../services/admin/wipe-sales.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
@@ -36,6 +37,10 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // Send the console's Discord notifications that are due; drop, journaled, those a day old (decision 110).
     discordNotifications: async () => {
       console.log(JSON.stringify({ event: "discord_notifications_sent", ...(await sendDiscordNotifications(deps)) }));
+    },
+    // Add each coming wipe's window of the wipe sales as an ordinary sale (decision 128).
+    wipeSales: async () => {
+      console.log(JSON.stringify({ event: "wipe_sales_scheduled", ...(await scheduleWipeSales(deps)) }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));

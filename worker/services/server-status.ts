@@ -1,5 +1,6 @@
 import { eq } from "drizzle-orm";
 import { z } from "zod";
+import { parseWipeSchedule, scheduleFromColumns, type WipeSchedule } from "#core/wipe/schedule.ts";
 import { serverHeartbeats, servers } from "#db/schema.ts";
 import type { Deps } from "../deps.ts";
 import { findSteamServer, type SteamServer, steamWipedAt } from "../integrations/steam/game-servers.ts";
@@ -37,6 +38,12 @@ const publicServerSchema = z.object({
   map: z.object({ name: z.string().nullable(), size: z.number().int().nullable() }).nullish(),
   /** The last wipe (Rust's save creation time), ms. */
   wiped_at: z.number().nullish(),
+  /** The wipe schedule (decision 128): the list and /wipes compute the next wipe from it. */
+  // One that is not a schedule is dropped, never shown as a wrong promise; the server is still listed.
+  wipe: z
+    .unknown()
+    .transform((value): WipeSchedule | undefined => parseWipeSchedule(value) ?? undefined)
+    .optional(),
 });
 
 const statusDocumentSchema = z.object({
@@ -173,6 +180,8 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
   // A server Steam didn't answer for this minute keeps the map and wipe the last document had.
   const earlier = (ipPort: string) => previous?.servers.find((entry) => entry.ip_port === ipPort);
   const current: PublicServer[] = rows.map((server) => {
+    // Only a set schedule travels (decision 128): a server without one reads as before.
+    const schedule = scheduleFromColumns(server);
     const sightings: Sighting[] = [];
     const steam = steamById.get(server.id);
     if (steam) sightings.push({ players: steam.players, maxPlayers: steam.max_players, seenAt: now });
@@ -206,6 +215,7 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
               ? null
               : (earlier(server.ipPort)?.map ?? null),
       wiped_at: beat?.wipedAt ?? (steam ? steamWipedAt(steam) : (earlier(server.ipPort)?.wiped_at ?? null)),
+      ...(schedule.kind === "none" ? {} : { wipe: schedule }),
     };
   });
 
@@ -238,7 +248,8 @@ function sameServers(a: PublicServer[], b: PublicServer[]): boolean {
         server.ip_port === other.ip_port &&
         (server.map?.name ?? null) === (other.map?.name ?? null) &&
         (server.map?.size ?? null) === (other.map?.size ?? null) &&
-        (server.wiped_at ?? null) === (other.wiped_at ?? null)
+        (server.wiped_at ?? null) === (other.wiped_at ?? null) &&
+        JSON.stringify(server.wipe ?? null) === JSON.stringify(other.wipe ?? null)
       );
     })
   );

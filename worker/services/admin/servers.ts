@@ -2,6 +2,7 @@ import { type SQL, sql } from "drizzle-orm";
 import { z } from "zod";
 import { lastServerQueueText, SERVER_TEXT } from "#core/messages/admin.ts";
 import { isIpPort, SERVER_TYPES } from "#core/shop/server-types.ts";
+import { scheduleFromColumns, scheduleToColumns, type WipeSchedule } from "#core/wipe/schedule.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, read, statement } from "../../ports/database.ts";
 import { deriveServerKey, generateKeySalt } from "../game/keys.ts";
@@ -29,13 +30,22 @@ interface ServerListRow {
   players: number | null;
   maxPlayers: number | null;
   pending: number;
+  wipeKind: string;
+  wipeWeekday: number | null;
+  wipeMinute: number | null;
+  wipeEveryWeeks: number | null;
+  wipeFrom: string | null;
+  lastWipeAt: number | null;
 }
 
 const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_port AS ipPort,
     s.key_hash IS NOT NULL OR s.key_salt IS NOT NULL AS hasKey,
     s.key_salt IS NULL AND s.key_hash IS NOT NULL AS legacyKey,
     s.key_rotated_at AS keyRotatedAt, h.received_at AS heartbeatAt, h.players, h.max_players AS maxPlayers,
-    (SELECT COUNT(*) FROM deliveries d WHERE d.server_type = s.server_type AND d.status = 'pending') AS pending
+    (SELECT COUNT(*) FROM deliveries d WHERE d.server_type = s.server_type AND d.status = 'pending') AS pending,
+    s.wipe_kind AS wipeKind, s.wipe_weekday AS wipeWeekday, s.wipe_minute AS wipeMinute,
+    s.wipe_every_weeks AS wipeEveryWeeks, s.wipe_from AS wipeFrom,
+    (SELECT MAX(w.wiped_at) FROM server_wipes w WHERE w.server_id = s.id) AS lastWipeAt
   FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id
   ORDER BY s.sort_order, s.id`;
 
@@ -63,8 +73,9 @@ export async function listServers(deps: Pick<Deps, "db" | "now">) {
     read<{ serverType: string; waiting: number }>(UNSERVED_READ),
   ] as const);
   return {
-    servers: rows.map((row) => ({
+    servers: rows.map(({ wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom, ...row }) => ({
       ...row,
+      wipe: scheduleFromColumns({ wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom }),
       hasKey: Boolean(row.hasKey),
       // A key from before decision 103 (its stored hash can sign): replace it.
       legacyKey: Boolean(row.legacyKey),
@@ -139,6 +150,40 @@ export async function rotateServerKey(
   ]);
   if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
   return { ok: true, serverId, key: await deriveServerKey(deps.config.gameKeySecret, serverId, salt) };
+}
+
+/**
+ * Sets a server's wipe schedule (decision 128), journaled with the schedule before and after in the
+ * same batch. The status cron carries it to the server list within two minutes (decision 001).
+ */
+export async function setWipeSchedule(
+  deps: Pick<Deps, "db" | "now">,
+  operator: Operator,
+  serverId: number,
+  schedule: WipeSchedule,
+): Promise<{ ok: true; serverId: number } | Extract<AdminResult, { ok: false }>> {
+  const now = deps.now().getTime();
+  const columns = scheduleToColumns(schedule);
+  const [audit] = await deps.db.batch([
+    auditStatement(
+      {
+        operator,
+        action: "server.wipe_schedule",
+        targetType: "server",
+        targetId: serverId,
+        before: sql`(SELECT json_object('kind', wipe_kind, 'weekday', wipe_weekday, 'minute', wipe_minute,
+          'weeks', wipe_every_weeks, 'from', wipe_from) FROM servers WHERE id = ${serverId})`,
+        after: { ...schedule },
+        now,
+      },
+      sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId})`,
+    ),
+    statement(sql`UPDATE servers SET wipe_kind = ${columns.wipeKind}, wipe_weekday = ${columns.wipeWeekday},
+        wipe_minute = ${columns.wipeMinute}, wipe_every_weeks = ${columns.wipeEveryWeeks}, wipe_from = ${columns.wipeFrom}
+      WHERE id = ${serverId}`),
+  ]);
+  if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
+  return { ok: true, serverId };
 }
 
 /**

@@ -3,6 +3,9 @@ import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import type { GameServer, StoredHeartbeat } from "./signature.ts";
 
+/** Two reports of a wipe this close are one wipe (a save time the plugin clamps to its clock, a restart). */
+const SAME_WIPE_MS = 10 * 60 * 1000;
+
 export interface Heartbeat {
   hostname: string;
   players: number;
@@ -66,5 +69,17 @@ export async function recordHeartbeat(
          received_at = excluded.received_at, signed_at = excluded.signed_at
        WHERE excluded.signed_at > server_heartbeats.signed_at`),
   );
-  return written.changes === 1 ? "written" : "stale";
+  if (written.changes !== 1) return "stale";
+  if (beat.wipedAt !== null && stored?.wipedAt !== beat.wipedAt) await recordWipe(deps, server, beat.wipedAt, now);
+  return "written";
+}
+
+/** A new map (decision 128): recorded once; a report within ten minutes of a recorded wipe is that wipe. */
+async function recordWipe(deps: Deps, server: GameServer, wipedAt: number, now: number): Promise<void> {
+  await deps.db.run(
+    statement(sql`INSERT INTO server_wipes (server_id, wiped_at, seen_at)
+      SELECT ${server.id}, ${wipedAt}, ${now}
+      WHERE NOT EXISTS (SELECT 1 FROM server_wipes
+        WHERE server_id = ${server.id} AND wiped_at BETWEEN ${wipedAt - SAME_WIPE_MS} AND ${wipedAt + SAME_WIPE_MS})`),
+  );
 }

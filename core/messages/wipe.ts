@@ -1,0 +1,101 @@
+// The wipe as players and operators read it (decision 128). Numbers, days and times come from Intl.
+
+import { pluralRu } from "../format/plural.ts";
+
+const WEEK_FORMS = { one: "неделю", few: "недели", many: "недель" };
+
+export const WIPE_TEXT = {
+  justNow: "вайп был только что",
+  /** `relative`: «3 ч назад», «15 мин. назад», «2 дня назад». */
+  was: (relative: string) => `вайп был ${relative}`,
+  /** `day`: «сегодня» or «завтра»; `time`: «22:00». */
+  soon: (day: string, time: string) => `вайп ${day} в ${time}`,
+  /** «вайп через 2 дня, чт 22:00». */
+  later: (inDays: string, weekday: string, time: string) => `вайп ${inDays}, ${weekday} ${time}`,
+  forced: "глобальный вайп",
+  kindNone: "не задано",
+  kindForced: "только глобальный вайп (первый четверг месяца, 22:00)",
+  weekly: (weekday: string, time: string) => `каждую неделю: ${weekday} ${time}`,
+  everyWeeks: (weeks: number, weekday: string, time: string, from: string) =>
+    `раз в ${weeks} ${pluralRu(weeks, WEEK_FORMS)}: ${weekday} ${time}, с ${from}`,
+  weekdays: ["пн", "вт", "ср", "чт", "пт", "сб", "вс"],
+  /** The console's names of the kinds, in the order of the form's choice. */
+  kindLabels: {
+    none: "Не задано",
+    weekly: "Каждую неделю",
+    every_weeks: "Раз в N недель",
+    forced: "Только глобальный вайп",
+  },
+  consoleTitle: "Расписание вайпов",
+  consoleHint:
+    "Время московское. Глобальный вайп Facepunch (первый четверг месяца, 22:00) учитывается всегда, кроме «Не задано»; в его день он заменяет вайп по расписанию. Игроки увидят изменение в течение двух минут.",
+  formLabel: (serverId: number) => `Расписание вайпов сервера №${serverId}`,
+  nextLabel: "следующий:",
+  /** The last new map a plugin reported. */
+  lastLabel: "последний по плагину:",
+  kindLabel: "Как часто",
+  weekdayLabel: "День недели (каждую неделю)",
+  timeLabel: "Время (МСК)",
+  weeksLabel: "Раз в N недель",
+  fromLabel: "С даты (раз в N недель)",
+  save: "Сохранить расписание",
+  weekdayNames: ["понедельник", "вторник", "среда", "четверг", "пятница", "суббота", "воскресенье"],
+} as const;
+
+/** The console's refusals of a schedule. */
+export const WIPE_FORM_TEXT = {
+  kind: "Выберите, как часто сервер вайпается",
+  weekday: "Выберите день недели вайпа",
+  time: "Время вайпа в виде 14:00 (по Москве)",
+  weeks: "Раз в сколько недель: от 2 до 8 (каждую неделю — «Каждую неделю»)",
+  from: "Дата первого вайпа в виде 2026-12-03",
+  saved: (serverId: number, schedule: string) => `Расписание вайпов сервера №${serverId} сохранено — ${schedule}`,
+} as const;
+
+/** The wipe calendar, /wipes (decision 128). */
+export const WIPE_PAGE_TEXT = {
+  title: "Календарь вайпов",
+  metaTitle: "Календарь вайпов — Свобода",
+  metaDescription:
+    "Когда вайпы на серверах Rust «Свобода»: ближайшие вайпы каждого сервера по московскому времени и глобальный вайп Facepunch.",
+  intro:
+    "Время московское. Глобальный вайп Facepunch — первый четверг месяца в 22:00, когда выходит обновление игры: в этот день вайпаются все серверы.",
+  upcoming: "Ближайшие вайпы",
+  when: "Когда",
+  server: "Сервер",
+  what: "Вайп",
+  scheduled: "по расписанию",
+  schedules: "Расписание серверов",
+  noSchedule: "Сервер не объявил расписание",
+  lastWipe: "Последний вайп:",
+  none: "Ни один сервер пока не объявил расписание вайпов.",
+  failed: "Не удалось загрузить расписание вайпов. Попробуйте позже.",
+  link: "Календарь вайпов",
+  linkFromList: "Календарь вайпов всех серверов →",
+} as const;
+
+/** The item page's note on the wipe (decision 128). */
+export const WIPE_ITEM_TEXT = {
+  title: "Вайп",
+  next: (server: string, phrase: string) => `«${server}»: ${phrase}.`,
+  meaning:
+    "Вайп сбрасывает карту: постройки и полученные в игре вещи пропадают. Привилегии и то, что ещё лежит в Корзине, вайп не затрагивает — получите их после вайпа.",
+} as const;
+
+/** The console's wipe sales on «Распродажи» (decision 128). */
+export const WIPE_SALE_TEXT = {
+  title: "Распродажи на вайп",
+  help: "Скидка на несколько часов после каждого вайпа серверов выбранных типов — по расписанию вайпов из раздела «Серверы». Окно каждого вайпа появляется в списке распродаж за сутки до него.",
+  hours: "Сколько часов после вайпа",
+  badHours: "Укажите целое число часов от 1 до 72",
+  create: "Создать распродажу на вайп",
+  created: "Распродажа на вайп создана",
+  ended: "Распродажа на вайп завершена",
+  notRunning: "Эта распродажа на вайп уже завершена",
+  none: "Распродаж на вайп ещё не было",
+  running: "Действует",
+  cancelled: "Завершена",
+  end: "Завершить",
+  /** «−20% на 6 ч после вайпа». */
+  rule: (percent: number, hours: number) => `−${percent}% на ${hours} ч после вайпа`,
+} as const;
