@@ -18,6 +18,7 @@ export const TABLE_GROWTH: Record<string, { grows: boolean; why: string }> = {
   promo_redemptions: { grows: true, why: "a row per redeemed code" },
   promo_attempts: { grows: true, why: "a row per failed code" },
   audit_log: { grows: true, why: "append-only, a row per operator action" },
+  server_wipes: { grows: true, why: "a row per wipe a plugin reported, every week or two per server" },
   // Bounded: the catalog and the servers an owner keeps, one-row settings, and tables pruned to a window.
   servers: { grows: false, why: "the owner's game servers" },
   server_heartbeats: { grows: false, why: "one row per game server" },
@@ -29,6 +30,7 @@ export const TABLE_GROWTH: Record<string, { grows: boolean; why: string }> = {
   item_contents: { grows: false, why: "the catalog" },
   item_commands: { grows: false, why: "the catalog" },
   sales: { grows: false, why: "an operator's sales, a few a month" },
+  wipe_sales: { grows: false, why: "an operator's wipe sales, a handful" },
   promo_codes: { grows: false, why: "an operator's codes" },
   catalog_revision: { grows: false, why: "one row" },
   key_values: { grows: false, why: "a handful of keys" },
