@@ -1,25 +1,21 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, flatText, newContext, waitForHydration } from "./browser.ts";
+import {
+  browserForFile,
+  E2E_ORIGIN,
+  flatText,
+  newContext,
+  signIn,
+  uniqueSteamId,
+  waitForHydration,
+} from "./browser.ts";
 
 // The seed makes the demo player (76561198000000001) an admin. Item 106 is «Дерево ×10 000»,
 // a one-time SOLO item for 49 ₽.
 const ADMIN_STEAM_ID = "76561198000000001";
 
 const browser = browserForFile();
-
-function randomSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-}
-
-async function signIn(page: Page, steamId: string) {
-  await page.goto("/profile");
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
-}
 
 test("the console is the ordinary 404 for a visitor and for a player without a role, never cached", async () => {
   const anonymous = await fetch(`${E2E_ORIGIN}/admin/players`);
@@ -29,7 +25,7 @@ test("the console is the ordinary 404 for a visitor and for a player without a r
 
   const context = await newContext(browser.current);
   const page = await context.newPage();
-  await signIn(page, randomSteamId());
+  await signIn(page, uniqueSteamId());
   const response = await page.goto("/admin");
   assert.equal(response?.status(), 404);
   assert.equal(response?.headers()["cache-control"], "private, no-store");
@@ -45,7 +41,7 @@ for (const javaScriptEnabled of [true, false]) {
     const playerContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
-    const steamId = randomSteamId();
+    const steamId = uniqueSteamId();
     await signIn(player, steamId);
     await signIn(admin, ADMIN_STEAM_ID);
 
@@ -157,7 +153,7 @@ for (const javaScriptEnabled of [true, false]) {
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
     await signIn(admin, ADMIN_STEAM_ID);
-    const steamId = randomSteamId();
+    const steamId = uniqueSteamId();
     await signIn(player, steamId);
     const code = `E2E${javaScriptEnabled ? "JS" : "HTML"}${Date.now().toString(36).toUpperCase()}`;
 

@@ -1,8 +1,9 @@
 import { after, before } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { uniqueSteamId } from "../support/unique.ts";
 import { E2E_ORIGIN } from "./site.ts";
 
-export { E2E_ORIGIN };
+export { E2E_ORIGIN, uniqueSteamId };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -59,23 +60,39 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
 }
 
-/** A random SteamID64 an individual account can have (from Steam's first, 76561197960265728, up): a new player each time. */
-export function randomSteamId(): string {
-  return `76561198${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-}
-
-/** Opens `path` signed out, signs in as `steamId` through the Steam stand-in, and lands back on it. */
-export async function signInAt(page: Page, path: string, steamId: string): Promise<void> {
-  await page.goto(path);
+/** On the Steam stand-in's page: signs in as `steamId` and waits to land on `path`. */
+export async function approveAtStandIn(page: Page, steamId: string, path: string): Promise<void> {
   await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
   await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
   await page.getByRole("button", { name: "Войти", exact: true }).click();
   await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
 }
 
+/** Opens `path` signed out, signs in as `steamId` through the Steam stand-in, and lands back on it. */
+export async function signInAt(page: Page, path: string, steamId: string): Promise<void> {
+  await page.goto(path);
+  await approveAtStandIn(page, steamId, path);
+}
+
+/**
+ * Signs in as `steamId` from the header's «Войти через Steam» (/api/auth/steam with the way back) and
+ * lands on `returnTo`, which need not ask for a session. `atStandIn` runs on the stand-in's page first.
+ */
+export async function signIn(
+  page: Page,
+  steamId: string,
+  returnTo = "/profile",
+  atStandIn?: (page: Page) => Promise<void>,
+): Promise<void> {
+  await page.goto(`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`);
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await atStandIn?.(page);
+  await approveAtStandIn(page, steamId, returnTo);
+}
+
 /** A new player with the seeded WELCOME100's 100 ₽ (db/seed/promos.ts), on /promocodes. */
 export async function newPlayerWith100(page: Page, javaScriptEnabled: boolean): Promise<string> {
-  const steamId = randomSteamId();
+  const steamId = uniqueSteamId();
   await signInAt(page, "/promocodes", steamId);
   if (javaScriptEnabled) await waitForHydration(page);
   await page.getByPlaceholder("Введите промокод").fill("WELCOME100");

@@ -4,20 +4,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, flatText, newContext, waitForHydration } from "./browser.ts";
+import { browserForFile, flatText, newContext, signIn, waitForHydration } from "./browser.ts";
 
 // The seed makes the demo player an admin with money on the balance.
 const ADMIN_STEAM_ID = "76561198000000001";
 
 const browser = browserForFile();
-
-async function signIn(page: Page, steamId: string) {
-  await page.goto("/profile");
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
-}
 
 async function balance(page: Page): Promise<string> {
   await page.goto("/profile");

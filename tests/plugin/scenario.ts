@@ -1,7 +1,7 @@
 // One scenario's world: a server type of its own, a game server registered on the site, the proxy
 // between them, and the real plugin running in the harness with its own folder.
 import { GameServerProcess } from "./harness.ts";
-import { createGameServer, randomSteamId, SiteProxy, scenarioType } from "./site.ts";
+import { createGameServer, SiteProxy, scenarioType, uniqueSteamId } from "./site.ts";
 
 export interface Scenario {
   type: string;
@@ -48,7 +48,7 @@ function world(type: string, server: Scenario["server"], proxy: SiteProxy, game:
     server,
     proxy,
     game,
-    player: randomSteamId(),
+    player: uniqueSteamId(),
     async end() {
       await game.stop();
       await proxy.stop();
