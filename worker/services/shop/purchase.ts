@@ -1,4 +1,4 @@
-import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, type SQL, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { GIFT_ERRORS } from "#core/messages/gifts.ts";
@@ -7,9 +7,10 @@ import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
-import { purchases, sessions, users } from "#db/schema.ts";
+import { purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { livePlayerId, sessionPlayerSql } from "../auth/sessions.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, getItem, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
@@ -160,21 +161,9 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
   };
 }
 
-/** The player of a live session, or null when it was revoked or has expired. */
-async function sessionUserId(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<number | null> {
-  const [row] = await deps.db.orm
-    .select({ userId: sessions.userId })
-    .from(sessions)
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
-    .limit(1);
-  return row?.userId ?? null;
-}
-
 /** The buyer's id inside SQL: for a session, NULL unless it is live, which fails purchases.user_id NOT NULL. */
 function buyerId(buyer: Buyer, now: number): SQL {
-  if (typeof buyer === "number") return sql`${buyer}`;
-  return sql`(SELECT user_id FROM sessions
-    WHERE id = ${buyer.sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
+  return typeof buyer === "number" ? sql`${buyer}` : sessionPlayerSql(buyer.sessionId, now);
 }
 
 /**
@@ -356,7 +345,7 @@ export async function purchaseItem(
     }
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
-    const userId = typeof buyer === "number" ? buyer : await sessionUserId(deps, buyer.sessionId);
+    const userId = typeof buyer === "number" ? buyer : await livePlayerId(deps, buyer.sessionId);
     if (userId == null) return fail(401, AUTH_REQUIRED);
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);
