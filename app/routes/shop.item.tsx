@@ -17,12 +17,11 @@ import {
   TOPPED_UP_FOR_PURCHASE,
 } from "#core/messages/shop.ts";
 import { itemReturnPath } from "#core/payments/top-up-link.ts";
-import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
-import type { ServerAddress } from "#core/shop/types.ts";
+import type { PurchaseActionData } from "#core/shop/types.ts";
 import type { Deps } from "#worker/deps.ts";
 import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
@@ -110,23 +109,6 @@ async function giftOnReturn(deps: Deps, source: LookupSource, steamId: string) {
     ? { recipient: found.recipient, query: steamId, error: null }
     : { recipient: null, query: steamId, error: found.error };
 }
-
-export type PurchaseActionData =
-  | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
-  | {
-      ok: false;
-      status: number;
-      error: string;
-      missing?: number;
-      duration?: number | null;
-      price?: number;
-      /** What the player typed for a gift's friend, kept in the field. */
-      giftQuery?: string;
-      /** The friend a refused gift was for: still shown, so the next try is still the gift (issue 36). */
-      recipient?: GiftRecipient;
-    }
-  /** The gift's friend, shown before paying (issue 24). */
-  | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };
 
 /** The signed-in player and the address they asked from (a Steam lookup counts against both, issue 36). */
 type Buyer = NonNullable<Awaited<ReturnType<typeof getSessionUser>>> & { address: string };
