@@ -47,9 +47,9 @@ const querySchema = z.object({
   done: z.enum(["retry", "cancel", "skip-resync"]).nullable().catch(null),
 });
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "deliveries");
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const query = querySchema.parse({ status: params.get("status"), type: params.get("type"), done: params.get("done") });
   const deps = context.get(depsContext);
   const [rows, awaited] = await Promise.all([

@@ -36,12 +36,12 @@ async function loadPlayer(deps: Deps, steamId: string) {
   return detail;
 }
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "players");
   const steamId = steamIdSchema.safeParse(params.steamId);
   if (!steamId.success) throw data(null, { status: 404 });
   const detail = await loadPlayer(context.get(depsContext), steamId.data);
-  const done = doneSchema.parse(new URL(request.url).searchParams.get("done") ?? undefined);
+  const done = doneSchema.parse(url.searchParams.get("done") ?? undefined);
   return {
     ...detail,
     done: done ? SUCCESS[done] : null,

@@ -24,10 +24,10 @@ const querySchema = z.object({
   done: z.enum(["created", "disabled"]).nullable().catch(null),
 });
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "players");
   const deps = context.get(depsContext);
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const query = querySchema.parse({ used: params.get("used"), done: params.get("done") });
   const [promos, redeemers] = await Promise.all([
     listPromos(deps),

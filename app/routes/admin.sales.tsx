@@ -15,11 +15,11 @@ import type { Route } from "./+types/admin.sales";
 // /admin/sales: a percent off for a period, for the whole store or chosen categories and server types
 // (decision 113). Admin only; plain forms, every change journaled.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
   const [sales, categories] = await Promise.all([listSales(deps), listCategories(deps)]);
-  const done = new URL(request.url).searchParams.get("done");
+  const done = url.searchParams.get("done");
   const notice: AdminActionData | null =
     done === "created"
       ? { ok: true, message: SALES_TEXT.created }
