@@ -3,6 +3,7 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import type { Deps } from "#worker/deps.ts";
 import {
   createPromoCode,
   disablePromoCode,
@@ -10,7 +11,7 @@ import {
   promoFormSchema,
   promoRedeemers,
 } from "#worker/services/admin/promos.ts";
-import { allows } from "#worker/services/admin/roles.ts";
+import { allows, type Operator } from "#worker/services/admin/roles.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
 import { PostButton } from "../components/admin/post-button.tsx";
@@ -48,13 +49,20 @@ export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "promos");
   const deps = context.get(depsContext);
   const form = Object.fromEntries(await request.formData());
-  if (form.intent === "disable") {
-    const id = z.coerce.number().int().positive().safeParse(form.promoId);
-    if (!id.success) return data<AdminActionData>({ ok: false, error: "Промокод не найден" }, { status: 400 });
-    const result = await disablePromoCode(deps, operator, id.data);
-    if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
-    return redirect("/admin/promos?done=disabled");
-  }
+  return form.intent === "disable" ? disable(deps, operator, form) : create(deps, operator, form);
+}
+
+/** «Отключить» a code. */
+async function disable(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
+  const id = z.coerce.number().int().positive().safeParse(form.promoId);
+  if (!id.success) return data<AdminActionData>({ ok: false, error: "Промокод не найден" }, { status: 400 });
+  const result = await disablePromoCode(deps, operator, id.data);
+  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  return redirect("/admin/promos?done=disabled");
+}
+
+/** «Создать» a code. */
+async function create(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
   const input = promoFormSchema.safeParse(form);
   if (!input.success) {
     return data<AdminActionData>(

@@ -6,7 +6,9 @@ import { SALES_TEXT } from "#core/messages/admin.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { saleState } from "#core/shop/sales.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import type { Deps } from "#worker/deps.ts";
 import { listCategories } from "#worker/services/admin/catalog.ts";
+import type { Operator } from "#worker/services/admin/roles.ts";
 import { createSale, endSale, listSales, saleFormInput } from "#worker/services/admin/sales.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
@@ -33,15 +35,22 @@ export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
   const form = await request.formData();
-  if (form.get("intent") === "end") {
-    const id = positiveIdText.safeParse(form.get("id"));
-    const ended = id.success
-      ? await endSale(deps, operator, id.data)
-      : { ok: false as const, error: SALES_TEXT.notRunning };
-    if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
-    // Back by GET, so a reload never repeats the post.
-    return redirect("/admin/sales?done=ended", 303);
-  }
+  return form.get("intent") === "end" ? end(deps, operator, form) : create(deps, operator, form);
+}
+
+/** «Завершить» a running sale. */
+async function end(deps: Deps, operator: Operator, form: FormData) {
+  const id = positiveIdText.safeParse(form.get("id"));
+  const ended = id.success
+    ? await endSale(deps, operator, id.data)
+    : { ok: false as const, error: SALES_TEXT.notRunning };
+  if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+  // Back by GET, so a reload never repeats the post.
+  return redirect("/admin/sales?done=ended", 303);
+}
+
+/** «Создать распродажу». */
+async function create(deps: Deps, operator: Operator, form: FormData) {
   const input = saleFormInput(form);
   if (!input.success) {
     return data<AdminActionData>(
