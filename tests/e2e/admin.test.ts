@@ -2,6 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
 import {
+  addTenRubleKit,
   browserForFile,
   E2E_ORIGIN,
   flatText,
@@ -112,18 +113,7 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByRole("link", { name: "Добавить товар" }).click();
     await page.getByRole("heading", { name: "Новый товар" }).waitFor();
-    const form = page.getByRole("form", { name: "Товар" });
-    await form.getByLabel("Название").fill(name);
-    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
-    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
-    await form.getByLabel("Тип сервера").selectOption("SOLO");
-    await form.getByLabel("Категория").selectOption({ label: "Наборы" });
-    await form.getByLabel("Разовый товар").check();
-    await form
-      .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
-      .fill("inventory.giveto {steamid} wood 100");
-    await form.getByRole("button", { name: "Добавить товар" }).click();
-    await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
+    await addTenRubleKit(page, name);
 
     await page.goto("/shop?server_type=SOLO");
     if (javaScriptEnabled) await waitForHydration(page);

@@ -100,3 +100,22 @@ export async function newPlayerWith100(page: Page, javaScriptEnabled: boolean): 
   await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
   return steamId;
 }
+
+/**
+ * On the console's «Новый товар» form, as an admin: adds «`name`», a one-time SOLO kit in «Наборы» for
+ * 10 ₽ that gives wood, and waits for «Товар сохранён».
+ */
+export async function addTenRubleKit(page: Page, name: string): Promise<void> {
+  const form = page.getByRole("form", { name: "Товар" });
+  await form.getByLabel("Название").fill(name);
+  await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
+  await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
+  await form.getByLabel("Тип сервера").selectOption("SOLO");
+  await form.getByLabel("Категория").selectOption({ label: "Наборы" });
+  await form.getByLabel("Разовый товар").check();
+  await form
+    .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
+    .fill("inventory.giveto {steamid} wood 100");
+  await form.getByRole("button", { name: "Добавить товар" }).click();
+  await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
+}
