@@ -1,5 +1,6 @@
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
@@ -64,10 +65,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const input = deliveryActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm(input.error);
   }
   const result =
     input.data.intent === "retry"

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
@@ -63,10 +64,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (!id.success) throw data(null, { status: 404 });
   const input = itemFormSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm(input.error);
   }
   if (id.data === "new") {
     const created = await createCatalogItem(deps, operator, input.data);

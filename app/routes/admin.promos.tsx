@@ -1,5 +1,6 @@
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
@@ -65,10 +66,7 @@ async function disable(deps: Deps, operator: Operator, form: Record<string, Form
 async function create(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
   const input = promoFormSchema.safeParse(form);
   if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm(input.error);
   }
   const result = await createPromoCode(deps, operator, input.data);
   if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });

@@ -1,5 +1,6 @@
 import { data, Form } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
@@ -95,10 +96,7 @@ async function rotate(deps: Deps, operator: Operator, form: ServerForm) {
 async function add(deps: Deps, operator: Operator, form: ServerForm) {
   const input = serverFormSchema.safeParse(form);
   if (!input.success) {
-    return data<ServerActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm<Extract<ServerActionData, { ok: false }>>(input.error);
   }
   const result = await addServer(deps, operator, input.data);
   if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
