@@ -9,10 +9,9 @@ import {
   useRouteLoaderData,
 } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { pageRequest } from "#app/lib/page-request.server.ts";
 import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
-import { pagePlayer } from "#core/profile/player.ts";
 import { chosenServerType } from "#core/shop/server-type-choice.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import type { Route } from "./+types/root";
 import { AuthErrorBanner } from "./components/auth-error-banner.tsx";
 import { NotFoundView } from "./components/not-found-view.tsx";
@@ -34,13 +33,12 @@ export const meta: Route.MetaFunction = () => [
   { name: "description", content: "Бесплатные серверы Rust: живой список серверов, магазин и сообщество в Discord." },
 ];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const deps = context.get(depsContext);
-  const user = await getSessionUser(deps, request);
+export async function loader(args: Route.LoaderArgs) {
+  const deps = args.context.get(depsContext);
   return {
-    user: pagePlayer(user),
+    user: await pageRequest(args).player(),
     // The server type the player chose in the shop: the header's «Магазин» and the home page's links open it.
-    serverType: chosenServerType(request),
+    serverType: chosenServerType(args.request, args.url),
     discordUrl: deps.config.discordUrl,
     seller: deps.config.seller,
     year: deps.now().getFullYear(),

@@ -41,6 +41,24 @@ async function boughtItem(options: { maxQuantity?: number; price?: number; balan
   return { player, item, purchase, entry };
 }
 
+/** A grant delivery of the bought Корзина entry, pending and due now unless `values` say otherwise. */
+async function grantDelivery(
+  bought: { player: { steamId: string }; entry: { id: number } },
+  values: Partial<typeof deliveries.$inferInsert> = {},
+) {
+  await deps.db.orm.insert(deliveries).values({
+    id: crypto.randomUUID(),
+    inventoryEntryId: bought.entry.id,
+    kind: "grant",
+    serverType: "SOLO",
+    steamId: bought.player.steamId,
+    requiresOnline: true,
+    status: "pending",
+    notBefore: deps.now().getTime(),
+    ...values,
+  });
+}
+
 describe("Возврат", () => {
   it("gives the price back as a ledger row, marks the purchase refunded, the Корзина shows «Возвращено», the stock comes back", async () => {
     const admin = await createOperator(deps, "admin");
@@ -109,24 +127,15 @@ describe("Возврат", () => {
 
   it("takes back what reached the game: a revoke delivery due now", async () => {
     const admin = await createOperator(deps, "admin");
-    const { player, purchase, entry } = await boughtItem();
+    const bought = await boughtItem();
+    const { player, purchase, entry } = bought;
     const now = deps.now().getTime();
     // Delivered: the grant is done and the entry used.
     await deps.db.orm
       .update(inventoryEntries)
       .set({ status: "used", usedAt: now })
       .where(eq(inventoryEntries.id, entry.id));
-    await deps.db.orm.insert(deliveries).values({
-      id: crypto.randomUUID(),
-      inventoryEntryId: entry.id,
-      kind: "grant",
-      serverType: "SOLO",
-      steamId: player.steamId,
-      requiresOnline: true,
-      status: "done",
-      notBefore: now,
-      doneAt: now,
-    });
+    await grantDelivery(bought, { status: "done", notBefore: now, doneAt: now });
     expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, requiresOnline: deliveries.requiresOnline })
@@ -141,17 +150,9 @@ describe("Возврат", () => {
 
   it("cancels a grant that has not reached the game yet", async () => {
     const admin = await createOperator(deps, "admin");
-    const { player, purchase, entry } = await boughtItem();
-    await deps.db.orm.insert(deliveries).values({
-      id: crypto.randomUUID(),
-      inventoryEntryId: entry.id,
-      kind: "grant",
-      serverType: "SOLO",
-      steamId: player.steamId,
-      requiresOnline: true,
-      status: "pending",
-      notBefore: deps.now().getTime(),
-    });
+    const bought = await boughtItem();
+    const { player, purchase, entry } = bought;
+    await grantDelivery(bought);
     expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, lastError: deliveries.lastError })
@@ -162,22 +163,11 @@ describe("Возврат", () => {
 
   it("a grant a plugin took and never reported (its lease lapsed) may have run: cancelled, and revoked on that server (issue 35)", async () => {
     const admin = await createOperator(deps, "admin");
-    const { player, purchase, entry } = await boughtItem();
+    const bought = await boughtItem();
+    const { player, purchase, entry } = bought;
     const now = deps.now().getTime();
     const server = await createGameServer(deps, { serverType: "SOLO" });
-    await deps.db.orm.insert(deliveries).values({
-      id: crypto.randomUUID(),
-      inventoryEntryId: entry.id,
-      kind: "grant",
-      serverType: "SOLO",
-      steamId: player.steamId,
-      requiresOnline: true,
-      status: "pending",
-      notBefore: now,
-      leaseUntil: now - 1000,
-      leasedServerId: server.id,
-      leaseSeq: 1,
-    });
+    await grantDelivery(bought, { notBefore: now, leaseUntil: now - 1000, leasedServerId: server.id, leaseSeq: 1 });
     expect((await refund(admin.token, player.steamId, purchase.id)).status).toBe(302);
     const rows = await deps.db.orm
       .select({ kind: deliveries.kind, status: deliveries.status, notBefore: deliveries.notBefore })

@@ -100,6 +100,7 @@ describe("cookies on an HTTPS site are __Host- cookies", () => {
     const deps = depsFor(production);
     const loaded = await authSuccessLoader({
       request: new Request(`${SITE}/auth-success?code=${code}`, { headers: hostCookie }),
+      url: new URL(`${SITE}/auth-success?code=${code}`),
       params: {},
       pattern: "/auth-success",
       context: createRouterContext(deps),

@@ -88,10 +88,27 @@ describe("command templates", () => {
 describe("signing vector shared with the C# plugin", () => {
   const body = '{"online":["76561198000000001"]}';
   const requestSignature = "487b64eafd21d141ede51e3c41cd2ad3c5c024a8cbb06c2c635d362bed82d0eb";
+  const delivery = {
+    delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11",
+    kind: "grant" as const,
+    steam_id: "76561198000000001",
+    requires_online: true,
+    title: "VIP",
+    duration_days: 30,
+    commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
+    done: [0],
+    lease: 3,
+    retry: 1,
+  };
 
-  it("signs a request the same way on the site and in the simulator", async () => {
+  async function vectorKey(): Promise<CryptoKey> {
     const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
     if (!key) throw new Error("no key");
+    return key;
+  }
+
+  it("signs a request the same way on the site and in the simulator", async () => {
+    const key = await vectorKey();
     expect(await hmacHex(key, canonicalRequest("1795000000", "post", "/api/game/queue", body))).toBe(requestSignature);
     expect((await signRequest("local-dev-key-3", "/api/game/queue", body, 1795000000)).signature).toBe(
       requestSignature,
@@ -99,20 +116,7 @@ describe("signing vector shared with the C# plugin", () => {
   });
 
   it("signs the queue answer over the request signature and the deliveries, line by line", async () => {
-    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
-    if (!key) throw new Error("no key");
-    const delivery = {
-      delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11",
-      kind: "grant" as const,
-      steam_id: "76561198000000001",
-      requires_online: true,
-      title: "VIP",
-      duration_days: 30,
-      commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
-      done: [0],
-      lease: 3,
-      retry: 1,
-    };
+    const key = await vectorKey();
     expect(await queueResponseSignature(key, requestSignature, [delivery])).toBe(
       "815c2e80c4fc7328b40b2c330bf0f9fd6da39e07b97f5b645c46674a2e878434",
     );
@@ -122,20 +126,7 @@ describe("signing vector shared with the C# plugin", () => {
   });
 
   it("signs version 2 of the queue answer over the title and duration too, as the plugin checks it", async () => {
-    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
-    if (!key) throw new Error("no key");
-    const delivery = {
-      delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11",
-      kind: "grant" as const,
-      steam_id: "76561198000000001",
-      requires_online: true,
-      title: "VIP",
-      duration_days: 30,
-      commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
-      done: [0],
-      lease: 3,
-      retry: 1,
-    };
+    const key = await vectorKey();
     expect(await queueResponseSignatureV2(key, requestSignature, [delivery])).toBe(
       "fe7caaef1feba4e493d24c92eb53b4cb15bedf86887e4a1eab36223093e946a1",
     );
@@ -145,20 +136,7 @@ describe("signing vector shared with the C# plugin", () => {
   });
 
   it("signs version 3 of the queue answer over the lease, the retries and what is done, as plugin 3 checks it", async () => {
-    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
-    if (!key) throw new Error("no key");
-    const delivery = {
-      delivery_id: "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11",
-      kind: "grant" as const,
-      steam_id: "76561198000000001",
-      requires_online: true,
-      title: "VIP",
-      duration_days: 30,
-      commands: ["oxide.usergroup add 76561198000000001 vip", "say Игрок получил VIP"],
-      done: [0],
-      lease: 3,
-      retry: 1,
-    };
+    const key = await vectorKey();
     // The same vector as plugins/oxide/check/SigningVector.cs.
     expect(await queueResponseSignatureV3(key, requestSignature, [delivery], null)).toBe(
       "36b3a6d6a04e26b90097c5cc27081ce7c8e3523b5512e42f54c592aaf5f2569c",
@@ -178,8 +156,7 @@ describe("signing vector shared with the C# plugin", () => {
   ];
 
   it("signs the ack answer over the request signature and each result's id and status", async () => {
-    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
-    if (!key) throw new Error("no key");
+    const key = await vectorKey();
     expect(canonicalAck(results)).toBe(
       "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11\ndone\n5d2e9f10-7a3b-4c8d-8e1f-0a9b8c7d6e5f\nfailed",
     );
@@ -192,8 +169,7 @@ describe("signing vector shared with the C# plugin", () => {
   });
 
   it("signs a refused ack (403/404) over the refused ids", async () => {
-    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
-    if (!key) throw new Error("no key");
+    const key = await vectorKey();
     const ids = results.map((result) => result.delivery_id);
     const signature = "8c931e450049a15100af2d39d614b8453128a04ba27a83fb58010fc8d9b961be";
     expect(await refusedAckResponseSignature(key, requestSignature, ids)).toBe(signature);
@@ -201,8 +177,7 @@ describe("signing vector shared with the C# plugin", () => {
   });
 
   it("signs the pending answer over each item's name, days (empty when none) and failed flag", async () => {
-    const key = await importSigningKey(await hashServerKey("local-dev-key-3"));
-    if (!key) throw new Error("no key");
+    const key = await vectorKey();
     expect(canonicalPending(items)).toBe("VIP\n30\n0\nНабор «Старт»\n\n1");
     const signature = "cd2e74e4553e56da7c8383cce86fe00299b7200aa77eb75e3d72b74c3322ff20";
     expect(await pendingResponseSignature(key, requestSignature, items)).toBe(signature);

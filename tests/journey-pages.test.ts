@@ -49,9 +49,10 @@ describe("the chosen server type", () => {
     expect(await cookieAfter("http://localhost/shop?server_type=SOLO", "server_type=MAX3")).toBe(
       "server_type=SOLO; Path=/; Max-Age=31536000; SameSite=Lax",
     );
-    expect(serverTypeCookieUpdate(new Request("https://shop.example/shop?server_type=MAX3"))).toMatch(/; Secure$/);
+    const address = (url: string) => [new Request(url), new URL(url)] as const;
+    expect(serverTypeCookieUpdate(...address("https://shop.example/shop?server_type=MAX3"))).toMatch(/; Secure$/);
     // Only the shop's own list chooses; an item page of another type does not.
-    expect(serverTypeCookieUpdate(new Request("http://localhost/shop/items/1?server_type=MAX3"))).toBeNull();
+    expect(serverTypeCookieUpdate(...address("http://localhost/shop/items/1?server_type=MAX3"))).toBeNull();
 
     expect((await shop("", "server_type=MAX2")).serverType).toBe("MAX2");
     expect((await shop("?server_type=VANILLA", "server_type=MAX2")).serverType).toBe("VANILLA");

@@ -27,7 +27,7 @@ function visitorSite(clock = testClock()) {
       const headers = new Headers({ "content-type": "text/plain; charset=utf-8" });
       if (url.searchParams.has("remember")) headers.set("set-cookie", "__steam_signin=1; Path=/; HttpOnly");
       // A page names the visitor's chosen server type (the header's «Магазин» link), as the real ones do.
-      const chosen = url.searchParams.has("type") ? `, ${chosenServerType(request) ?? "тип не выбран"}` : "";
+      const chosen = url.searchParams.has("type") ? `, ${chosenServerType(request, url) ?? "тип не выбран"}` : "";
       return new Response(
         `${item?.discount_price} ₽, ${item?.is_available ? "можно купить" : "нельзя купить"}${chosen}`,
         {

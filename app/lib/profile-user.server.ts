@@ -1,10 +1,11 @@
 import { createContext, redirectDocument } from "react-router";
 import { z } from "zod";
-import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
+import { depsContext } from "#app/lib/deps-context.server.ts";
+import { type PageArgs, pageRequest } from "#app/lib/page-request.server.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
 import { INVENTORY_FILTERS, type InventoryFilter, type InventoryItem } from "#core/profile/types.ts";
-import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
-import { getSessionUser, getSessionUserWith, type SessionUser } from "#worker/services/auth/sessions.ts";
+import { getSessionUserWith, type SessionUser } from "#worker/services/auth/sessions.ts";
 import { sessionInventoryRead, toInventoryItems } from "#worker/services/profile/inventory.ts";
 import { allServersRead, type ServerRow } from "#worker/services/shop/servers-of-type.ts";
 
@@ -16,23 +17,22 @@ export const profileUserContext = createContext<SessionUser | null>(null);
  * (a full-document redirect: /api is not a page). A form post signed out is left to the
  * action, which answers «Необходима авторизация».
  */
-export async function loadProfileUser(deps: Pick<Deps, "db" | "config" | "now">, request: Request) {
-  return signedInOrSignIn(await getSessionUser(deps, request), request);
+export async function loadProfileUser(args: PageArgs) {
+  return signedInOrSignIn(await pageRequest(args).user(), args);
 }
 
-function signedInOrSignIn(user: SessionUser | null, request: Request): SessionUser | null {
-  if (!user && isSafeMethod(request.method)) {
-    // Client navigations fetch "<path>.data"; the player should come back to the page itself.
-    throw redirectDocument(signInHref(pagePathOf(new URL(request.url))), 302);
+function signedInOrSignIn(user: SessionUser | null, args: PageArgs): SessionUser | null {
+  if (!user && isSafeMethod(args.request.method)) {
+    throw redirectDocument(signInHref(pageRequest(args).path), 302);
   }
   return user;
 }
 
 const filterSchema = z.enum(INVENTORY_FILTERS).catch("all");
 
-/** The Корзина's filter a /profile request asks for (?status=not_used|used), else all. */
-export function inventoryFilterOf(request: Request): InventoryFilter {
-  return filterSchema.parse(new URL(request.url).searchParams.get("status") ?? "all");
+/** The Корзина's filter a /profile address asks for (?status=not_used|used), else all. */
+export function inventoryFilterOf(url: URL): InventoryFilter {
+  return filterSchema.parse(url.searchParams.get("status") ?? "all");
 }
 
 /** The Корзина read with the session, for the /profile page's loader; null when it wasn't. */
@@ -44,23 +44,24 @@ export interface PrefetchedInventory {
 
 export const profileInventoryContext = createContext<PrefetchedInventory | null>(null);
 
-/** /profile itself (the Корзина), as a document or as a client navigation's data. */
-export function isInventoryPage(request: Request): boolean {
-  return isSafeMethod(request.method) && /^\/profile(\.data)?$/.test(new URL(request.url).pathname);
+/** A read of /profile itself (the Корзина), as a document or as a client navigation's data. */
+export function isInventoryPage({ request, url }: PageArgs): boolean {
+  return isSafeMethod(request.method) && url.pathname === "/profile";
 }
 
 /**
  * `loadProfileUser` for /profile: the session, the Корзина and the servers it links to in one
  * database round trip (decision 112), not one for the session and then one or two for the page.
  */
-export async function loadProfileUserAndInventory(deps: Pick<Deps, "db" | "config" | "now">, request: Request) {
-  const filter = inventoryFilterOf(request);
+export async function loadProfileUserAndInventory(args: PageArgs) {
+  const deps = args.context.get(depsContext);
+  const filter = inventoryFilterOf(args.url);
   const { user, reads } = await getSessionUserWith(
     deps,
-    request,
+    args.request,
     (key) => [sessionInventoryRead(key, filter), allServersRead()] as const,
   );
-  signedInOrSignIn(user, request);
+  signedInOrSignIn(user, args);
   const inventory: PrefetchedInventory | null =
     user && reads ? { filter, items: toInventoryItems(reads[0]), servers: reads[1] } : null;
   return { user, inventory };

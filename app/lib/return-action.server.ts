@@ -4,7 +4,6 @@ import { profileUserContext } from "#app/lib/profile-user.server.ts";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { RETURN_ERRORS, returnedText } from "#core/messages/returns.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { returnPreview, returnPurchase } from "#worker/services/shop/return.ts";
 import type { ReturnActionResult } from "../components/profile/return-form.tsx";
 
@@ -36,7 +35,7 @@ export async function returnAction({
   }
   const result = await returnPurchase(deps, user.id, id.data);
   if (!result.ok) return data<ReturnActionResult>({ error: result.error }, { status: result.status });
-  // A post without JavaScript renders the layout in this same request: show the new balance.
-  (context as RouterContextProvider).set(profileUserContext, await getSessionUser(deps, request));
+  // A post without JavaScript renders the layout in this same request: its loaders, run after this,
+  // read the player afresh (app/lib/page-request.server.ts), so the new balance shows.
   return data<ReturnActionResult>({ success: returnedText(result.itemName, result.amount) });
 }

@@ -10,9 +10,9 @@ import type { Route } from "./+types/admin.audit";
 
 const cursorSchema = z.coerce.number().int().positive().optional().catch(undefined);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "console");
-  const before = cursorSchema.parse(new URL(request.url).searchParams.get("before") ?? undefined);
+  const before = cursorSchema.parse(url.searchParams.get("before") ?? undefined);
   const rows = await listAudit(context.get(depsContext), { before });
   const last = rows.at(-1);
   return { rows, next: rows.length === AUDIT_PAGE_SIZE && last ? last.id : null };

@@ -31,9 +31,9 @@ const doneSchema = z
   .nullable()
   .catch(null);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "catalog");
-  const done = doneSchema.parse(new URL(request.url).searchParams.get("done"));
+  const done = doneSchema.parse(url.searchParams.get("done"));
   const categories = await listConsoleCategories(context.get(depsContext));
   return { categories, done: done ? CATEGORY_TEXT.done[done] : null };
 }

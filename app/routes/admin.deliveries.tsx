@@ -1,5 +1,6 @@
 import { data, Form, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
@@ -47,9 +48,9 @@ const querySchema = z.object({
   done: z.enum(["retry", "cancel", "skip-resync"]).nullable().catch(null),
 });
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "deliveries");
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const query = querySchema.parse({ status: params.get("status"), type: params.get("type"), done: params.get("done") });
   const deps = context.get(depsContext);
   const [rows, awaited] = await Promise.all([
@@ -64,10 +65,7 @@ export async function action({ context, request }: Route.ActionArgs) {
   const deps = context.get(depsContext);
   const input = deliveryActionSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm(input.error);
   }
   const result =
     input.data.intent === "retry"

@@ -12,9 +12,9 @@ function moscowToday(now: Date): string {
   return new Date(now.getTime() + 3 * 60 * 60 * 1000).toISOString().slice(0, 10);
 }
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "exportPurchases");
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const deps = context.get(depsContext);
   const today = moscowToday(deps.now());
   const kinds = EXPORT_KINDS.filter((kind) => mayExport(operator, kind));

@@ -7,9 +7,9 @@ import type { Route } from "./+types/admin.index";
 
 // /admin: the summary (revenue, paying players, top items, the last 30 days).
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const { summaryState } = await requireOperatorForSummary(context, request);
-  return loadSummary(context.get(depsContext), summaryState ?? undefined);
+export async function loader(args: Route.LoaderArgs) {
+  const { summaryState } = await requireOperatorForSummary(args);
+  return loadSummary(args.context.get(depsContext), summaryState ?? undefined);
 }
 
 const PERIODS = [

@@ -1,5 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
@@ -18,13 +19,13 @@ const rubles = (kopecks: number | null) => (kopecks == null ? "" : String(kopeck
 // datetime-local in Moscow time, from epoch ms.
 const moscow = (ms: number | null) => (ms == null ? "" : new Date(ms + 3 * 3_600_000).toISOString().slice(0, 16));
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "catalog");
   const deps = context.get(depsContext);
   const id = idSchema.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
   const categories = await listCategories(deps);
-  const done = new URL(request.url).searchParams.get("done") === "saved" ? "Товар сохранён" : null;
+  const done = url.searchParams.get("done") === "saved" ? "Товар сохранён" : null;
   if (id.data === "new") return { id: null, values: EMPTY_ITEM, categories, serverTypes: SERVER_TYPES, done };
   const found = await itemForEdit(deps, id.data);
   if (!found) throw data(null, { status: 404 });
@@ -63,10 +64,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   if (!id.success) throw data(null, { status: 404 });
   const input = itemFormSchema.safeParse(Object.fromEntries(await request.formData()));
   if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm(input.error);
   }
   if (id.data === "new") {
     const created = await createCatalogItem(deps, operator, input.data);

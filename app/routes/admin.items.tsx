@@ -14,9 +14,8 @@ import type { Route } from "./+types/admin.items";
 
 const typeSchema = z.enum(SERVER_TYPES).nullable().catch(null);
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "catalog");
-  const url = new URL(request.url);
   const serverType = typeSchema.parse(url.searchParams.get("type"));
   const catalog = await listCatalog(context.get(depsContext), serverType);
   const done = url.searchParams.get("done");

@@ -21,9 +21,9 @@ const FILTER_LABEL: Record<(typeof PAYMENT_FILTERS)[number], string> = {
   failed: "Ошибка",
 };
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "payments");
-  const status = z.enum(PAYMENT_FILTERS).catch("all").parse(new URL(request.url).searchParams.get("status"));
+  const status = z.enum(PAYMENT_FILTERS).catch("all").parse(url.searchParams.get("status"));
   return { status, payments: await listPayments(context.get(depsContext), status) };
 }
 

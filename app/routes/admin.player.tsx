@@ -1,5 +1,6 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import type { Deps } from "#worker/deps.ts";
@@ -36,12 +37,12 @@ async function loadPlayer(deps: Deps, steamId: string) {
   return detail;
 }
 
-export async function loader({ context, params, request }: Route.LoaderArgs) {
+export async function loader({ context, params, request, url }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "players");
   const steamId = steamIdSchema.safeParse(params.steamId);
   if (!steamId.success) throw data(null, { status: 404 });
   const detail = await loadPlayer(context.get(depsContext), steamId.data);
-  const done = doneSchema.parse(new URL(request.url).searchParams.get("done") ?? undefined);
+  const done = doneSchema.parse(url.searchParams.get("done") ?? undefined);
   return {
     ...detail,
     done: done ? SUCCESS[done] : null,
@@ -75,13 +76,6 @@ function answer(steamId: string, result: AdminResult, done: keyof typeof SUCCESS
   return data<AdminActionData>({ ok: false, error: result.error, form }, { status: result.status });
 }
 
-function invalid(error: z.ZodError, form: string) {
-  return data<AdminActionData>(
-    { ok: false, error: error.issues[0]?.message ?? "Проверьте поля формы", form },
-    { status: 400 },
-  );
-}
-
 export async function action({ context, params, request }: Route.ActionArgs) {
   // No role, no hint: the same 404 before the form is even read.
   await requireOperator(context, request, "players");
@@ -95,7 +89,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     case "adjust": {
       const operator = await requireOperator(context, request, "adjustBalance");
       const input = adjustBalanceSchema.safeParse(form);
-      if (!input.success) return invalid(input.error, "adjust");
+      if (!input.success) return invalidForm(input.error, "adjust");
       return answer(
         user.steamId,
         await adjustBalance(deps, operator, { userId: user.id, ...input.data }),
@@ -106,14 +100,14 @@ export async function action({ context, params, request }: Route.ActionArgs) {
     case "block": {
       const operator = await requireOperator(context, request, "blockPlayer");
       const input = blockSchema.safeParse(form);
-      if (!input.success) return invalid(input.error, "block");
+      if (!input.success) return invalidForm(input.error, "block");
       const result = await setPurchasesBlocked(deps, operator, { userId: user.id, ...input.data });
       return answer(user.steamId, result, input.data.blocked ? "blocked" : "unblocked", "block");
     }
     case "refund": {
       const operator = await requireOperator(context, request, "refund");
       const input = refundSchema.safeParse(form);
-      if (!input.success) return invalid(input.error, "refund");
+      if (!input.success) return invalidForm(input.error, "refund");
       return answer(
         user.steamId,
         await refundPurchase(deps, operator, { userId: user.id, ...input.data }),

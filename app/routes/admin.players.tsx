@@ -7,9 +7,9 @@ import type { Route } from "./+types/admin.players";
 
 // /admin/players: find a player by SteamID64 or nickname.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "players");
-  const query = playerSearchSchema.parse(new URL(request.url).searchParams.get("q") ?? "");
+  const query = playerSearchSchema.parse(url.searchParams.get("q") ?? "");
   return { query, players: await searchPlayers(context.get(depsContext), query) };
 }
 

@@ -1,8 +1,10 @@
 import { data, Form, Link, redirect } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import type { Deps } from "#worker/deps.ts";
 import {
   createPromoCode,
   disablePromoCode,
@@ -10,7 +12,7 @@ import {
   promoFormSchema,
   promoRedeemers,
 } from "#worker/services/admin/promos.ts";
-import { allows } from "#worker/services/admin/roles.ts";
+import { allows, type Operator } from "#worker/services/admin/roles.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
 import { PostButton } from "../components/admin/post-button.tsx";
@@ -24,10 +26,10 @@ const querySchema = z.object({
   done: z.enum(["created", "disabled"]).nullable().catch(null),
 });
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   const operator = await requireOperator(context, request, "players");
   const deps = context.get(depsContext);
-  const params = new URL(request.url).searchParams;
+  const params = url.searchParams;
   const query = querySchema.parse({ used: params.get("used"), done: params.get("done") });
   const [promos, redeemers] = await Promise.all([
     listPromos(deps),
@@ -48,19 +50,23 @@ export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "promos");
   const deps = context.get(depsContext);
   const form = Object.fromEntries(await request.formData());
-  if (form.intent === "disable") {
-    const id = z.coerce.number().int().positive().safeParse(form.promoId);
-    if (!id.success) return data<AdminActionData>({ ok: false, error: "Промокод не найден" }, { status: 400 });
-    const result = await disablePromoCode(deps, operator, id.data);
-    if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
-    return redirect("/admin/promos?done=disabled");
-  }
+  return form.intent === "disable" ? disable(deps, operator, form) : create(deps, operator, form);
+}
+
+/** «Отключить» a code. */
+async function disable(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
+  const id = z.coerce.number().int().positive().safeParse(form.promoId);
+  if (!id.success) return data<AdminActionData>({ ok: false, error: "Промокод не найден" }, { status: 400 });
+  const result = await disablePromoCode(deps, operator, id.data);
+  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  return redirect("/admin/promos?done=disabled");
+}
+
+/** «Создать» a code. */
+async function create(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
   const input = promoFormSchema.safeParse(form);
   if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
-      { status: 400 },
-    );
+    return invalidForm(input.error);
   }
   const result = await createPromoCode(deps, operator, input.data);
   if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });

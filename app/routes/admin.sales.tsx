@@ -7,7 +7,9 @@ import { WIPE_SALE_TEXT } from "#core/messages/wipe.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { saleState } from "#core/shop/sales.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import type { Deps } from "#worker/deps.ts";
 import { listCategories } from "#worker/services/admin/catalog.ts";
+import type { Operator } from "#worker/services/admin/roles.ts";
 import { createSale, endSale, listSales, saleFormInput } from "#worker/services/admin/sales.ts";
 import { createWipeSale, endWipeSale, listWipeSales, wipeSaleFormInput } from "#worker/services/admin/wipe-sales.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
@@ -17,7 +19,7 @@ import type { Route } from "./+types/admin.sales";
 // /admin/sales: a percent off for a period, for the whole store or chosen categories and server types
 // (decision 113). Admin only; plain forms, every change journaled.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, request, url }: Route.LoaderArgs) {
   await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
   const [sales, categories, wipeSales] = await Promise.all([
@@ -25,7 +27,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
     listCategories(deps),
     listWipeSales(deps),
   ]);
-  const done = new URL(request.url).searchParams.get("done");
+  const done = url.searchParams.get("done");
   const notice: AdminActionData | null =
     done === "created"
       ? { ok: true, message: SALES_TEXT.created }
@@ -43,36 +45,55 @@ export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
   const form = await request.formData();
-  if (form.get("intent") === "end") {
-    const id = positiveIdText.safeParse(form.get("id"));
-    const ended = id.success
-      ? await endSale(deps, operator, id.data)
-      : { ok: false as const, error: SALES_TEXT.notRunning };
-    if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
-    // Back by GET, so a reload never repeats the post.
-    return redirect("/admin/sales?done=ended", 303);
+  switch (form.get("intent")) {
+    case "end":
+      return end(deps, operator, form);
+    case "wipe-end":
+      return endWipe(deps, operator, form);
+    case "wipe-create":
+      return createWipe(deps, operator, form);
+    default:
+      return create(deps, operator, form);
   }
-  // Wipe sales (decision 128): a percent off for some hours after each wipe of the chosen types.
-  if (form.get("intent") === "wipe-end") {
-    const id = positiveIdText.safeParse(form.get("id"));
-    const ended = id.success
-      ? await endWipeSale(deps, operator, id.data)
-      : { ok: false as const, error: WIPE_SALE_TEXT.notRunning };
-    if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
-    return redirect("/admin/sales?done=wipe-ended", 303);
+}
+
+/** «Завершить» a running sale. */
+async function end(deps: Deps, operator: Operator, form: FormData) {
+  const id = positiveIdText.safeParse(form.get("id"));
+  const ended = id.success
+    ? await endSale(deps, operator, id.data)
+    : { ok: false as const, error: SALES_TEXT.notRunning };
+  if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+  // Back by GET, so a reload never repeats the post.
+  return redirect("/admin/sales?done=ended", 303);
+}
+
+/** «Завершить» a wipe sale (decision 128): no more windows after the wipes to come. */
+async function endWipe(deps: Deps, operator: Operator, form: FormData) {
+  const id = positiveIdText.safeParse(form.get("id"));
+  const ended = id.success
+    ? await endWipeSale(deps, operator, id.data)
+    : { ok: false as const, error: WIPE_SALE_TEXT.notRunning };
+  if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+  return redirect("/admin/sales?done=wipe-ended", 303);
+}
+
+/** A wipe sale (decision 128): a percent off for some hours after each wipe of the chosen types. */
+async function createWipe(deps: Deps, operator: Operator, form: FormData) {
+  const wipeInput = wipeSaleFormInput(form);
+  if (!wipeInput.success) {
+    return data<AdminActionData>(
+      { ok: false, error: wipeInput.error.issues[0]?.message ?? SALES_TEXT.badTitle },
+      { status: 400 },
+    );
   }
-  if (form.get("intent") === "wipe-create") {
-    const wipeInput = wipeSaleFormInput(form);
-    if (!wipeInput.success) {
-      return data<AdminActionData>(
-        { ok: false, error: wipeInput.error.issues[0]?.message ?? SALES_TEXT.badTitle },
-        { status: 400 },
-      );
-    }
-    const created = await createWipeSale(deps, operator, wipeInput.data);
-    if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
-    return redirect("/admin/sales?done=wipe-created", 303);
-  }
+  const created = await createWipeSale(deps, operator, wipeInput.data);
+  if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
+  return redirect("/admin/sales?done=wipe-created", 303);
+}
+
+/** «Создать распродажу». */
+async function create(deps: Deps, operator: Operator, form: FormData) {
   const input = saleFormInput(form);
   if (!input.success) {
     return data<AdminActionData>(

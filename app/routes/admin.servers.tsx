@@ -1,5 +1,6 @@
 import { data, Form } from "react-router";
 import { z } from "zod";
+import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
@@ -15,6 +16,8 @@ import {
   type WipeSchedule,
   wipeDate,
 } from "#core/wipe/schedule.ts";
+import type { Deps } from "#worker/deps.ts";
+import type { Operator } from "#worker/services/admin/roles.ts";
 import {
   addServer,
   listServers,
@@ -42,76 +45,91 @@ export async function loader({ context, request }: Route.LoaderArgs) {
   return { ...(await listServers(deps)), serverTypes: SERVER_TYPES, now: deps.now().getTime() };
 }
 
+/** The operator's form as posted: its fields by name. */
+type ServerForm = Record<string, FormDataEntryValue>;
+
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
   const form = Object.fromEntries(await request.formData());
-  const noStore = { "Cache-Control": "private, no-store" };
-  if (form.intent === "remove") {
-    const id = z.coerce.number().int().positive().safeParse(form.serverId);
-    if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
-    if (form.confirm !== "yes") {
-      return data<ServerActionData>({ ok: false, error: SERVER_TEXT.confirmRemoval }, { status: 400 });
-    }
-    // The last server of a type with a queue: removed only when the warning's own form confirms it.
-    const result = await removeServer(deps, operator, id.data, { confirmQueued: form.confirmQueued === "yes" });
-    if (!result.ok) {
-      const queued = "queued" in result ? { queued: result.queued } : {};
-      return data<ServerActionData>({ ok: false, error: result.error, ...queued }, { status: result.status });
-    }
-    const stranded =
-      result.strandedRevokes > 0
-        ? `; снятий привилегий, выданных на нём, осталось без сервера: ${result.strandedRevokes} — они в разделе «Доставки»`
-        : "";
-    const last = result.lastOfType
-      ? `. ${lastServerRemovedText(result.lastOfType.serverType, result.lastOfType.waiting)}`
+  if (form.intent === "remove") return remove(deps, operator, form);
+  if (form.intent === "rotate") return rotate(deps, operator, form);
+  if (form.intent === "wipe") return wipe(deps, operator, form);
+  return add(deps, operator, form);
+}
+
+// A new key is in this one answer only: never kept by a cache.
+const noStore = { "Cache-Control": "private, no-store" };
+
+/** «Удалить»: after its confirmation, and for the last server of a type with a queue, the warning's own. */
+async function remove(deps: Deps, operator: Operator, form: ServerForm) {
+  const id = z.coerce.number().int().positive().safeParse(form.serverId);
+  if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
+  if (form.confirm !== "yes") {
+    return data<ServerActionData>({ ok: false, error: SERVER_TEXT.confirmRemoval }, { status: 400 });
+  }
+  // The last server of a type with a queue: removed only when the warning's own form confirms it.
+  const result = await removeServer(deps, operator, id.data, { confirmQueued: form.confirmQueued === "yes" });
+  if (!result.ok) {
+    const queued = "queued" in result ? { queued: result.queued } : {};
+    return data<ServerActionData>({ ok: false, error: result.error, ...queued }, { status: result.status });
+  }
+  const stranded =
+    result.strandedRevokes > 0
+      ? `; снятий привилегий, выданных на нём, осталось без сервера: ${result.strandedRevokes} — они в разделе «Доставки»`
       : "";
-    return data<ServerActionData>({
+  const last = result.lastOfType
+    ? `. ${lastServerRemovedText(result.lastOfType.serverType, result.lastOfType.waiting)}`
+    : "";
+  return data<ServerActionData>({
+    ok: true,
+    message: `Сервер №${result.serverId} удалён${stranded}${last}`,
+    serverId: result.serverId,
+  });
+}
+
+/** «Новый ключ»: the old key stops working at once. */
+async function rotate(deps: Deps, operator: Operator, form: ServerForm) {
+  const id = z.coerce.number().int().positive().safeParse(form.serverId);
+  if (!id.success) return data<ServerActionData>({ ok: false, error: "Сервер не найден" }, { status: 400 });
+  const result = await rotateServerKey(deps, operator, id.data);
+  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  return data<ServerActionData>(
+    {
       ok: true,
-      message: `Сервер №${result.serverId} удалён${stranded}${last}`,
+      message: `Новый ключ сервера №${result.serverId}; старый больше не действует`,
       serverId: result.serverId,
-    });
-  }
-  if (form.intent === "wipe") {
-    // The wipe schedule (decision 128): its fields read by one schema, the change journaled.
-    const id = z.coerce.number().int().positive().safeParse(form.serverId);
-    if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
-    const input = wipeScheduleFormSchema.safeParse(form);
-    if (!input.success) {
-      return data<ServerActionData>(
-        { ok: false, error: input.error.issues[0]?.message ?? WIPE_FORM_TEXT.kind },
-        { status: 400 },
-      );
-    }
-    const result = await setWipeSchedule(deps, operator, id.data, input.data);
-    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
-    return data<ServerActionData>({
-      ok: true,
-      message: WIPE_FORM_TEXT.saved(result.serverId, scheduleText(input.data)),
-      serverId: result.serverId,
-    });
-  }
-  if (form.intent === "rotate") {
-    const id = z.coerce.number().int().positive().safeParse(form.serverId);
-    if (!id.success) return data<ServerActionData>({ ok: false, error: "Сервер не найден" }, { status: 400 });
-    const result = await rotateServerKey(deps, operator, id.data);
-    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
-    return data<ServerActionData>(
-      {
-        ok: true,
-        message: `Новый ключ сервера №${result.serverId}; старый больше не действует`,
-        serverId: result.serverId,
-        key: result.key,
-      },
-      { headers: noStore },
-    );
-  }
-  const input = serverFormSchema.safeParse(form);
+      key: result.key,
+    },
+    { headers: noStore },
+  );
+}
+
+/** The wipe schedule (decision 128): its fields read by one schema, the change journaled. */
+async function wipe(deps: Deps, operator: Operator, form: ServerForm) {
+  const id = z.coerce.number().int().positive().safeParse(form.serverId);
+  if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
+  const input = wipeScheduleFormSchema.safeParse(form);
   if (!input.success) {
     return data<ServerActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? "Проверьте поля формы" },
+      { ok: false, error: input.error.issues[0]?.message ?? WIPE_FORM_TEXT.kind },
       { status: 400 },
     );
+  }
+  const result = await setWipeSchedule(deps, operator, id.data, input.data);
+  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  return data<ServerActionData>({
+    ok: true,
+    message: WIPE_FORM_TEXT.saved(result.serverId, scheduleText(input.data)),
+    serverId: result.serverId,
+  });
+}
+
+/** «Добавить сервер». */
+async function add(deps: Deps, operator: Operator, form: ServerForm) {
+  const input = serverFormSchema.safeParse(form);
+  if (!input.success) {
+    return invalidForm<Extract<ServerActionData, { ok: false }>>(input.error);
   }
   const result = await addServer(deps, operator, input.data);
   if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });

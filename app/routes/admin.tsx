@@ -17,8 +17,8 @@ export const meta: Route.MetaFunction = () => [{ title: "Консоль — Св
 export const headers: Route.HeadersFunction = () => ({ "Cache-Control": "private, no-store" });
 
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ context, request }, next) => {
-    await readConsoleFirst(context, request);
+  async (args, next) => {
+    await readConsoleFirst(args);
     return next();
   },
 ];

@@ -19,8 +19,7 @@ const PRIVATE = { "Cache-Control": "no-store", "Referrer-Policy": "no-referrer" 
 
 type LoaderData = { code: string; next: string; error: null } | { code: null; next: string; error: string };
 
-export async function loader({ request, context }: Route.LoaderArgs) {
-  const url = new URL(request.url);
+export async function loader({ request, context, url }: Route.LoaderArgs) {
   const code = signInCodeSchema.safeParse(url.searchParams.get("code"));
   if (!code.success) throw redirect("/");
   const next = safeReturnPath(url.searchParams.get("next"));

@@ -1,12 +1,12 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
+import { pageRequest } from "#app/lib/page-request.server.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { TOP_UP_MESSAGES, TOP_UP_RETURN_NOTE } from "#core/messages/payments.ts";
 import { amountError, MIN_TOP_UP_RUBLES, parseRublesText, type TopUpFieldErrors } from "#core/payments/top-up.ts";
 import { topUpFormSchema } from "#core/schemas/top-up.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import {
   createTopUp,
   lastTopUpEmail,
@@ -37,18 +37,18 @@ const prefillSchema = z.object({
   return_to: z.string().max(512).optional().catch(undefined),
 });
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const deps = context.get(depsContext);
-  const url = new URL(request.url);
-  const prefill = prefillSchema.parse(Object.fromEntries(url.searchParams));
-  const user = await getSessionUser(deps, request);
+export async function loader(args: Route.LoaderArgs) {
+  const deps = args.context.get(depsContext);
+  const page = pageRequest(args);
+  const prefill = prefillSchema.parse(Object.fromEntries(page.url.searchParams));
+  const user = await page.user();
   return {
     signedIn: user !== null,
     balance: user ? kopecksToRubles(user.balance) : null,
     defaultEmail: user ? await lastTopUpEmail(deps, user.id) : "",
     amount: prefill.amount ?? null,
     returnTo: paymentReturnNext(prefill.return_to),
-    signInHref: signInHref(pagePathOf(url)),
+    signInHref: signInHref(page.path),
   };
 }
 
@@ -59,13 +59,14 @@ interface ActionResult {
 }
 
 // The form without JavaScript: validate, create the payment, go to the provider's page.
-export async function action({ context, request }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { context, request } = args;
   const deps = context.get(depsContext);
   const form = await request.formData();
   const values = { amount: String(form.get("amount") ?? ""), email: String(form.get("email") ?? "") };
   // The item a short purchase came from: the payment's return brings the player back there.
   const returnTo = String(form.get("return_to") ?? "") || undefined;
-  const user = await getSessionUser(deps, request);
+  const user = await pageRequest(args).user();
   if (!user) {
     return data<ActionResult>({ values, formError: TOP_UP_MESSAGES.createUnauthorized }, { status: 401 });
   }

@@ -11,9 +11,9 @@ import type { Route } from "./+types/profile.inventory";
 
 // /profile: the Корзина, filtered by ?status=not_used|used.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = context.get(profileUserContext);
-  const filter = inventoryFilterOf(request);
+  const filter = inventoryFilterOf(url);
   const deps = context.get(depsContext);
   // Usually read already, with the session, by the layout's middleware (decision 112).
   const prefetched = context.get(profileInventoryContext);

@@ -3,7 +3,6 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { profileUserContext } from "#app/lib/profile-user.server.ts";
 import { PROMO_TEXT, promoSuccessText } from "#core/messages/promos.ts";
 import { promoCodeFromForm } from "#core/schemas/promo.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 import { type PromoActionResult, PromoForm } from "../components/profile/promo-form.tsx";
@@ -19,8 +18,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (!user) return data<PromoActionResult>({ error: PROMO_TEXT.unauthorized, code }, { status: 401 });
   const result = await redeemPromo(context.get(depsContext), { userId: user.id, ip: clientAddress(request), code });
   if (result.ok) {
-    // A page post without JavaScript renders the layout in this same request: show the new balance.
-    context.set(profileUserContext, await getSessionUser(context.get(depsContext), request));
+    // A page post without JavaScript renders the layout in this same request: its loaders, run after
+    // this, read the player afresh (app/lib/page-request.server.ts), so the new balance shows.
     return data<PromoActionResult>({ success: promoSuccessText(result.promo) });
   }
   const headers: HeadersInit = result.retryAfterSeconds ? { "Retry-After": String(result.retryAfterSeconds) } : {};

@@ -13,10 +13,9 @@ import type { Route } from "./+types/profile.statement";
 
 // /statement: «Движение средств», every movement of the player's balance, newest first, a page at a time.
 
-export async function loader({ context, request }: Route.LoaderArgs) {
+export async function loader({ context, url }: Route.LoaderArgs) {
   const user = context.get(profileUserContext);
   if (!user) return { entries: [], balance: 0, page: 1, pages: 1 };
-  const url = new URL(request.url);
   const pageRequest = parsePageRequest({ page: url.searchParams.get("page") }, STATEMENT_PAGE_SIZE);
   if (!pageRequest.ok) throw data(pageRequest.error, { status: 400 });
   const statement = await listStatement(context.get(depsContext), user.id, pageRequest.page);

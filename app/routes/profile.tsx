@@ -1,6 +1,6 @@
 import { useEffect } from "react";
 import { Outlet, type ShouldRevalidateFunction, useLocation, useNavigate } from "react-router";
-import { depsContext } from "#app/lib/deps-context.server.ts";
+import { pageRequest } from "#app/lib/page-request.server.ts";
 import {
   isInventoryPage,
   loadProfileUser,
@@ -10,7 +10,6 @@ import {
 } from "#app/lib/profile-user.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { PAYMENT_RETURN_TEXT } from "#core/messages/payments.ts";
-import { pagePlayer } from "#core/profile/player.ts";
 import { InfoPanel } from "../components/profile/info-panel.tsx";
 import profileStylesheet from "../components/profile/profile.css?url";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
@@ -26,25 +25,25 @@ export const links: Route.LinksFunction = () => [{ rel: "stylesheet", href: prof
 export const meta: Route.MetaFunction = () => [{ title: "Профиль — Свобода" }, { name: "robots", content: "noindex" }];
 
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ context, request }, next) => {
-    const deps = context.get(depsContext);
-    if (isInventoryPage(request)) {
+  async (args, next) => {
+    const { context } = args;
+    if (isInventoryPage(args)) {
       // /profile: the Корзина rides in the session's round trip (decision 112).
-      const { user, inventory } = await loadProfileUserAndInventory(deps, request);
+      const { user, inventory } = await loadProfileUserAndInventory(args);
       context.set(profileUserContext, user);
       context.set(profileInventoryContext, inventory);
     } else {
-      context.set(profileUserContext, await loadProfileUser(deps, request));
+      context.set(profileUserContext, await loadProfileUser(args));
     }
     return next();
   },
 ];
 
-export async function loader({ context, request }: Route.LoaderArgs) {
-  const user = context.get(profileUserContext);
-  const payment = new URL(request.url).searchParams.get("payment");
+export async function loader(args: Route.LoaderArgs) {
+  const payment = args.url.searchParams.get("payment");
   return {
-    user: pagePlayer(user),
+    // The root's player, built once for the request (after the action, so a return shows the new balance).
+    user: await pageRequest(args).player(),
     payment: payment === null ? null : payment === "success" ? ("success" as const) : ("failure" as const),
   };
 }

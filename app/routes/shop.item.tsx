@@ -1,7 +1,8 @@
 import { data, Form, redirect, type ShouldRevalidateFunction, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { pagePathOf, signInHref } from "#core/auth/sign-in.ts";
+import { pageRequest } from "#app/lib/page-request.server.ts";
+import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
@@ -17,15 +18,14 @@ import {
   TOPPED_UP_FOR_PURCHASE,
 } from "#core/messages/shop.ts";
 import { itemReturnPath } from "#core/payments/top-up-link.ts";
-import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
-import type { ServerAddress } from "#core/shop/types.ts";
+import type { PurchaseActionData } from "#core/shop/types.ts";
 import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
+import type { SessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
@@ -58,18 +58,15 @@ export const meta: Route.MetaFunction = ({ loaderData }) => [
   },
 ];
 
-export async function loader({ params, request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { params, request, context } = args;
   const id = positiveIdText.safeParse(params.id);
   if (!id.success) throw data(ITEM_INFO_FAILED, { status: 404 });
   const deps = context.get(depsContext);
-  const [item, user, status] = await Promise.all([
-    getItem(deps, id.data),
-    getSessionUser(deps, request),
-    readServerStatus(deps),
-  ]);
+  const page = pageRequest(args);
+  const [item, user, status] = await Promise.all([getItem(deps, id.data), page.user(), readServerStatus(deps)]);
   if (!item) throw data(ITEM_INFO_FAILED, { status: 404 });
-  const url = new URL(request.url);
-  const query = itemQuerySchema.parse(Object.fromEntries(url.searchParams));
+  const query = itemQuerySchema.parse(Object.fromEntries(page.url.searchParams));
   // After a purchase without JavaScript: the receipt, only of the player's own purchase of this item.
   const purchase = user && query.purchased ? await getPurchase(deps, user.id, query.purchased).catch(() => null) : null;
   const receipt =
@@ -96,7 +93,7 @@ export async function loader({ params, request, context }: Route.LoaderArgs) {
         ? await giftOnReturn(deps, { steamId: user.steamId, address: clientAddress(request) }, query.gift_to)
         : null,
     // The page itself, never the ".data" request a client navigation loads it with (issue 36).
-    returnTo: pagePathOf(url),
+    returnTo: page.path,
   };
 }
 
@@ -120,25 +117,8 @@ async function giftOnReturn(deps: Deps, source: LookupSource, steamId: string) {
     : { recipient: null, query: steamId, error: found.error };
 }
 
-export type PurchaseActionData =
-  | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
-  | {
-      ok: false;
-      status: number;
-      error: string;
-      missing?: number;
-      duration?: number | null;
-      price?: number;
-      /** What the player typed for a gift's friend, kept in the field. */
-      giftQuery?: string;
-      /** The friend a refused gift was for: still shown, so the next try is still the gift (issue 36). */
-      recipient?: GiftRecipient;
-    }
-  /** The gift's friend, shown before paying (issue 24). */
-  | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };
-
 /** The signed-in player and the address they asked from (a Steam lookup counts against both, issue 36). */
-type Buyer = NonNullable<Awaited<ReturnType<typeof getSessionUser>>> & { address: string };
+type Buyer = SessionUser & { address: string };
 
 /** The friend the form showed, as the page showed them: only to keep showing them after a refusal. */
 const shownFriendSchema = z.object({
@@ -156,12 +136,13 @@ function refused(status: number, error: string, keep: Refusal = {}) {
   return data<PurchaseActionData>({ ok: false, status, error: purchaseErrorText(status, error), ...keep }, { status });
 }
 
-export async function action({ params, request, context }: Route.ActionArgs) {
+export async function action(args: Route.ActionArgs) {
+  const { params, request, context } = args;
   const id = positiveIdText.safeParse(params.id);
   if (!id.success) throw data(PAGE_NOT_FOUND, { status: 404 });
   const deps = context.get(depsContext);
   const form = await request.formData();
-  const user = await getSessionUser(deps, request);
+  const user = await pageRequest(args).user();
   if (!user) return refused(401, AUTH_REQUIRED);
   const buyer = { ...user, address: clientAddress(request) };
   return form.get("intent") === "gift-check" ? showGiftRecipient(deps, buyer, form) : buy(deps, buyer, id.data, form);

@@ -2,6 +2,7 @@ import { type MouseEvent, useCallback, useState } from "react";
 import { data, isRouteErrorResponse, useLocation, useNavigate, useNavigation } from "react-router";
 import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { pageRequest } from "#app/lib/page-request.server.ts";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { UNKNOWN_SERVER_ERROR } from "#core/messages/common.ts";
 import { SHOP_DELIVERY_HELP } from "#core/messages/shop.ts";
@@ -12,7 +13,6 @@ import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
 import { chosenServerType, serverTypeCookieUpdate } from "#core/shop/server-type-choice.ts";
 import { DEFAULT_SERVER_TYPE, resolveServerTypes, SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
-import { getSessionUser } from "#worker/services/auth/sessions.ts";
 import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";
 import { CategoryFilter, ServerTypeSelector } from "../components/shop/filters.tsx";
@@ -33,9 +33,9 @@ export const meta: Route.MetaFunction = () => [
 
 /** A type picked in the selector (its link names it) is kept in a cookie for every later page. */
 export const middleware: Route.MiddlewareFunction[] = [
-  async ({ request }, next) => {
+  async ({ request, url }, next) => {
     const response = await next();
-    const cookie = serverTypeCookieUpdate(request);
+    const cookie = serverTypeCookieUpdate(request, url);
     if (!cookie || !(response instanceof Response)) return response;
     const headers = new Headers(response.headers);
     headers.append("set-cookie", cookie);
@@ -49,19 +49,19 @@ const paramsSchema = z.object({
   query: z.string().max(100).optional().catch(undefined),
 });
 
-export async function loader({ request, context }: Route.LoaderArgs) {
+export async function loader(args: Route.LoaderArgs) {
+  const { request, context, url } = args;
   const deps = context.get(depsContext);
-  const url = new URL(request.url);
   const params = paramsSchema.parse(Object.fromEntries(url.searchParams));
-  const pageRequest = parsePageRequest(
+  const paging = parsePageRequest(
     { page: url.searchParams.get("page"), per_page: url.searchParams.get("per_page") },
     SHOP_PAGE_SIZE,
   );
-  if (!pageRequest.ok) throw data(pageRequest.error, { status: 400 });
+  if (!paging.ok) throw data(paging.error, { status: 400 });
   // The same list /api/server-types answers; the fallbacks (types in the items, then SOLO) are in resolveServerTypes.
   const types = resolveServerTypes([...SERVER_TYPES], null);
   // The address's type, else the one the player chose before (the cookie), else the first.
-  const chosen = chosenServerType(request);
+  const chosen = chosenServerType(request, url);
   const serverType =
     params.server_type && types.includes(params.server_type)
       ? params.server_type
@@ -72,10 +72,10 @@ export async function loader({ request, context }: Route.LoaderArgs) {
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };
   const [{ categories, items, total }, user] = await Promise.all([
-    shopPageCatalog(deps, filter, searching ? query : null, pageRequest.page),
-    getSessionUser(deps, request),
+    shopPageCatalog(deps, filter, searching ? query : null, paging.page),
+    pageRequest(args).user(),
   ]);
-  const page = paginate(pageRequest.page, total);
+  const page = paginate(paging.page, total);
   if (!page.ok) throw data(page.error, { status: 400 });
   const categoryId = categories.some((category) => category.id === params.category_id)
     ? (params.category_id ?? null)

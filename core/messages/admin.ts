@@ -41,6 +41,7 @@ export const ADMIN_TEXT = {
   belowZero: "Баланс не может стать меньше 0 ₽",
   playerNotFound: "Игрок не найден",
   nothingChanged: "Ничего не изменилось: состояние уже такое",
+  checkFields: "Проверьте поля формы",
 } as const;
 
 export const SERVER_TEXT = {

@@ -1,5 +1,12 @@
 // Who a gift is for (issue 24): the friend's SteamID64 or their Steam profile address, as players copy it.
 
+/** The friend a gift goes to, as the lookup found them: what the buyer sees before paying. */
+export interface GiftRecipient {
+  steamId: string;
+  nickname: string;
+  avatarUrl: string;
+}
+
 const STEAMID64 = /^7656119\d{10}$/;
 /**
  * Steam's first individual account (account number 0 of the public universe): anything below it in

@@ -28,11 +28,11 @@ export function serverTypeSetCookie(type: ServerType, secure: boolean): string {
 }
 
 /**
- * The type a request is about: a known `server_type` in the shop's own address (the selector's links),
- * else the cookie's. Null when neither names one.
+ * The type a request for the page at `url` (React Router's address, never a ".data" one) is about: a
+ * known `server_type` in the shop's own address (the selector's links), else the cookie's. Null when
+ * neither names one.
  */
-export function chosenServerType(request: Request): ServerType | null {
-  const url = new URL(request.url);
+export function chosenServerType(request: Request, url: URL): ServerType | null {
   if (isShopListPath(url.pathname)) {
     const fromAddress = knownServerType(url.searchParams.get("server_type"));
     if (fromAddress) return fromAddress;
@@ -40,17 +40,17 @@ export function chosenServerType(request: Request): ServerType | null {
   return keptServerType(request);
 }
 
-/** `/shop`, and the data request React Router makes for it. */
+/** The shop's list. */
 export function isShopListPath(pathname: string): boolean {
-  return pathname === "/shop" || pathname === "/shop.data" || pathname === "/shop/";
+  return pathname === "/shop" || pathname === "/shop/";
 }
 
 /**
- * The cookie to set after a request to the shop's list: when its address names a known type other than
- * the one kept (the default type needs no cookie when none is kept). Null when nothing changes.
+ * The cookie to set after a request to the shop's list (`url` as React Router hands it): when its
+ * address names a known type other than the one kept (the default type needs no cookie when none is
+ * kept). Null when nothing changes.
  */
-export function serverTypeCookieUpdate(request: Request): string | null {
-  const url = new URL(request.url);
+export function serverTypeCookieUpdate(request: Request, url: URL): string | null {
   if (!isShopListPath(url.pathname)) return null;
   const wanted = knownServerType(url.searchParams.get("server_type"));
   if (!wanted) return null;

@@ -1,3 +1,6 @@
+import type { PurchaseReceipt } from "../profile/types.ts";
+import type { GiftRecipient } from "./gift.ts";
+
 // The catalogue's shapes as the API answers them and the shop pages show them.
 
 export interface ShopDuration {
@@ -88,3 +91,21 @@ export interface ServerAddress {
 export function steamConnectHref(ipPort: string): string {
   return `steam://connect/${ipPort}`;
 }
+
+/** What the item page's purchase action answers: the receipt, a refusal, or the gift's friend to confirm. */
+export type PurchaseActionData =
+  | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
+  | {
+      ok: false;
+      status: number;
+      error: string;
+      missing?: number;
+      duration?: number | null;
+      price?: number;
+      /** What the player typed for a gift's friend, kept in the field. */
+      giftQuery?: string;
+      /** The friend a refused gift was for: still shown, so the next try is still the gift (issue 36). */
+      recipient?: GiftRecipient;
+    }
+  /** The gift's friend, shown before paying (issue 24). */
+  | { ok: "gift"; recipient: GiftRecipient; giftQuery: string; duration: number | null };

@@ -1,25 +1,22 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, flatText, newContext, waitForHydration } from "./browser.ts";
+import {
+  addTenRubleKit,
+  browserForFile,
+  E2E_ORIGIN,
+  flatText,
+  newContext,
+  signIn,
+  uniqueSteamId,
+  waitForHydration,
+} from "./browser.ts";
 
 // The seed makes the demo player (76561198000000001) an admin. Item 106 is «Дерево ×10 000»,
 // a one-time SOLO item for 49 ₽.
 const ADMIN_STEAM_ID = "76561198000000001";
 
 const browser = browserForFile();
-
-function randomSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-}
-
-async function signIn(page: Page, steamId: string) {
-  await page.goto("/profile");
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
-}
 
 test("the console is the ordinary 404 for a visitor and for a player without a role, never cached", async () => {
   const anonymous = await fetch(`${E2E_ORIGIN}/admin/players`);
@@ -29,7 +26,7 @@ test("the console is the ordinary 404 for a visitor and for a player without a r
 
   const context = await newContext(browser.current);
   const page = await context.newPage();
-  await signIn(page, randomSteamId());
+  await signIn(page, uniqueSteamId());
   const response = await page.goto("/admin");
   assert.equal(response?.status(), 404);
   assert.equal(response?.headers()["cache-control"], "private, no-store");
@@ -45,7 +42,7 @@ for (const javaScriptEnabled of [true, false]) {
     const playerContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
-    const steamId = randomSteamId();
+    const steamId = uniqueSteamId();
     await signIn(player, steamId);
     await signIn(admin, ADMIN_STEAM_ID);
 
@@ -116,18 +113,7 @@ for (const javaScriptEnabled of [true, false]) {
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByRole("link", { name: "Добавить товар" }).click();
     await page.getByRole("heading", { name: "Новый товар" }).waitFor();
-    const form = page.getByRole("form", { name: "Товар" });
-    await form.getByLabel("Название").fill(name);
-    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
-    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
-    await form.getByLabel("Тип сервера").selectOption("SOLO");
-    await form.getByLabel("Категория").selectOption({ label: "Наборы" });
-    await form.getByLabel("Разовый товар").check();
-    await form
-      .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
-      .fill("inventory.giveto {steamid} wood 100");
-    await form.getByRole("button", { name: "Добавить товар" }).click();
-    await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
+    await addTenRubleKit(page, name);
 
     await page.goto("/shop?server_type=SOLO");
     if (javaScriptEnabled) await waitForHydration(page);
@@ -157,7 +143,7 @@ for (const javaScriptEnabled of [true, false]) {
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
     await signIn(admin, ADMIN_STEAM_ID);
-    const steamId = randomSteamId();
+    const steamId = uniqueSteamId();
     await signIn(player, steamId);
     const code = `E2E${javaScriptEnabled ? "JS" : "HTML"}${Date.now().toString(36).toUpperCase()}`;
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
 
 const browser = browserForFile();
 
@@ -23,7 +23,7 @@ async function signInUpToAuthSuccess(context: BrowserContext): Promise<string> {
     form: {
       return_to: providerPage.searchParams.get("openid.return_to") ?? "",
       realm: providerPage.searchParams.get("openid.realm") ?? "",
-      steamid: randomSteamId(),
+      steamid: uniqueSteamId(),
     },
     maxRedirects: 0,
   });
@@ -81,7 +81,7 @@ test("with JavaScript the session token never appears in an address: requests, r
     if (location) addresses.push(location);
   });
   await page.goto("/api/auth/steam?return_to=/terms");
-  await page.getByRole("textbox", { name: "SteamID64" }).fill(randomSteamId());
+  await page.getByRole("textbox", { name: "SteamID64" }).fill(uniqueSteamId());
   await page.getByRole("button", { name: "Войти", exact: true }).click();
   await page.waitForURL(`${E2E_ORIGIN}/terms`, { timeout: 15_000 });
   const token = await page.waitForFunction(() => window.localStorage.getItem("jwt_token")).then((h) => h.jsonValue());
@@ -120,7 +120,7 @@ test("a used sign-in code says so in Russian and stores no token", async () => {
 });
 
 test("without JavaScript: sign in with a typed SteamID64, reload, log out", async () => {
-  const steamId = randomSteamId();
+  const steamId = uniqueSteamId();
   const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
   await page.goto("/");
@@ -171,7 +171,7 @@ test("/api/auth/steam?return_to=/terms brings the player back to /terms", async 
   const context = await newContext(browser.current);
   const page = await context.newPage();
   await page.goto("/api/auth/steam?return_to=/terms");
-  const steamId = randomSteamId();
+  const steamId = uniqueSteamId();
   await page.getByRole("textbox", { name: "SteamID64" }).fill(steamId);
   await page.getByRole("button", { name: "Войти", exact: true }).click();
   await page.waitForURL(`${E2E_ORIGIN}/terms`);

@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { createRequire } from "node:module";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, randomSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, uniqueSteamId, waitForHydration } from "./browser.ts";
 
 // axe-core (installed with lighthouse, a dev dependency) on every page a player sees, signed out and in,
 // at 1280 and 375 px: no serious or critical violation (issue 20, "How it is checked").
@@ -58,7 +58,7 @@ for (const width of [1280, 375]) {
     }
     await page.goto("/profile");
     await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-    await page.locator('input[name="steamid"]:not([type=hidden])').fill(randomSteamId());
+    await page.locator('input[name="steamid"]:not([type=hidden])').fill(uniqueSteamId());
     await page.getByRole("button", { name: "Войти", exact: true }).click();
     await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
     // A gift in the history, its friend shown on the item page, and the buy dialog's gift link (issue 36).
@@ -69,7 +69,7 @@ for (const width of [1280, 375]) {
     await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
     await page.goto("/shop/items/106?server_type=SOLO&gift=1");
     await waitForHydration(page);
-    await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").fill(randomSteamId());
+    await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").fill(uniqueSteamId());
     await page.getByRole("button", { name: "Показать получателя" }).click();
     await page.getByTestId("gift-recipient").waitFor();
     for (const violation of await seriousViolations(page)) found.push(`gift recipient shown: ${violation}`);

@@ -5,18 +5,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { browserForFile, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, newContext, signIn, uniqueSteamId, waitForHydration } from "./browser.ts";
 
 const browser = browserForFile();
 
 /** Signs in through the local Steam stand-in as a new player and lands on /balance. */
-async function signIn(page: Page, javaScript: boolean): Promise<void> {
-  await page.goto("/api/auth/steam?return_to=/balance");
-  await page.waitForURL(/\/__standins\/steam-openid\//);
-  await page.getByRole("textbox", { name: "SteamID64" }).fill(randomSteamId());
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL((url) => url.pathname === "/balance" || url.pathname === "/");
-  if (new URL(page.url()).pathname !== "/balance") await page.goto("/balance");
+async function signInNew(page: Page, javaScript: boolean): Promise<void> {
+  await signIn(page, uniqueSteamId(), "/balance");
   if (javaScript) await waitForHydration(page);
 }
 
@@ -61,7 +56,7 @@ test("a signed-out visitor sees /balance with the form disabled and a sign-in li
 test("without JavaScript: validation texts, then a top-up through the stand-in ends with the new balance in the header", async () => {
   const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
-  await signIn(page, false);
+  await signInNew(page, false);
   assert.equal(await headerBalance(page), "0 ₽");
 
   await fillTopUp(page, "5", "без-собаки");
@@ -89,7 +84,7 @@ test("without JavaScript: validation texts, then a top-up through the stand-in e
 test("without JavaScript: Отменить returns with payment=failed and the balance unchanged", async () => {
   const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
-  await signIn(page, false);
+  await signInNew(page, false);
 
   await fillTopUp(page, "40", "cancel@example.com");
   await page.getByRole("button", { name: "Пополнить" }).click();
@@ -104,7 +99,7 @@ test("without JavaScript: Отменить returns with payment=failed and the b
 test("with JavaScript: the payment page opens in a new tab, and paying there shows the new balance in the header", async () => {
   const context = await newContext(browser.current, { javaScriptEnabled: true });
   const page = await context.newPage();
-  await signIn(page, true);
+  await signInNew(page, true);
   assert.equal(await headerBalance(page), "0 ₽");
 
   // Checked in the browser: no request, no tab.

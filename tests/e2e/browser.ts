@@ -1,8 +1,9 @@
 import { after, before } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
+import { uniqueSteamId } from "../support/unique.ts";
 import { E2E_ORIGIN } from "./site.ts";
 
-export { E2E_ORIGIN };
+export { E2E_ORIGIN, uniqueSteamId };
 
 export const CHROMIUM = process.env.CHROMIUM_PATH ?? "/usr/bin/chromium";
 
@@ -59,27 +60,62 @@ export async function waitForHydration(page: Page): Promise<void> {
   await page.waitForSelector("html[data-hydrated]", { timeout: 15_000 });
 }
 
-/** A random SteamID64 an individual account can have (from Steam's first, 76561197960265728, up): a new player each time. */
-export function randomSteamId(): string {
-  return `76561198${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-}
-
-/** Opens `path` signed out, signs in as `steamId` through the Steam stand-in, and lands back on it. */
-export async function signInAt(page: Page, path: string, steamId: string): Promise<void> {
-  await page.goto(path);
+/** On the Steam stand-in's page: signs in as `steamId` and waits to land on `path`. */
+export async function approveAtStandIn(page: Page, steamId: string, path: string): Promise<void> {
   await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
   await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
   await page.getByRole("button", { name: "Войти", exact: true }).click();
   await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
 }
 
+/** Opens `path` signed out, signs in as `steamId` through the Steam stand-in, and lands back on it. */
+export async function signInAt(page: Page, path: string, steamId: string): Promise<void> {
+  await page.goto(path);
+  await approveAtStandIn(page, steamId, path);
+}
+
+/**
+ * Signs in as `steamId` from the header's «Войти через Steam» (/api/auth/steam with the way back) and
+ * lands on `returnTo`, which need not ask for a session. `atStandIn` runs on the stand-in's page first.
+ */
+export async function signIn(
+  page: Page,
+  steamId: string,
+  returnTo = "/profile",
+  atStandIn?: (page: Page) => Promise<void>,
+): Promise<void> {
+  await page.goto(`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`);
+  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
+  await atStandIn?.(page);
+  await approveAtStandIn(page, steamId, returnTo);
+}
+
 /** A new player with the seeded WELCOME100's 100 ₽ (db/seed/promos.ts), on /promocodes. */
 export async function newPlayerWith100(page: Page, javaScriptEnabled: boolean): Promise<string> {
-  const steamId = randomSteamId();
+  const steamId = uniqueSteamId();
   await signInAt(page, "/promocodes", steamId);
   if (javaScriptEnabled) await waitForHydration(page);
   await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
   await page.getByRole("button", { name: "Активировать" }).click();
   await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
   return steamId;
+}
+
+/**
+ * On the console's «Новый товар» form, as an admin: adds «`name`», a one-time SOLO kit in «Наборы» for
+ * 10 ₽ that gives wood, and waits for «Товар сохранён».
+ */
+export async function addTenRubleKit(page: Page, name: string): Promise<void> {
+  const form = page.getByRole("form", { name: "Товар" });
+  await form.getByLabel("Название").fill(name);
+  await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
+  await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
+  await form.getByLabel("Тип сервера").selectOption("SOLO");
+  await form.getByLabel("Категория").selectOption({ label: "Наборы" });
+  await form.getByLabel("Разовый товар").check();
+  await form
+    .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
+    .fill("inventory.giveto {steamid} wood 100");
+  await form.getByRole("button", { name: "Добавить товар" }).click();
+  await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
 }

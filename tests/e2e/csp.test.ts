@@ -4,7 +4,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { browserForFile, E2E_ORIGIN, newContext, randomSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, newContext, signIn, uniqueSteamId, waitForHydration } from "./browser.ts";
 
 const browser = browserForFile();
 
@@ -57,12 +57,10 @@ async function visit(page: Page, path: string) {
   assert.deepEqual(await violations(page), [], `no violation on ${path}`);
 }
 
-async function signIn(page: Page, returnTo: string) {
-  await page.goto(`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`);
-  assert.deepEqual(await violations(page), [], "no violation on the Steam stand-in's page");
-  await page.getByRole("textbox", { name: "SteamID64" }).fill(randomSteamId());
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${returnTo}`, { timeout: 15_000 });
+async function signInWatched(page: Page, returnTo: string) {
+  await signIn(page, uniqueSteamId(), returnTo, async (standIn) => {
+    assert.deepEqual(await violations(standIn), [], "no violation on the Steam stand-in's page");
+  });
   await waitForHydration(page);
   assert.deepEqual(await violations(page), [], `no violation signing in and landing on ${returnTo}`);
 }
@@ -81,7 +79,7 @@ test("every page works under the policy: signed out, signing in, and signed in",
   await visit(page, "/balance");
   await visit(page, "/no-such-page");
 
-  await signIn(page, "/shop");
+  await signInWatched(page, "/shop");
   for (const path of ["/profile", "/promocodes", "/purchases", "/history", "/deposits", "/balance"]) {
     await visit(page, path);
   }
@@ -93,7 +91,7 @@ test("every page works under the policy: signed out, signing in, and signed in",
 test("a top-up through the payment stand-in's pages keeps to the policy", async () => {
   const { context, console } = await watchedContext();
   const page = await context.newPage();
-  await signIn(page, "/balance");
+  await signInWatched(page, "/balance");
   await page.getByLabel("Сумма пополнения, ₽").fill("100");
   await page.getByLabel("E-mail для чека").fill("csp@example.com");
   const [provider] = await Promise.all([
@@ -144,10 +142,7 @@ test("script injected into a page's HTML does not run: no nonce, no inline handl
 test("without JavaScript the pages and the sign-in work under the policy", async () => {
   const { context, console } = await watchedContext(false);
   const page = await context.newPage();
-  await page.goto("/api/auth/steam?return_to=/profile");
-  await page.getByRole("textbox", { name: "SteamID64" }).fill(randomSteamId());
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
+  await signIn(page, uniqueSteamId(), "/profile");
   await page.locator(".profile-info, main").first().waitFor();
   await closeClean(context, console);
 });

@@ -6,12 +6,13 @@ import { test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
 import {
+  approveAtStandIn,
   browserForFile,
   E2E_ORIGIN,
   flatText,
   newPlayerWith100,
-  randomSteamId,
   signInAt,
+  uniqueSteamId,
   waitForHydration,
 } from "./browser.ts";
 
@@ -39,10 +40,7 @@ async function signInFromItem(page: Page, path: string, steamId: string, javaScr
   await page.goto(path);
   await ready(page, javaScript);
   await page.getByRole("link", { name: "Войти через Steam, чтобы купить" }).click();
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}${path}`, { timeout: 15_000 });
+  await approveAtStandIn(page, steamId, path);
   await ready(page, javaScript);
 }
 
@@ -72,9 +70,9 @@ for (const javaScriptEnabled of [false, true]) {
   test(`${mode}, 375 px: a gift short of money stays the gift through the top-up and reaches the friend (item 1)`, async () => {
     const context = await phone(browser.current, javaScriptEnabled);
     const page = await context.newPage();
-    const friendSteamId = randomSteamId();
+    const friendSteamId = uniqueSteamId();
     const friendName = `Игрок ${friendSteamId.slice(-4)}`;
-    await signInFromItem(page, `/shop/items/${VIP_MAX2}?gift=1`, randomSteamId(), javaScriptEnabled);
+    await signInFromItem(page, `/shop/items/${VIP_MAX2}?gift=1`, uniqueSteamId(), javaScriptEnabled);
 
     await page.getByLabel("7 дней").check();
     await page.getByLabel("SteamID64 друга или ссылка на его профиль Steam").fill(friendSteamId);
@@ -146,7 +144,7 @@ for (const javaScriptEnabled of [false, true]) {
     assert.equal(returnTo, `/shop/items/${VIP_MAX2}?server_type=MAX2`);
     await signIn.click();
     await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-    await page.locator('input[name="steamid"]:not([type=hidden])').fill(randomSteamId());
+    await page.locator('input[name="steamid"]:not([type=hidden])').fill(uniqueSteamId());
     await page.getByRole("button", { name: "Войти", exact: true }).click();
     await page.waitForURL((url) => url.pathname === `/shop/items/${VIP_MAX2}`, { timeout: 15_000 });
     await ready(page, javaScriptEnabled);
@@ -163,7 +161,7 @@ for (const javaScriptEnabled of [false, true]) {
   test(`${mode}, 375 px: Enter on a duration buys, Enter in the friend's field shows the friend (item 6)`, async () => {
     const context = await phone(browser.current, javaScriptEnabled);
     const page = await context.newPage();
-    await signInFromItem(page, `/shop/items/${VIP_MAX2}`, randomSteamId(), javaScriptEnabled);
+    await signInFromItem(page, `/shop/items/${VIP_MAX2}`, uniqueSteamId(), javaScriptEnabled);
 
     // Enter on a radio presses «Купить» (0 ₽: not enough), never the closed gift part's «Показать получателя».
     await page.getByLabel("7 дней").check();
@@ -176,7 +174,7 @@ for (const javaScriptEnabled of [false, true]) {
     );
 
     // Enter in the friend's field shows who it is; nothing is bought.
-    const friendSteamId = randomSteamId();
+    const friendSteamId = uniqueSteamId();
     await page.locator("details.gift-fields summary").click();
     const field = page.getByLabel("SteamID64 друга или ссылка на его профиль Steam");
     await field.fill(friendSteamId);
@@ -201,7 +199,7 @@ for (const javaScriptEnabled of [false, true]) {
     const page = await context.newPage();
     await newPlayerWith100(page, javaScriptEnabled);
     const buyerName = await text(page, "header .account__nickname");
-    const friendSteamId = randomSteamId();
+    const friendSteamId = uniqueSteamId();
     const friendName = `Игрок ${friendSteamId.slice(-4)}`;
 
     if (javaScriptEnabled) {

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, randomSteamId, signInAt, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, signInAt, uniqueSteamId, waitForHydration } from "./browser.ts";
 
 // Issue 20, item 11, measured in a real browser: at 375 px no history label, item name or price breaks
 // inside a word or a number («Транзакц/ия», «Дерево ×10 / 000»); without JavaScript the guide doesn't
@@ -78,7 +78,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}, 375 px: no history label, item name or price breaks inside a word or number`, async () => {
     const context = await phone(javaScriptEnabled);
     const page = await context.newPage();
-    await signInAt(page, "/purchases", randomSteamId());
+    await signInAt(page, "/purchases", uniqueSteamId());
     const created = await page.request.post("/api/payment/create", { data: { amount: 150, email: "p@example.com" } });
     const { payment_url } = (await created.json()) as { payment_url: string };
     await page.goto(payment_url);

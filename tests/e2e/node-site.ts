@@ -50,9 +50,17 @@ export interface NodeServer {
   output(): string;
 }
 
-/** Starts `build-node/server/index.js` in its own process group and waits until it answers. */
-export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = "."): Promise<NodeServer> {
-  const server = spawn(process.execPath, [resolve("build-node/server/index.js")], {
+/** Where `npm run build:node` put the server, in the checkout `build` (this one unless told). */
+function serverEntry(build = "."): string {
+  return resolve(build, "build-node/server/index.js");
+}
+
+/**
+ * Starts `build-node/server/index.js` (of the checkout `build`, this one unless told) in `cwd`, in its
+ * own process group, and waits until it answers.
+ */
+export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = ".", build?: string): Promise<NodeServer> {
+  const server = spawn(process.execPath, [serverEntry(build)], {
     cwd,
     env,
     stdio: ["ignore", "pipe", "pipe"],
@@ -77,6 +85,26 @@ export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = "."): Promise<
   }
   server.kill("SIGKILL");
   throw new Error(`the Node server did not start:\n${output}`);
+}
+
+/** Starts the built server where it must refuse to start and waits for it to exit: its code and its stderr. */
+export async function refusedStart(
+  env: NodeJS.ProcessEnv,
+  cwd: string,
+  as?: { uid: number; gid: number },
+): Promise<{ code: number | null; stderr: string; lines: string[] }> {
+  const child = spawn(process.execPath, [serverEntry()], {
+    cwd,
+    env,
+    stdio: ["ignore", "pipe", "pipe"],
+    ...(as ?? {}),
+  });
+  let stderr = "";
+  child.stderr?.on("data", (chunk) => {
+    stderr += chunk;
+  });
+  const code = await new Promise<number | null>((done) => child.once("exit", done));
+  return { code, stderr, lines: stderr.trim().split("\n") };
 }
 
 /** A port nobody on this machine listens on right now. */

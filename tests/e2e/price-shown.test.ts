@@ -4,20 +4,12 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, flatText, newContext, waitForHydration } from "./browser.ts";
+import { addTenRubleKit, browserForFile, flatText, newContext, signIn, waitForHydration } from "./browser.ts";
 
 // The seed makes the demo player an admin with money on the balance.
 const ADMIN_STEAM_ID = "76561198000000001";
 
 const browser = browserForFile();
-
-async function signIn(page: Page, steamId: string) {
-  await page.goto("/profile");
-  await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-  await page.locator('input[name="steamid"]:not([type=hidden])').fill(steamId);
-  await page.getByRole("button", { name: "Войти", exact: true }).click();
-  await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
-}
 
 async function balance(page: Page): Promise<string> {
   await page.goto("/profile");
@@ -36,18 +28,7 @@ for (const javaScriptEnabled of [true, false]) {
     // An item at 10 ₽.
     await admin.goto("/admin/items/new");
     if (javaScriptEnabled) await waitForHydration(admin);
-    const form = admin.getByRole("form", { name: "Товар" });
-    await form.getByLabel("Название").fill(name);
-    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("10");
-    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
-    await form.getByLabel("Тип сервера").selectOption("SOLO");
-    await form.getByLabel("Категория").selectOption({ label: "Наборы" });
-    await form.getByLabel("Разовый товар").check();
-    await form
-      .getByLabel("Команды выдачи: {steamid} {nickname} {days} {server}")
-      .fill("inventory.giveto {steamid} wood 100");
-    await form.getByRole("button", { name: "Добавить товар" }).click();
-    await admin.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
+    await addTenRubleKit(admin, name);
     const itemUrl = admin.url().replace(/\?.*$/, "");
     const before = await balance(admin);
 

@@ -2,25 +2,12 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { browserForFile, E2E_ORIGIN, newContext, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, newContext, signIn, waitForHydration } from "./browser.ts";
 
 const browser = browserForFile();
 
 const RICH = "76561198000000001";
 const BROKE = "76561198000000002";
-
-/** Signs in through the local Steam stand-in, the same pages a player clicks through. */
-async function signIn(page: Page, steamId: string, returnTo = "/shop") {
-  await page.goto(`/api/auth/steam?return_to=${encodeURIComponent(returnTo)}`);
-  const button = page.locator(`button[data-steamid="${steamId}"]`);
-  if ((await button.count()) > 0) {
-    await button.click();
-  } else {
-    await page.locator('input[name="steamid"]').fill(steamId);
-    await page.getByRole("button", { name: "Войти", exact: true }).click();
-  }
-  await page.waitForURL((url) => !url.pathname.startsWith("/__standins/") && !url.pathname.startsWith("/api/"));
-}
 
 async function headerBalance(page: Page): Promise<number> {
   const text = await page.locator(".account__balance").innerText();

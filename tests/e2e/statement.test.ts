@@ -6,8 +6,8 @@ import {
   E2E_ORIGIN,
   flatText,
   newContext,
-  randomSteamId,
   signInAt,
+  uniqueSteamId,
   waitForHydration,
 } from "./browser.ts";
 
@@ -60,7 +60,7 @@ for (const javaScriptEnabled of [true, false]) {
     const adminContext = await newContext(browser.current, { javaScriptEnabled });
     const player = await playerContext.newPage();
     const admin = await adminContext.newPage();
-    const steamId = randomSteamId();
+    const steamId = uniqueSteamId();
     await signInAt(player, "/statement", steamId);
     await player.getByText("Движений по балансу пока нет").waitFor();
 
@@ -128,7 +128,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("the statement pages by ?page= links, also without JavaScript", async () => {
   const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
-  await signInAt(page, "/statement", randomSteamId());
+  await signInAt(page, "/statement", uniqueSteamId());
   // 21 movements: a top-up and 20 purchases of «Дерево ×10 000» (item 106, 49 ₽) make two pages of 20.
   await topUp(page, 1000);
   for (let n = 0; n < 20; n++) {

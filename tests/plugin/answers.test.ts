@@ -3,9 +3,8 @@
 // run is never handed to another by itself (issue 26, items 3 and 7; issue 35, items 4 and 7).
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { GameServerProcess } from "./harness.ts";
-import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
-import { consoleRow, createGameServer, createItem, db, delivery, giveEntry, leaseLapsed, pressRetry } from "./site.ts";
+import { chats, crashBeforeAck, given, scenario, secondServer } from "./scenario.ts";
+import { consoleRow, createItem, db, delivery, giveEntry, leaseLapsed, pressRetry } from "./site.ts";
 
 test("a result the site itself refuses (a signed 400) is set aside; the others in its batch are taken", async () => {
   const s = await scenario();
@@ -161,12 +160,7 @@ test("/store shows what is waiting only from a signed answer", async () => {
 
 test("a delivery whose server died without a report is never handed over by itself; «Повторить» moves it, and the world holds it once", async () => {
   const s = await scenario();
-  const other = await createGameServer(s.type);
-  const otherGame = new GameServerProcess({
-    siteUrl: `http://127.0.0.1:${s.proxy.port}`,
-    serverId: other.id,
-    serverKey: other.key,
-  });
+  const { other, game: otherGame } = await secondServer(s);
   try {
     const itemId = await createItem({
       serverType: s.type,

@@ -18,11 +18,11 @@ import {
   one,
   pressRetry,
   RUNTIME,
-  randomSteamId,
   restartSite,
   SITE_ORIGIN,
   SiteProxy,
   signIn,
+  uniqueSteamId,
 } from "./site.ts";
 
 // Stackable items, so each delivery's amount is one stack and a player's items always fit.
@@ -104,7 +104,7 @@ test("chaos: kills of the game servers and the site, rollbacks, two servers, pla
     // bought through the shop so they can be returned.
     const planned: Planned[] = [];
     for (let p = 0; p < PLAYERS; p++) {
-      const player = randomSteamId();
+      const player = uniqueSteamId();
       const pool = [...ITEMS].sort(() => random.next() - 0.5);
       let session: string | null = null;
       for (let d = 0; d < DELIVERIES_PER_PLAYER; d++) {

@@ -5,13 +5,11 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { GameServerProcess } from "./harness.ts";
-import { chats, crashBeforeAck, given, scenario } from "./scenario.ts";
+import { chats, crashBeforeAck, given, scenario, secondServer } from "./scenario.ts";
 import {
   all,
   buy,
   consoleRow,
-  createGameServer,
   createItem,
   credit,
   db,
@@ -311,12 +309,7 @@ test("the third of three commands fails: the retry runs only the third; the oper
 
 test("a timed rank that expires is revoked by the server that granted it, not by another of the type", async () => {
   const s = await scenario({ groups: ["vip"] });
-  const other = await createGameServer(s.type);
-  const otherGame = new GameServerProcess({
-    siteUrl: `http://127.0.0.1:${s.proxy.port}`,
-    serverId: other.id,
-    serverKey: other.key,
-  });
+  const { game: otherGame } = await secondServer(s);
   try {
     const itemId = await createItem({
       serverType: s.type,

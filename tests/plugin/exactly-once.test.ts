@@ -8,12 +8,11 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { GameServerProcess } from "./harness.ts";
-import { given, scenario } from "./scenario.ts";
+import type { GameServerProcess } from "./harness.ts";
+import { crashWith, given, scenario, secondServer } from "./scenario.ts";
 import {
   buy,
   consoleRow,
-  createGameServer,
   createItem,
   credit,
   db,
@@ -30,17 +29,6 @@ import {
 
 const KIT = ["inventory.giveto {steamid} wood 1000", "oxide.grant user {steamid} kits.x"];
 
-/** A second game server of the scenario's type, beside the first, through the same proxy. */
-async function secondServer(type: string, proxyPort: number) {
-  const other = await createGameServer(type);
-  const game = new GameServerProcess({
-    siteUrl: `http://127.0.0.1:${proxyPort}`,
-    serverId: other.id,
-    serverKey: other.key,
-  });
-  return { other, game };
-}
-
 /** The first server has not heartbeated for an hour: for the site it is gone. */
 async function silence(serverId: number) {
   await db().execute({
@@ -51,7 +39,7 @@ async function silence(serverId: number) {
 
 test("item 1: a retry stays with the server that ran the first attempt while it lives, and runs only what failed there", async () => {
   const s = await scenario();
-  const b = await secondServer(s.type, s.proxy.port);
+  const b = await secondServer(s);
   try {
     const itemId = await createItem({ serverType: s.type, name: "Набор «Старт»", grant: KIT });
     const entryId = await giveEntry(s.player, itemId, s.type);
@@ -90,7 +78,7 @@ test("item 1: a retry stays with the server that ran the first attempt while it 
 
 test("item 1: after its server dies, the retry goes to another with its progress: the wood is not given again", async () => {
   const s = await scenario();
-  const b = await secondServer(s.type, s.proxy.port);
+  const b = await secondServer(s);
   try {
     const itemId = await createItem({ serverType: s.type, name: "Набор «Старт»", grant: KIT });
     const entryId = await giveEntry(s.player, itemId, s.type);
@@ -166,9 +154,7 @@ test("item 5: «Повторить» on a delivery a crash interrupted says what
     });
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player, "ru", "Строитель");
-    await s.game.send("fault crash-on-write 4"); // dies as the say begins
-    await s.game.advance(15).catch(() => []);
-    await s.game.died();
+    await crashWith(s, "crash-on-write 4"); // dies as the say begins
     await s.game.start();
     await s.game.join(s.player, "ru", "Строитель");
     await leaseLapsed(entryId);
@@ -220,12 +206,8 @@ function writeJournal(game: GameServerProcess, entries: Record<string, unknown>)
 }
 
 test("item 6: a plugin 2.0 journal migrates: its failed delivery runs only what had not succeeded", async () => {
-  const type = `PLUGIN_${randomUUID().slice(0, 8).toUpperCase()}`;
-  const server = await createGameServer(type);
-  const { SiteProxy } = await import("./site.ts");
-  const proxy = new SiteProxy();
-  const game = new GameServerProcess({ siteUrl: await proxy.start(), serverId: server.id, serverKey: server.key });
-  const player = `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+  const s = await scenario({ start: false });
+  const { type, server, game, player } = s;
   try {
     const itemId = await createItem({ serverType: type, name: "Набор «Старт»", grant: KIT });
     const entryId = await giveEntry(player, itemId, type);
@@ -249,18 +231,13 @@ test("item 6: a plugin 2.0 journal migrates: its failed delivery runs only what 
     assert.equal(await game.hasPermission(player, "kits.x"), true);
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
-    await game.stop();
-    await proxy.stop();
+    await s.end();
   }
 });
 
 test("item 6: a plugin 1.x entry says nothing of what ran: reported for a check by hand, never run by itself; «Повторить» runs it", async () => {
-  const type = `PLUGIN_${randomUUID().slice(0, 8).toUpperCase()}`;
-  const server = await createGameServer(type);
-  const { SiteProxy } = await import("./site.ts");
-  const proxy = new SiteProxy();
-  const game = new GameServerProcess({ siteUrl: await proxy.start(), serverId: server.id, serverKey: server.key });
-  const player = `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
+  const s = await scenario({ start: false });
+  const { type, server, game, player } = s;
   try {
     const itemId = await createItem({
       serverType: type,
@@ -286,8 +263,7 @@ test("item 6: a plugin 1.x entry says nothing of what ran: reported for a check 
     assert.deepEqual(given(game, player), { wood: 500 });
     assert.equal((await delivery(entryId))?.status, "done");
   } finally {
-    await game.stop();
-    await proxy.stop();
+    await s.end();
   }
 });
 
@@ -393,7 +369,7 @@ async function restoreFromBackup(entryId: number, type: string) {
 
 test("item 10: a site restored from a backup learns from the server what it delivered since; another server of the type never runs it", async () => {
   const s = await scenario();
-  const b = await secondServer(s.type, s.proxy.port);
+  const b = await secondServer(s);
   try {
     const itemId = await createItem({
       serverType: s.type,

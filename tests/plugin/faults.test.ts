@@ -6,7 +6,7 @@ import assert from "node:assert/strict";
 import { readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
-import { chats, given, scenario } from "./scenario.ts";
+import { chats, crashWith, given, scenario } from "./scenario.ts";
 import { createItem, delivery, entry, giveEntry, leaseLapsed, retryIsDue } from "./site.ts";
 
 const INTERRUPTED = "Доставка прервана, проверьте вручную";
@@ -25,9 +25,7 @@ test("killed in the middle of a delivery: the world rolled back to its last save
     });
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
-    await s.game.send("fault crash-on-give stones");
-    await s.game.advance(15).catch(() => []);
-    await s.game.died();
+    await crashWith(s, "crash-on-give stones");
     assert.deepEqual(given(s.game, s.player), { wood: 1000, stones: 1000 });
 
     const from = s.game.events.length;
@@ -62,9 +60,7 @@ test("killed while a chat command ran: it may have been said, so it is never sai
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
     // Writes: "running" (copy, main), then "say is running" (copy, main): die right after the say begins.
-    await s.game.send("fault crash-on-write 4");
-    await s.game.advance(15).catch(() => []);
-    await s.game.died();
+    await crashWith(s, "crash-on-write 4");
 
     await s.game.start();
     await s.game.join(s.player);
@@ -256,9 +252,7 @@ test("a crash while the journal is written: the other copy is read, and the roll
     const entryId = await giveEntry(s.player, itemId, s.type);
     await s.game.join(s.player);
     // Writes: "running" (copy, main), then the result (copy, main): die half-way through the last.
-    await s.game.send("fault crash-on-write 4");
-    await s.game.advance(15).catch(() => []);
-    await s.game.died();
+    await crashWith(s, "crash-on-write 4");
     assert.deepEqual(given(s.game, s.player), { scrap: 500 });
 
     const from = s.game.events.length;

@@ -6,7 +6,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
 import type { GameServerProcess } from "./harness.ts";
-import { chats, given, scenario } from "./scenario.ts";
+import { chats, given, type Scenario, scenario } from "./scenario.ts";
 import { buy, createItem, credit, db, delivery, giveEntry, one, signIn, timeRunsOut } from "./site.ts";
 
 interface Holds {
@@ -21,6 +21,17 @@ async function holds(game: GameServerProcess, steamId: string, perm: string): Pr
   const answer = events.find((event) => event.ev === "holds");
   if (!answer) throw new Error("no answer to holds");
   return { holds: answer.holds === true, own: answer.own === true, groups: answer.groups as string[] };
+}
+
+/**
+ * Lets one poll round run the delivery, saves the world and lets the next round report it: it counts
+ * as delivered once the world is saved (decision 124). The delivery as the site then has it.
+ */
+async function deliveredAndSaved(s: Scenario, entryId: number, kind: "grant" | "revoke" = "grant") {
+  await s.game.advance(15);
+  await s.game.send("save");
+  await s.game.advance(15);
+  return delivery(entryId, kind);
 }
 
 function permEvents(game: GameServerProcess, from = 0): string[][] {
@@ -43,20 +54,12 @@ test("a kit the VIP group also holds: the purchase grants it as the player's own
     });
     const entryId = await giveEntry(s.player, itemId, s.type, 30);
     await s.game.join(s.player);
-    await s.game.advance(15);
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    assert.equal((await delivery(entryId))?.status, "done");
+    assert.equal((await deliveredAndSaved(s, entryId))?.status, "done");
     assert.deepEqual(permEvents(s.game), [["grant", s.player, "kits.vip"]]);
     assert.deepEqual(await holds(s.game, s.player, "kits.vip"), { holds: true, own: true, groups: ["vip"] });
 
     await timeRunsOut(entryId);
-    await s.game.advance(15);
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    const revoke = await delivery(entryId, "revoke");
+    const revoke = await deliveredAndSaved(s, entryId, "revoke");
     assert.equal(revoke?.status, "done");
     assert.equal(revoke?.last_error, null);
     assert.deepEqual(permEvents(s.game), [
@@ -99,11 +102,7 @@ test("a wildcard: the group's kits.* holds each kit registered then; the item's 
     });
     const entryId = await giveEntry(s.player, itemId, s.type, 7);
     await s.game.join(s.player);
-    await s.game.advance(15);
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    assert.equal((await delivery(entryId))?.status, "done");
+    assert.equal((await deliveredAndSaved(s, entryId))?.status, "done");
     assert.deepEqual(
       permEvents(s.game)
         .map(([op, , perm]) => `${op} ${perm}`)
@@ -112,11 +111,7 @@ test("a wildcard: the group's kits.* holds each kit registered then; the item's 
     );
 
     await timeRunsOut(entryId);
-    await s.game.advance(15);
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    const revoke = await delivery(entryId, "revoke");
+    const revoke = await deliveredAndSaved(s, entryId, "revoke");
     assert.equal(revoke?.status, "done");
     assert.equal(revoke?.last_error, null);
     // Only the player's own kits went; the group's two stay with the player, kits.late (never the group's) does not.
@@ -149,20 +144,13 @@ test("a parent group: a kit the player holds through vip's parent stays after th
     });
     const entryId = await giveEntry(s.player, itemId, s.type, 7);
     await s.game.join(s.player);
-    await s.game.advance(15);
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    assert.equal((await delivery(entryId))?.status, "done");
+    assert.equal((await deliveredAndSaved(s, entryId))?.status, "done");
     assert.deepEqual(await holds(s.game, s.player, "kits.start"), { holds: true, own: true, groups: ["vip"] });
 
     await timeRunsOut(entryId);
     await s.game.send(`leave ${s.player}`);
-    await s.game.advance(15); // revokes run with the player offline
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    const revoke = await delivery(entryId, "revoke");
+    // The revoke runs with the player offline.
+    const revoke = await deliveredAndSaved(s, entryId, "revoke");
     assert.equal(revoke?.status, "done");
     assert.equal(revoke?.last_error, null);
     assert.deepEqual(await holds(s.game, s.player, "kits.start"), { holds: true, own: false, groups: ["vip"] });
@@ -202,11 +190,7 @@ test("a Steam name of seventeen digits: bought, delivered once, the chat shows t
     );
 
     await s.game.join(s.player, "ru", name);
-    await s.game.advance(15);
-    // Counted delivered once the world is saved (decision 124).
-    await s.game.send("save");
-    await s.game.advance(15);
-    const done = await delivery(entryId);
+    const done = await deliveredAndSaved(s, entryId);
     assert.equal(done?.status, "done");
     assert.equal(done?.last_error, null);
     assert.deepEqual(

@@ -1,7 +1,7 @@
 // One scenario's world: a server type of its own, a game server registered on the site, the proxy
 // between them, and the real plugin running in the harness with its own folder.
 import { GameServerProcess } from "./harness.ts";
-import { createGameServer, randomSteamId, SiteProxy, scenarioType } from "./site.ts";
+import { createGameServer, SiteProxy, scenarioType, uniqueSteamId } from "./site.ts";
 
 export interface Scenario {
   type: string;
@@ -14,7 +14,14 @@ export interface Scenario {
 }
 
 export async function scenario(
-  options: { type?: string; allowedCommands?: string[]; groups?: string[]; permissions?: string[] } = {},
+  options: {
+    type?: string;
+    allowedCommands?: string[];
+    groups?: string[];
+    permissions?: string[];
+    /** `false` leaves the game server stopped, to put files in its folder first (then no groups or permissions). */
+    start?: boolean;
+  } = {},
 ): Promise<Scenario> {
   const type = options.type ?? scenarioType();
   const server = await createGameServer(type);
@@ -26,22 +33,45 @@ export async function scenario(
     serverKey: server.key,
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
   });
+  if (options.start === false) return world(type, server, proxy, game);
   await game.start();
   for (const group of options.groups ?? []) await game.send(`console oxide.group add ${group}`);
   for (const permission of options.permissions ?? []) await game.send(`permission ${permission}`);
   // The owner set the server up long ago: its groups are in a save.
   if (options.groups?.length || options.permissions?.length) await game.save();
+  return world(type, server, proxy, game);
+}
+
+function world(type: string, server: Scenario["server"], proxy: SiteProxy, game: GameServerProcess): Scenario {
   return {
     type,
     server,
     proxy,
     game,
-    player: randomSteamId(),
+    player: uniqueSteamId(),
     async end() {
       await game.stop();
       await proxy.stop();
     },
   };
+}
+
+/** A second game server of the scenario's type, beside the first, through the same proxy; not started yet. */
+export async function secondServer(s: Scenario): Promise<{ other: Scenario["server"]; game: GameServerProcess }> {
+  const other = await createGameServer(s.type);
+  const game = new GameServerProcess({
+    siteUrl: `http://127.0.0.1:${s.proxy.port}`,
+    serverId: other.id,
+    serverKey: other.key,
+  });
+  return { other, game };
+}
+
+/** Sets the harness's `fault` (e.g. `crash-on-write 4`), lets one poll round run, and waits until the game server is dead. */
+export async function crashWith(s: Scenario, fault: string): Promise<void> {
+  await s.game.send(`fault ${fault}`);
+  await s.game.advance(15).catch(() => []);
+  await s.game.died();
 }
 
 /** What the game server gave a player, item by item, as the harness recorded it. */

@@ -35,9 +35,7 @@ export async function all<Row>(sql: string, ...args: (string | number | null)[])
   return (await db().execute({ sql, args })).rows as unknown as Row[];
 }
 
-export function randomSteamId(): string {
-  return `7656119${String(Math.floor(Math.random() * 1e10)).padStart(10, "0")}`;
-}
+export { uniqueSteamId } from "../support/unique.ts";
 
 /** A server type of the scenario's own, so no other scenario's deliveries reach its game server. */
 export function scenarioType(): string {

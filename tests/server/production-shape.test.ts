@@ -12,7 +12,7 @@ import assert from "node:assert/strict";
 import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { chromium } from "playwright-core";
-import { CHROMIUM, CHROMIUM_FLAGS, flatText, randomSteamId } from "../e2e/browser.ts";
+import { CHROMIUM, CHROMIUM_FLAGS, flatText, uniqueSteamId } from "../e2e/browser.ts";
 import { buildHarness, GameServerProcess } from "../plugin/harness.ts";
 import { given } from "../plugin/scenario.ts";
 import { ADMIN_STEAM_ID, type ProductionSite, SHOP_HOST, type Shape, startProductionSite } from "./production-site.ts";
@@ -25,8 +25,8 @@ function firstDay(shape: Shape) {
   let game: GameServerProcess;
   const world: { serverId?: number; serverKey?: string; itemId?: number } = {};
 
-  const PLAYER = randomSteamId();
-  const FRIEND = randomSteamId();
+  const PLAYER = uniqueSteamId();
+  const FRIEND = uniqueSteamId();
   const rows = (sql: string) => site.rows(sql);
 
   describe(`the first day of a shop (${shape === "node" ? "Node behind Caddy" : "the Worker in workerd"}), production settings, an empty database`, () => {

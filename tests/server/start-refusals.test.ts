@@ -2,13 +2,13 @@
 // says what to do, and the exit code is 1 — no stack trace, and no site that looks up while every
 // page or write fails. Needs `npm run build:node` first (npm run test:server does it).
 import assert from "node:assert/strict";
-import { execFileSync, spawn } from "node:child_process";
+import { execFileSync } from "node:child_process";
 import { chmodSync, chownSync, mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { createServer } from "node:net";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, it } from "node:test";
-import { freePort, localSiteEnv } from "../e2e/node-site.ts";
+import { freePort, localSiteEnv, refusedStart } from "../e2e/node-site.ts";
 
 const root = resolve(import.meta.dirname, "../..");
 const migrations = JSON.parse(readFileSync(join(root, "migrations/meta/_journal.json"), "utf8")) as {
@@ -23,26 +23,6 @@ function folder(): string {
   const path = mkdtempSync(join(tmpdir(), "site-refusal-"));
   chmodSync(path, 0o755);
   return path;
-}
-
-/** Starts the built server and waits for it to exit; what it printed on stderr, line by line. */
-async function refusedStart(
-  env: NodeJS.ProcessEnv,
-  cwd: string,
-  as?: { uid: number; gid: number },
-): Promise<{ code: number | null; lines: string[] }> {
-  const child = spawn(process.execPath, [join(root, "build-node/server/index.js")], {
-    cwd,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-    ...(as ?? {}),
-  });
-  let stderr = "";
-  child.stderr.on("data", (chunk) => {
-    stderr += chunk;
-  });
-  const code = await new Promise<number | null>((done) => child.once("exit", done));
-  return { code, lines: stderr.trim().split("\n") };
 }
 
 /** Exit 1, and every line printed is a `Cannot start:` line (no stack trace, no log noise). */

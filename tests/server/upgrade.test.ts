@@ -3,7 +3,6 @@
 // migration only, is refused by the new build until migrated, then backed up and migrated with the
 // README's lines, and the site shows the same money and history. Needs `npm run build:node` first.
 import assert from "node:assert/strict";
-import { type ChildProcess, spawn } from "node:child_process";
 import {
   copyFileSync,
   cpSync,
@@ -24,7 +23,7 @@ import { migrate as drizzleMigrate } from "drizzle-orm/libsql/migrator";
 import { seedItemId } from "#db/seed/catalog.ts";
 import { seedStatements } from "#db/seed/index.ts";
 import { migrateLibsql, openLibsql, pendingMigrations } from "#worker/adapters/libsql.ts";
-import { freePort, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
+import { freePort, localSiteEnv, type NodeServer, refusedStart, serveNodeSite } from "../e2e/node-site.ts";
 import { readmeCommands, readmeShellBlocks, root, rows, run, siteFolder } from "./owner-site.ts";
 import { signInThroughStandIn } from "./sign-in.ts";
 
@@ -76,16 +75,8 @@ describe("a database from the first migration, upgraded to the newest", () => {
   it("the new build refuses it until migrated, naming how many migrations it lacks", async () => {
     const env = localSiteEnv(await freePort(), "");
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [join(root, "build-node/server/index.js")], {
-      cwd: site,
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    assert.equal(await new Promise((done) => child.once("exit", done)), 1);
+    const { code, stderr } = await refusedStart(env, site);
+    assert.equal(code, 1);
     assert.match(
       stderr.trim(),
       new RegExp(
@@ -152,40 +143,15 @@ describe("a database from the first migration, upgraded to the newest", () => {
 const BUYER = "76561198000000009";
 const ITEM = seedItemId("SOLO", 6);
 
-interface Running {
-  process: ChildProcess;
+interface Running extends NodeServer {
   origin: string;
-  output: () => string;
 }
 
 /** `build`'s server (build-node/ beside its migrations/), in `site`, on `port`, as the unit starts it. */
 async function startSite(build: string, site: string, port: number): Promise<Running> {
   const env: NodeJS.ProcessEnv = { ...localSiteEnv(port, ""), MIGRATE_ON_START: "1" };
   delete env.DATABASE_URL;
-  const child = spawn(process.execPath, [join(build, "build-node/server/index.js")], {
-    cwd: site,
-    env,
-    stdio: ["ignore", "pipe", "pipe"],
-  });
-  let output = "";
-  child.stdout.on("data", (chunk) => {
-    output += chunk;
-  });
-  child.stderr.on("data", (chunk) => {
-    output += chunk;
-  });
-  const origin = `http://127.0.0.1:${port}`;
-  for (let attempt = 0; attempt < 120; attempt++) {
-    if (child.exitCode !== null) assert.fail(`the site exited (${child.exitCode}):\n${output}`);
-    const up = await fetch(`${origin}/api/server-types`).then(
-      (response) => response.ok,
-      () => false,
-    );
-    if (up) return { process: child, origin, output: () => output };
-    await new Promise((done) => setTimeout(done, 250));
-  }
-  child.kill("SIGKILL");
-  return assert.fail(`the site did not start:\n${output}`);
+  return { ...(await serveNodeSite(env, site, build)), origin: `http://127.0.0.1:${port}` };
 }
 
 async function stopSite(site: Running): Promise<void> {
@@ -446,16 +412,8 @@ describe("a migration that fails, from db:migrate and from a start with MIGRATE_
   it("the start says it in one line too, and exits 1", async () => {
     const env: NodeJS.ProcessEnv = { ...localSiteEnv(await freePort(), ""), MIGRATE_ON_START: "1" };
     delete env.DATABASE_URL;
-    const child = spawn(process.execPath, [join(root, "build-node/server/index.js")], {
-      cwd: site,
-      env,
-      stdio: ["ignore", "ignore", "pipe"],
-    });
-    let stderr = "";
-    child.stderr.on("data", (chunk) => {
-      stderr += chunk;
-    });
-    assert.equal(await new Promise((done) => child.once("exit", done)), 1);
+    const { code, stderr } = await refusedStart(env, site);
+    assert.equal(code, 1);
     assert.equal(
       stderr,
       `Cannot start: MIGRATE_ON_START: the database (file:data/site.db) can't be migrated: ${failure}; ` +

@@ -4,6 +4,7 @@ import { createRouterContext } from "#app/lib/deps-context.server.ts";
 import { type OperatorRole, operators } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { createPlayer } from "./players.ts";
+import { routerUrl } from "./routes.ts";
 
 /** A signed-in player with a stored operator role. */
 export async function createOperator(deps: Deps, role: OperatorRole, nickname = "Оператор") {
@@ -36,7 +37,7 @@ export function consoleArgs(
   const request = new Request(full, { method: body ? "POST" : "GET", headers, body });
   const context = createRouterContext(deps);
   // biome-ignore lint/suspicious/noExplicitAny: each route has its own generated args type
-  return { request, context, params: options.params ?? {}, url: full, pattern: full.pathname } as any;
+  return { request, context, params: options.params ?? {}, url: routerUrl(full.href), pattern: full.pathname } as any;
 }
 
 /** The Response a loader or action threw (React Router's `data()` throws a DataWithResponseInit). */

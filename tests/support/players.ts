@@ -5,11 +5,9 @@ import { ledger, users } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
 import { testDeps } from "./deps.ts";
+import { uniqueSteamId } from "./unique.ts";
 
-/** A random SteamID64 an individual account can have (7656119…, from Steam's first account up), unique enough for one test run. */
-export function uniqueSteamId(): string {
-  return `76561198${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
-}
+export { uniqueSteamId } from "./unique.ts";
 
 export interface PlayerOptions {
   /** Kopecks, credited the way money arrives: a ledger row and the balance in one batch. */

@@ -14,13 +14,27 @@ export function routeArgs<Args>(
   route: { params?: Record<string, string>; pattern?: string } = {},
 ): Args {
   const request = new Request(url, init);
+  const address = routerUrl(request.url);
   return {
     request,
-    url: new URL(request.url),
+    url: address,
     params: route.params ?? {},
-    pattern: route.pattern ?? new URL(request.url).pathname,
+    pattern: route.pattern ?? address.pathname,
     context: createRouterContext(deps),
   } as unknown as Args;
+}
+
+/**
+ * The `url` React Router hands loaders, actions and middleware for a request to `raw`: a client
+ * navigation's "<path>.data" (the home page's "/_.data") and its `_routes` parameter removed.
+ */
+export function routerUrl(raw: string): URL {
+  const url = new URL(raw);
+  url.pathname = url.pathname.endsWith("/_.data")
+    ? url.pathname.slice(0, -"_.data".length)
+    : url.pathname.replace(/\.data$/, "");
+  url.searchParams.delete("_routes");
+  return url;
 }
 
 /** The Response a loader or action throws (a redirect, a 404); anything else fails the test. */

@@ -3,10 +3,20 @@
 // page and its approve form, the callback), cookies carried by hand the way a
 // browser would (per path, as Set-Cookie said).
 import { SELF } from "cloudflare:test";
+import { approveAtStandIn as approve, type Fetcher, walkStandIn } from "./steam-stand-in.ts";
 
-export type Fetcher = (url: string, init?: RequestInit) => Promise<Response>;
+export type { Fetcher };
 
 export const selfFetch: Fetcher = (url, init) => SELF.fetch(url, { redirect: "manual", ...init });
+
+/** Submits the Steam stand-in's approve form (or its cancel) for `providerPage`, to the Worker unless told otherwise. */
+export function approveAtStandIn(
+  providerPage: URL,
+  steamId: string | "cancel",
+  fetcher: Fetcher = selfFetch,
+): Promise<Response> {
+  return approve(providerPage, steamId, fetcher);
+}
 
 /** Headers that present `token` as the browser's session cookie. */
 export function sessionCookie(token: string): { cookie: string } {
@@ -56,25 +66,6 @@ export function exchangeCode(
   });
 }
 
-/** Submits the Steam stand-in's approve form (or its cancel) for `providerPage`; the answer redirects to the callback. */
-export function approveAtStandIn(
-  providerPage: URL,
-  steamId: string | "cancel",
-  fetcher: Fetcher = selfFetch,
-): Promise<Response> {
-  const form = new URLSearchParams({
-    return_to: providerPage.searchParams.get("openid.return_to") ?? "",
-    realm: providerPage.searchParams.get("openid.realm") ?? "",
-  });
-  if (steamId === "cancel") form.set("cancel", "1");
-  else form.set("steamid", steamId);
-  return fetcher(new URL("approve", providerPage).toString(), {
-    method: "POST",
-    headers: { "content-type": "application/x-www-form-urlencoded" },
-    body: form,
-  });
-}
-
 /**
  * Signs in through the local stand-in as `steamId` (or cancels), starting at
  * `startPath` (e.g. `/api/auth/steam?return_to=/terms`), then trades the code for the token as
@@ -89,17 +80,7 @@ export async function signInThroughStandIn(
   /** `exchange: false` leaves the code unused, as a browser without JavaScript does. */
   options: { exchange?: boolean } = {},
 ): Promise<SignInResult> {
-  const start = await fetcher(`http://localhost:5173${startPath}`);
-  if (start.status !== 302) throw new Error(`start answered ${start.status}`);
-  const state = setCookies(start).get("__steam_signin")?.value ?? "";
-  const providerPage = new URL(start.headers.get("location") ?? "");
-  const page = await fetcher(providerPage.toString());
-  if (page.status !== 200) throw new Error(`stand-in page answered ${page.status}`);
-  const approved = await approveAtStandIn(providerPage, steamId, fetcher);
-  if (approved.status !== 302) throw new Error(`stand-in approve answered ${approved.status}`);
-  const callback = await fetcher(tamper(approved.headers.get("location") ?? ""), {
-    headers: { cookie: `__steam_signin=${state}` },
-  });
+  const callback = await walkStandIn(`http://localhost:5173${startPath}`, steamId, fetcher, tamper);
   const location = callback.headers.get("location") ?? "";
   const cookie = setCookies(callback).get("__session")?.value || null;
   const code = new URL(location, "http://localhost").searchParams.get("code");

@@ -14,3 +14,8 @@ export function uniqueIp(): string {
   const byte = () => Math.floor(Math.random() * 254) + 1;
   return `10.${byte()}.${byte()}.${byte()}`;
 }
+
+/** A random SteamID64 an individual account can have (7656119…, from Steam's first account up): a new player each time. */
+export function uniqueSteamId(): string {
+  return `76561198${String(Math.floor(Math.random() * 1e9)).padStart(9, "0")}`;
+}

@@ -15,8 +15,7 @@ import {
   topUpByText,
 } from "#core/messages/shop.ts";
 import { itemReturnPath, missingRubles, topUpAmountFor, topUpHref } from "#core/payments/top-up-link.ts";
-import type { ShopCardItem } from "#core/shop/types.ts";
-import type { PurchaseActionData } from "../../routes/shop.item.tsx";
+import type { PurchaseActionData, ShopCardItem } from "#core/shop/types.ts";
 import { SiteLink } from "../site-link.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 import { Price } from "./price.tsx";

@@ -1,11 +1,5 @@
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
-
-/** The friend a gift goes to, as the lookup found them (the form sends their SteamID with the purchase). */
-export interface GiftPreview {
-  steamId: string;
-  nickname: string;
-  avatarUrl: string;
-}
+import type { GiftRecipient } from "#core/shop/gift.ts";
 
 /**
  * «В подарок другу» in the item page's form (issue 24): the friend's SteamID64 or profile address and a
@@ -17,7 +11,7 @@ export function GiftFields({
   query,
   open = false,
 }: {
-  recipient: GiftPreview | null;
+  recipient: GiftRecipient | null;
   query: string;
   open?: boolean;
 }) {

@@ -1,5 +1,6 @@
 import { data, type RouterContextProvider } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import type { PageArgs } from "#app/lib/page-request.server.ts";
 import { oncePer } from "#core/once-per.ts";
 import type { Deps } from "#worker/deps.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
@@ -25,9 +26,9 @@ interface ConsoleLookup {
 // The layout's loader and the page's loader run side by side; they share one lookup per request.
 const lookups = new WeakMap<Request, Promise<ConsoleLookup>>();
 
-/** /admin itself (the summary), as a document or as a client navigation's data. */
-function isSummaryPage(request: Request): boolean {
-  return isSafeMethod(request.method) && /^\/admin(\.data)?$/.test(new URL(request.url).pathname);
+/** A read of /admin itself (the summary), as a document or as a client navigation's data. */
+function isSummaryPage({ request, url }: PageArgs): boolean {
+  return isSafeMethod(request.method) && url.pathname === "/admin";
 }
 
 /**
@@ -35,12 +36,15 @@ function isSummaryPage(request: Request): boolean {
  * database round trip (decision 115). The layout's loader starts it, so the page's own reads ride
  * along by the request's path, as /profile's Корзина does (decision 112).
  */
-async function readConsole(deps: Pick<Deps, "db" | "config" | "now">, request: Request): Promise<ConsoleLookup> {
+async function readConsole(
+  deps: Pick<Deps, "db" | "config" | "now">,
+  request: Request,
+  summary: boolean,
+): Promise<ConsoleLookup> {
   if (!isSafeMethod(request.method)) {
     const user = await getSessionUser(deps, request);
     return { operator: user ? await operatorOf(deps, user) : null, summaryState: null };
   }
-  const summary = isSummaryPage(request);
   const { user, reads } = await getSessionUserWith(deps, request, (key) =>
     summary ? ([sessionStoredRoleRead(key), summaryStateRead()] as const) : ([sessionStoredRoleRead(key)] as const),
   );
@@ -49,8 +53,13 @@ async function readConsole(deps: Pick<Deps, "db" | "config" | "now">, request: R
   return { operator, summaryState: operator && reads.length > 1 ? (reads[1] as SummaryStateRow[]) : null };
 }
 
-function lookUpConsole(context: Readonly<RouterContextProvider>, request: Request): Promise<ConsoleLookup> {
-  return oncePer(lookups, request, (asked) => readConsole(context.get(depsContext), asked));
+/** The request's one lookup; the first caller says whether the summary's state rides along. */
+function lookUpConsole(
+  context: Readonly<RouterContextProvider>,
+  request: Request,
+  summary = false,
+): Promise<ConsoleLookup> {
+  return oncePer(lookups, request, (asked) => readConsole(context.get(depsContext), asked, summary));
 }
 
 /**
@@ -58,8 +67,8 @@ function lookUpConsole(context: Readonly<RouterContextProvider>, request: Reques
  * side by side, and the root's would otherwise look the session up on its own first: two round trips
  * instead of decision 115's one. Started here, the root's loader shares the session this batch reads.
  */
-export async function readConsoleFirst(context: Readonly<RouterContextProvider>, request: Request): Promise<void> {
-  await lookUpConsole(context, request);
+export async function readConsoleFirst(args: PageArgs): Promise<void> {
+  await lookUpConsole(args.context, args.request, isSummaryPage(args));
 }
 
 /**
@@ -79,8 +88,8 @@ export async function requireOperator(
 }
 
 /** `requireOperator` for the summary page, with the summary's state when it came in the operator's batch. */
-export async function requireOperatorForSummary(context: Readonly<RouterContextProvider>, request: Request) {
-  const operator = await requireOperator(context, request, "console");
-  const { summaryState } = await lookUpConsole(context, request);
+export async function requireOperatorForSummary(args: PageArgs) {
+  const { summaryState } = await lookUpConsole(args.context, args.request, isSummaryPage(args));
+  const operator = await requireOperator(args.context, args.request, "console");
   return { operator, summaryState };
 }

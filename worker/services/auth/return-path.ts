@@ -1,7 +1,5 @@
 // Where a player goes after signing in: only a path on this site.
 
-import { pagePathOf } from "#core/auth/sign-in.ts";
-
 const FORBIDDEN_PREFIXES = ["/api/", "/auth-success", "/logout", "/__standins/"];
 
 /**
@@ -33,4 +31,20 @@ export function safeReturnPath(value: string | null | undefined): string {
     return "/";
   }
   return path;
+}
+
+/**
+ * The page an address is for, as its address bar shows it: a client navigation's loader request asks
+ * for "<path>.data" (and "/_root.data" for the home page) with a `_routes` parameter, which are
+ * React Router's own and never a page a player can open (issue 36). Pages hand sign-in React
+ * Router's own address, which has neither (app/lib/page-request.server.ts); this keeps a link made
+ * from one before that fix, or by hand, bringing the player to the page.
+ */
+function pagePathOf(url: URL): string {
+  const path = url.pathname.replace(/\.data$/, "").replace(/^\/_root$/, "/") || "/";
+  if (!url.searchParams.has("_routes")) return `${path}${url.search}`;
+  const search = new URLSearchParams(url.search);
+  search.delete("_routes");
+  const query = search.toString();
+  return query ? `${path}?${query}` : path;
 }

@@ -1,4 +1,4 @@
-import { and, eq, isNull } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
 import { jwtVerify, SignJWT } from "jose";
 import { LRUCache } from "lru-cache";
 import type { SessionUser } from "#core/auth/session-user.ts";
@@ -8,7 +8,7 @@ import { sessions } from "#db/schema.ts";
 import type { Config } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { isSafeMethod } from "../../http-methods.ts";
-import { type Read, type RowsOf, read } from "../../ports/database.ts";
+import { type Read, type RowsOf, rawSql, read, statement } from "../../ports/database.ts";
 import { sessionCookieName } from "./cookie-names.ts";
 
 export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
@@ -118,8 +118,16 @@ export function getSessionUser(
  * never another player's rows. Its parameters are the read's first two, `?1` the session's id and
  * `?2` the time now: a read built on it binds `SessionKey` first.
  */
-export const SESSION_PLAYER_SQL =
-  "(SELECT user_id FROM sessions WHERE id = ?1 AND revoked_at IS NULL AND expires_at > ?2)";
+export const SESSION_PLAYER_SQL = statement(sessionPlayerSql(rawSql("?1"), rawSql("?2"))).sql;
+
+/**
+ * What a live session is, the one place it is said: the player of the session `sessionId`, NULL
+ * unless it was neither revoked nor expired by `now` (epoch ms). For a statement of drizzle's `sql`;
+ * `SESSION_PLAYER_SQL` is this with the parameters of a read.
+ */
+export function sessionPlayerSql(sessionId: string | SQL, now: number | SQL): SQL {
+  return sql`(SELECT user_id FROM sessions WHERE id = ${sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
+}
 
 /** The parameters `SESSION_PLAYER_SQL` names: the session's id and the time now (epoch ms). */
 export type SessionKey = readonly [sessionId: string, now: number];
@@ -182,6 +190,15 @@ export async function cookieSession(
   if (!token || !key) return null;
   const [[row]] = await deps.db.read([liveSessionRead(key)] as const);
   return row?.live ? { sessionId: key[0], token } : null;
+}
+
+/** The player of the session `sessionId` while it is live, or null. */
+export async function livePlayerId(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<number | null> {
+  const key: SessionKey = [sessionId, deps.now().getTime()];
+  const [[row]] = await deps.db.read([
+    read<{ userId: number | null }>(`SELECT ${SESSION_PLAYER_SQL} AS userId`, key),
+  ] as const);
+  return row?.userId ?? null;
 }
 
 const liveSessionRead = (key: SessionKey) =>

@@ -1,4 +1,3 @@
-import { and, eq, isNull } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { type ItemFacts, saleRefusal } from "#core/shop/eligibility.ts";
 import type { PageRequest } from "#core/shop/pagination.ts";
@@ -6,15 +5,8 @@ import { discounted, durationBasePrice } from "#core/shop/pricing.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
 import { matchesSearch, searchWords } from "#core/shop/search.ts";
 import type { ShopCardItem, ShopCategory, ShopItem } from "#core/shop/types.ts";
-import { categories, itemDurations, items, sales, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import {
-  type CatalogSnapshot,
-  catalogSnapshot,
-  type DurationRow,
-  type ItemRow,
-  toSaleRule,
-} from "./catalog-snapshot.ts";
+import { type CatalogSnapshot, catalogSnapshot, type DurationRow, type ItemRow } from "./catalog-snapshot.ts";
 
 // Catalog reads, from the catalog kept in memory under its revision (catalog-snapshot.ts). Rows are
 // in kopecks and ms; the pages and the API get rubles and ISO strings, the form players read.
@@ -227,32 +219,4 @@ export async function listLimited(
 
 export async function listCategories(deps: Pick<Deps, "db" | "now">): Promise<ShopCategory[]> {
   return (await catalogSnapshot(deps)).categories;
-}
-
-/**
- * The item row, its durations, the sales and whether a game server of its type exists, for the purchase
- * checks; an item of a hidden category is not for sale.
- */
-export async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
-  const { orm } = deps.db;
-  const [row, durations, saleRows, served, hiddenRows] = await orm.batch([
-    orm.select().from(items).where(eq(items.id, id)).limit(1),
-    orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
-    orm.select().from(sales).where(isNull(sales.cancelledAt)),
-    orm
-      .select({ id: servers.id })
-      .from(servers)
-      .innerJoin(items, eq(items.serverType, servers.serverType))
-      .where(eq(items.id, id))
-      .limit(1),
-    orm
-      .select({ id: categories.id })
-      .from(categories)
-      .innerJoin(items, eq(items.categoryId, categories.id))
-      .where(and(eq(items.id, id), eq(categories.hidden, true))),
-  ]);
-  const found = row[0];
-  if (!found) return null;
-  const item = hiddenRows.length > 0 ? { ...found, isAvailable: false } : found;
-  return { item, durations, sales: saleRows.map(toSaleRule), hasServer: served.length > 0 };
 }

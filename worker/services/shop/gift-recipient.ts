@@ -1,6 +1,6 @@
 import { eq } from "drizzle-orm";
 import { GIFT_ERRORS, giftLookupLimitText, siteLookupLimitText } from "#core/messages/gifts.ts";
-import { parseFriend } from "#core/shop/gift.ts";
+import { type GiftRecipient, parseFriend } from "#core/shop/gift.ts";
 import { users } from "#db/schema.ts";
 import { standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
@@ -11,11 +11,7 @@ import { type LookupSource, takeSteamCall } from "./gift-lookup-limit.ts";
 // Who a gift goes to (issue 24): the friend named by SteamID64 or profile address, with the name and
 // avatar the buyer sees before paying.
 
-export interface GiftRecipient {
-  steamId: string;
-  nickname: string;
-  avatarUrl: string;
-}
+export type { GiftRecipient };
 
 export type RecipientResult =
   | { ok: true; recipient: GiftRecipient }

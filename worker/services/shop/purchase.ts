@@ -1,4 +1,5 @@
-import { and, eq, gt, isNull, type SQL, sql } from "drizzle-orm";
+import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
+import { alias } from "drizzle-orm/sqlite-core";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { GIFT_ERRORS } from "#core/messages/gifts.ts";
@@ -7,13 +8,14 @@ import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
-import { purchases, sessions, users } from "#db/schema.ts";
+import { itemDurations, items, purchases, sales, servers, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { livePlayerId, sessionPlayerSql } from "../auth/sessions.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
-import { type DurationRow, getItem, type ItemRow, itemFacts, loadItemForPurchase, priceFor } from "./catalog.ts";
-import { batchChangingCatalog } from "./catalog-snapshot.ts";
+import { type DurationRow, getItem, type ItemRow, itemFacts, priceFor } from "./catalog.ts";
+import { batchChangingCatalog, toSaleRule } from "./catalog-snapshot.ts";
 import type { GiftRecipient } from "./gift-recipient.ts";
 
 export interface PurchaseInput {
@@ -56,6 +58,40 @@ const REFUSAL_STATUS: Record<PurchaseRefusal, Failure["status"]> = {
   // For now: sold again once a server of the type exists (decision 122).
   noServer: 409,
 };
+
+/**
+ * The item `i` is for sale: offered by the operator, in a category the shop shows (decision 119). The
+ * one statement of it for buying: the purchase's guard requires it and the refusal's reason reads it.
+ */
+const FOR_SALE = sql`(i.is_available = 1 AND NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = i.category_id AND c.hidden = 1))`;
+
+/**
+ * The item row (for sale or not, as `FOR_SALE` says), its durations, the sales and whether a game
+ * server of its type exists, for the purchase checks.
+ */
+async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
+  const { orm } = deps.db;
+  const i = alias(items, "i");
+  const [row, durations, saleRows, served] = await orm.batch([
+    orm
+      .select({ item: i, forSale: sql<number>`${FOR_SALE}` })
+      .from(i)
+      .where(eq(i.id, id))
+      .limit(1),
+    orm.select().from(itemDurations).where(eq(itemDurations.itemId, id)),
+    orm.select().from(sales).where(isNull(sales.cancelledAt)),
+    orm
+      .select({ id: servers.id })
+      .from(servers)
+      .innerJoin(items, eq(items.serverType, servers.serverType))
+      .where(eq(items.id, id))
+      .limit(1),
+  ]);
+  const found = row[0];
+  if (!found) return null;
+  const item: ItemRow = { ...found.item, isAvailable: Boolean(found.forSale) };
+  return { item, durations, sales: saleRows.map(toSaleRule), hasServer: served.length > 0 };
+}
 
 /** Why `input` can't be bought now, or its price in kopecks. */
 export function checkPurchase(
@@ -160,21 +196,9 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
   };
 }
 
-/** The player of a live session, or null when it was revoked or has expired. */
-async function sessionUserId(deps: Pick<Deps, "db" | "now">, sessionId: string): Promise<number | null> {
-  const [row] = await deps.db.orm
-    .select({ userId: sessions.userId })
-    .from(sessions)
-    .where(and(eq(sessions.id, sessionId), isNull(sessions.revokedAt), gt(sessions.expiresAt, deps.now().getTime())))
-    .limit(1);
-  return row?.userId ?? null;
-}
-
 /** The buyer's id inside SQL: for a session, NULL unless it is live, which fails purchases.user_id NOT NULL. */
 function buyerId(buyer: Buyer, now: number): SQL {
-  if (typeof buyer === "number") return sql`${buyer}`;
-  return sql`(SELECT user_id FROM sessions
-    WHERE id = ${buyer.sessionId} AND revoked_at IS NULL AND expires_at > ${now})`;
+  return typeof buyer === "number" ? sql`${buyer}` : sessionPlayerSql(buyer.sessionId, now);
 }
 
 /**
@@ -305,8 +329,7 @@ export async function purchaseItem(
           LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
           WHERE i.id = ${input.itemId}
             AND i.server_type = ${input.serverType}
-            AND i.is_available = 1
-            AND NOT EXISTS (SELECT 1 FROM categories c WHERE c.id = i.category_id AND c.hidden = 1)
+            AND ${FOR_SALE}
             AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${buyerSql} AND b.purchases_blocked = 1)
             AND (i.start_time IS NULL OR i.start_time <= ${now})
             AND (i.end_time IS NULL OR i.end_time > ${now})
@@ -356,7 +379,7 @@ export async function purchaseItem(
     }
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
-    const userId = typeof buyer === "number" ? buyer : await sessionUserId(deps, buyer.sessionId);
+    const userId = typeof buyer === "number" ? buyer : await livePlayerId(deps, buyer.sessionId);
     if (userId == null) return fail(401, AUTH_REQUIRED);
     const again = await findByKey(deps, userId, input.idempotencyKey);
     if (again) return replay(deps, userId, input, again);
