@@ -3,7 +3,7 @@ import { z } from "zod";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
-import { WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
+import { FAIR_PLAY_TEXT, WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
 import { wipeScheduleFormSchema } from "#core/schemas/wipe-schedule.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
@@ -15,6 +15,13 @@ import {
   type WipeSchedule,
   wipeDate,
 } from "#core/wipe/schedule.ts";
+import {
+  type FairPlayRow,
+  fairPlayFormSchema,
+  listFairPlay,
+  removeFairPlay,
+  setFairPlay,
+} from "#worker/services/admin/fair-play.ts";
 import {
   addServer,
   listServers,
@@ -39,7 +46,8 @@ export type ServerActionData =
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
-  return { ...(await listServers(deps)), serverTypes: SERVER_TYPES, now: deps.now().getTime() };
+  const [servers, fairPlay] = await Promise.all([listServers(deps), listFairPlay(deps)]);
+  return { ...servers, fairPlay, serverTypes: SERVER_TYPES, now: deps.now().getTime() };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -91,6 +99,26 @@ export async function action({ context, request }: Route.ActionArgs) {
       serverId: result.serverId,
     });
   }
+  if (form.intent === "fairPlay") {
+    // The fair-play window after a wipe (decision 129): one schema, the change journaled.
+    const input = fairPlayFormSchema.safeParse(form);
+    if (!input.success) {
+      return data<ServerActionData>(
+        { ok: false, error: input.error.issues[0]?.message ?? FAIR_PLAY_TEXT.badTarget },
+        { status: 400 },
+      );
+    }
+    const result = await setFairPlay(deps, operator, input.data);
+    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+    return data<ServerActionData>({ ok: true, message: FAIR_PLAY_TEXT.saved, serverId: 0 });
+  }
+  if (form.intent === "fairPlayRemove") {
+    const id = z.coerce.number().int().positive().safeParse(form.windowId);
+    if (!id.success) return data<ServerActionData>({ ok: false, error: FAIR_PLAY_TEXT.notFound }, { status: 400 });
+    const result = await removeFairPlay(deps, operator, id.data);
+    if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+    return data<ServerActionData>({ ok: true, message: FAIR_PLAY_TEXT.removed, serverId: 0 });
+  }
   if (form.intent === "rotate") {
     const id = z.coerce.number().int().positive().safeParse(form.serverId);
     if (!id.success) return data<ServerActionData>({ ok: false, error: "Сервер не найден" }, { status: 400 });
@@ -122,7 +150,7 @@ export async function action({ context, request }: Route.ActionArgs) {
 }
 
 export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
-  const { servers, unserved, serverTypes, now } = loaderData;
+  const { servers, unserved, serverTypes, now, fairPlay } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="servers-title">
       <h2 id="servers-title">Серверы</h2>
@@ -240,6 +268,7 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
           <WipeScheduleForm key={server.id} server={server} now={now} />
         ))}
       </section>
+      <FairPlaySection fairPlay={fairPlay} serverTypes={serverTypes} />
     </section>
   );
 }
@@ -315,6 +344,91 @@ function WipeScheduleForm({
         {WIPE_TEXT.save}
       </button>
     </Form>
+  );
+}
+
+/**
+ * The fair-play windows after a wipe (decision 129): the list with a remove button each, and a plain
+ * form that sets one (a type's category or item; setting it again replaces it).
+ */
+function FairPlaySection({
+  fairPlay,
+  serverTypes,
+}: {
+  fairPlay: {
+    windows: (Omit<FairPlayRow, "purchasesOpen"> & { purchasesOpen: boolean })[];
+    categories: { id: number; name: string }[];
+    items: { id: number; name: string; serverType: string }[];
+  };
+  serverTypes: readonly string[];
+}) {
+  return (
+    <section className="admin-section" aria-labelledby="fair-play-title">
+      <h3 id="fair-play-title">{FAIR_PLAY_TEXT.consoleTitle}</h3>
+      <p className="muted">{FAIR_PLAY_TEXT.consoleHint}</p>
+      {fairPlay.windows.length === 0 ? (
+        <p className="muted">{FAIR_PLAY_TEXT.none}</p>
+      ) : (
+        <ul data-testid="fair-play-windows">
+          {fairPlay.windows.map((window) => (
+            <li key={window.id}>
+              {window.serverType} ·{" "}
+              {window.categoryId !== null
+                ? FAIR_PLAY_TEXT.categoryOption(window.name)
+                : FAIR_PLAY_TEXT.itemOption(window.name)}{" "}
+              · {FAIR_PLAY_TEXT.rule(window.hours, window.purchasesOpen)}{" "}
+              <PostButton
+                fields={{ intent: "fairPlayRemove", windowId: window.id }}
+                label={FAIR_PLAY_TEXT.remove}
+                ghost
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post" className="admin-form" aria-label={FAIR_PLAY_TEXT.consoleTitle} data-testid="fair-play-form">
+        <input type="hidden" name="intent" value="fairPlay" />
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.serverType}
+          <select name="serverType" required>
+            {serverTypes.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.target}
+          <select name="target" required>
+            {fairPlay.categories.map((category) => (
+              <option key={`c${category.id}`} value={`category:${category.id}`}>
+                {FAIR_PLAY_TEXT.categoryOption(category.name)}
+              </option>
+            ))}
+            {fairPlay.items.map((item) => (
+              <option key={`i${item.id}`} value={`item:${item.id}`}>
+                {FAIR_PLAY_TEXT.itemOption(item.name)} ({item.serverType})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.hours}
+          <input name="hours" type="number" min={1} max={72} defaultValue={3} required />
+        </label>
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.purchasesOpen}
+          <select name="purchasesOpen" defaultValue="yes">
+            <option value="yes">{FAIR_PLAY_TEXT.open}</option>
+            <option value="no">{FAIR_PLAY_TEXT.closedLabel}</option>
+          </select>
+        </label>
+        <button type="submit" className="button button--small">
+          {FAIR_PLAY_TEXT.save}
+        </button>
+      </Form>
+    </section>
   );
 }
 
