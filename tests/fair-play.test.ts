@@ -25,6 +25,9 @@ import {
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
+import { routeArgs } from "#tests/support/routes.ts";
+import { createCategory, createItem } from "#tests/support/shop-fixtures.ts";
+import { sessionCookie } from "#tests/support/sign-in.ts";
 import { firstRow } from "#tests/support/sql.ts";
 import { unique } from "#tests/support/unique.ts";
 import { recordScheduledWipes } from "#worker/services/game/fair-play.ts";
@@ -32,6 +35,7 @@ import { listInventory } from "#worker/services/profile/inventory.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
 import { action, loader } from "../app/routes/admin.servers.tsx";
+import { action as itemAction } from "../app/routes/shop.item.tsx";
 
 const MINUTE = 60_000;
 const HOUR = 60 * MINUTE;
@@ -109,6 +113,35 @@ describe("purchases during a fair-play window", () => {
     expect(await buy()).toMatchObject({ status: 409, error: "Наборы выдаются через 3 ч после вайпа, с 12:30" });
     clock.set(START + 2.5 * HOUR);
     expect((await buy()).ok).toBe(true);
+  });
+
+  it("the item page's plain form answers 409 with the same words", async () => {
+    const clock = testClock(START);
+    const deps = testDeps({ now: clock.now });
+    const categoryId = await createCategory();
+    const itemId = await createItem({ serverType: "NO_LIMIT", categoryId, price: 10_000 });
+    const server = await createGameServer(deps, { serverType: "NO_LIMIT" });
+    await deps.db.orm
+      .update(servers)
+      .set({ lastWipeAt: START - HOUR })
+      .where(eq(servers.id, server.id));
+    await deps.db.orm
+      .insert(fairPlayWindows)
+      .values({ serverType: "NO_LIMIT", categoryId, hours: 3, purchasesOpen: false, createdAt: START });
+    const player = await createPlayer({ deps, balance: 100_000 });
+    const headers = new Headers({ cookie: sessionCookie(player.token).cookie });
+    const body = new URLSearchParams({ server_type: "NO_LIMIT", idempotency_key: crypto.randomUUID() });
+    const result = (await itemAction(
+      routeArgs<Parameters<typeof itemAction>[0]>(
+        deps,
+        `http://localhost/shop/items/${itemId}`,
+        { method: "POST", body, headers },
+        { params: { id: String(itemId) }, pattern: "/shop/items/:id" },
+      ),
+    )) as unknown as { data: { ok: boolean; error: string }; init: ResponseInit | null };
+    expect(result.init?.status).toBe(409);
+    expect(result.data).toMatchObject({ ok: false, error: "Наборы выдаются через 3 ч после вайпа, с 12:00" });
+    expect(await balanceOf(deps, player.id)).toBe(100_000);
   });
 
   it("only for the window's category or item on its own type", async () => {
