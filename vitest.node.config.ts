@@ -66,6 +66,8 @@ export const BOTH_RUNTIMES = [
   "tests/admin-wipe-schedule.test.ts",
   "tests/wipe-pages.test.ts",
   "tests/wipe-sales.test.ts",
+  // the fair-play window after a wipe (decision 129)
+  "tests/fair-play.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

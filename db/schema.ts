@@ -41,6 +41,10 @@ export const servers = sqliteTable("servers", {
   wipeEveryWeeks: integer("wipe_every_weeks"),
   // "YYYY-MM-DD", Moscow's calendar: the first wipe of an every-N-weeks schedule.
   wipeFrom: text("wipe_from"),
+  // The server's last wipe (decision 129): the later of the last new map its plugin reported
+  // (server_wipes) and the last wipe of its schedule that has passed, kept by the heartbeat and the
+  // minutely cron so the purchase's SQL and the lease read it without the schedule's arithmetic.
+  lastWipeAt: integer("last_wipe_at"),
   createdAt: createdAt(),
 });
 
@@ -272,6 +276,27 @@ export const wipeSales = sqliteTable(
   (t) => [
     check("wipe_sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
     check("wipe_sales_hours", sql`${t.hours} >= 1 AND ${t.hours} <= 72`),
+  ],
+);
+
+// The fair-play window (decision 129): a category or an item of a server type is not delivered, and
+// optionally not sold, for `hours` after each wipe of the server that would deliver it.
+export const fairPlayWindows = sqliteTable(
+  "fair_play_windows",
+  {
+    id: integer("id").primaryKey({ autoIncrement: true }),
+    serverType: text("server_type").notNull(),
+    categoryId: integer("category_id").references(() => categories.id, { onDelete: "cascade" }),
+    itemId: integer("item_id").references(() => items.id, { onDelete: "cascade" }),
+    hours: integer("hours").notNull(),
+    // Whether the item can still be bought during the window (it then waits in the Корзина).
+    purchasesOpen: integer("purchases_open", { mode: "boolean" }).notNull().default(true),
+    createdAt: createdAt(),
+  },
+  (t) => [
+    check("fair_play_windows_hours", sql`${t.hours} >= 1 AND ${t.hours} <= 72`),
+    check("fair_play_windows_target", sql`(${t.categoryId} IS NULL) <> (${t.itemId} IS NULL)`),
+    index("fair_play_windows_type").on(t.serverType),
   ],
 );
 

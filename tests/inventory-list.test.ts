@@ -27,6 +27,7 @@ function entry(overrides: Partial<InventoryItem>): InventoryItem {
     returnable: false,
     gift_from: null,
     delivering: false,
+    fair_play: null,
     ...overrides,
   };
 }

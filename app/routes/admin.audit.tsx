@@ -28,6 +28,7 @@ const TARGET_LABEL: Record<string, string> = {
   sale: "Распродажа",
   category: "Категория",
   settings: "Настройки",
+  server_type: "Тип серверов",
 };
 
 export default function AdminAudit({ loaderData }: Route.ComponentProps) {

@@ -4,7 +4,7 @@ import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
-import { WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
+import { FAIR_PLAY_TEXT, WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
 import { wipeScheduleFormSchema } from "#core/schemas/wipe-schedule.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
@@ -17,6 +17,13 @@ import {
   wipeDate,
 } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
+import {
+  type FairPlayRow,
+  fairPlayFormSchema,
+  listFairPlay,
+  removeFairPlay,
+  setFairPlay,
+} from "#worker/services/admin/fair-play.ts";
 import type { Operator } from "#worker/services/admin/roles.ts";
 import {
   addServer,
@@ -42,7 +49,8 @@ export type ServerActionData =
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
-  return { ...(await listServers(deps)), serverTypes: SERVER_TYPES, now: deps.now().getTime() };
+  const [servers, fairPlay] = await Promise.all([listServers(deps), listFairPlay(deps)]);
+  return { ...servers, fairPlay, serverTypes: SERVER_TYPES, now: deps.now().getTime() };
 }
 
 /** The operator's form as posted: its fields by name. */
@@ -55,6 +63,8 @@ export async function action({ context, request }: Route.ActionArgs) {
   if (form.intent === "remove") return remove(deps, operator, form);
   if (form.intent === "rotate") return rotate(deps, operator, form);
   if (form.intent === "wipe") return wipe(deps, operator, form);
+  if (form.intent === "fairPlay") return fairPlay(deps, operator, form);
+  if (form.intent === "fairPlayRemove") return fairPlayRemove(deps, operator, form);
   return add(deps, operator, form);
 }
 
@@ -125,6 +135,29 @@ async function wipe(deps: Deps, operator: Operator, form: ServerForm) {
   });
 }
 
+/** The fair-play window after a wipe (decision 129): one schema, the change journaled. */
+async function fairPlay(deps: Deps, operator: Operator, form: ServerForm) {
+  const input = fairPlayFormSchema.safeParse(form);
+  if (!input.success) {
+    return data<ServerActionData>(
+      { ok: false, error: input.error.issues[0]?.message ?? FAIR_PLAY_TEXT.badTarget },
+      { status: 400 },
+    );
+  }
+  const result = await setFairPlay(deps, operator, input.data);
+  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  return data<ServerActionData>({ ok: true, message: FAIR_PLAY_TEXT.saved, serverId: 0 });
+}
+
+/** «Убрать» a fair-play window. */
+async function fairPlayRemove(deps: Deps, operator: Operator, form: ServerForm) {
+  const id = z.coerce.number().int().positive().safeParse(form.windowId);
+  if (!id.success) return data<ServerActionData>({ ok: false, error: FAIR_PLAY_TEXT.notFound }, { status: 400 });
+  const result = await removeFairPlay(deps, operator, id.data);
+  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  return data<ServerActionData>({ ok: true, message: FAIR_PLAY_TEXT.removed, serverId: 0 });
+}
+
 /** «Добавить сервер». */
 async function add(deps: Deps, operator: Operator, form: ServerForm) {
   const input = serverFormSchema.safeParse(form);
@@ -140,7 +173,7 @@ async function add(deps: Deps, operator: Operator, form: ServerForm) {
 }
 
 export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
-  const { servers, unserved, serverTypes, now } = loaderData;
+  const { servers, unserved, serverTypes, now, fairPlay } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="servers-title">
       <h2 id="servers-title">Серверы</h2>
@@ -258,6 +291,7 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
           <WipeScheduleForm key={server.id} server={server} now={now} />
         ))}
       </section>
+      <FairPlaySection fairPlay={fairPlay} serverTypes={serverTypes} />
     </section>
   );
 }
@@ -333,6 +367,91 @@ function WipeScheduleForm({
         {WIPE_TEXT.save}
       </button>
     </Form>
+  );
+}
+
+/**
+ * The fair-play windows after a wipe (decision 129): the list with a remove button each, and a plain
+ * form that sets one (a type's category or item; setting it again replaces it).
+ */
+function FairPlaySection({
+  fairPlay,
+  serverTypes,
+}: {
+  fairPlay: {
+    windows: (Omit<FairPlayRow, "purchasesOpen"> & { purchasesOpen: boolean })[];
+    categories: { id: number; name: string }[];
+    items: { id: number; name: string; serverType: string }[];
+  };
+  serverTypes: readonly string[];
+}) {
+  return (
+    <section className="admin-section" aria-labelledby="fair-play-title">
+      <h3 id="fair-play-title">{FAIR_PLAY_TEXT.consoleTitle}</h3>
+      <p className="muted">{FAIR_PLAY_TEXT.consoleHint}</p>
+      {fairPlay.windows.length === 0 ? (
+        <p className="muted">{FAIR_PLAY_TEXT.none}</p>
+      ) : (
+        <ul data-testid="fair-play-windows">
+          {fairPlay.windows.map((window) => (
+            <li key={window.id}>
+              {window.serverType} ·{" "}
+              {window.categoryId !== null
+                ? FAIR_PLAY_TEXT.categoryOption(window.name)
+                : FAIR_PLAY_TEXT.itemOption(window.name)}{" "}
+              · {FAIR_PLAY_TEXT.rule(window.hours, window.purchasesOpen)}{" "}
+              <PostButton
+                fields={{ intent: "fairPlayRemove", windowId: window.id }}
+                label={FAIR_PLAY_TEXT.remove}
+                ghost
+              />
+            </li>
+          ))}
+        </ul>
+      )}
+      <Form method="post" className="admin-form" aria-label={FAIR_PLAY_TEXT.consoleTitle} data-testid="fair-play-form">
+        <input type="hidden" name="intent" value="fairPlay" />
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.serverType}
+          <select name="serverType" required>
+            {serverTypes.map((type) => (
+              <option key={type} value={type}>
+                {type}
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.target}
+          <select name="target" required>
+            {fairPlay.categories.map((category) => (
+              <option key={`c${category.id}`} value={`category:${category.id}`}>
+                {FAIR_PLAY_TEXT.categoryOption(category.name)}
+              </option>
+            ))}
+            {fairPlay.items.map((item) => (
+              <option key={`i${item.id}`} value={`item:${item.id}`}>
+                {FAIR_PLAY_TEXT.itemOption(item.name)} ({item.serverType})
+              </option>
+            ))}
+          </select>
+        </label>
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.hours}
+          <input name="hours" type="number" min={1} max={72} defaultValue={3} required />
+        </label>
+        <label className="admin-field">
+          {FAIR_PLAY_TEXT.purchasesOpen}
+          <select name="purchasesOpen" defaultValue="yes">
+            <option value="yes">{FAIR_PLAY_TEXT.open}</option>
+            <option value="no">{FAIR_PLAY_TEXT.closedLabel}</option>
+          </select>
+        </label>
+        <button type="submit" className="button button--small">
+          {FAIR_PLAY_TEXT.save}
+        </button>
+      </Form>
+    </section>
   );
 }
 

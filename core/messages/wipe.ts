@@ -99,3 +99,31 @@ export const WIPE_SALE_TEXT = {
   /** «−20% на 6 ч после вайпа». */
   rule: (percent: number, hours: number) => `−${percent}% на ${hours} ч после вайпа`,
 } as const;
+
+/** The fair-play window after a wipe (decision 129). */
+export const FAIR_PLAY_TEXT = {
+  /** «Наборы выдаются через 3 ч после вайпа, с 01:00»: the purchase's refusal and the Корзина's note. */
+  closed: (hours: number, until: string) => `Наборы выдаются через ${hours} ч после вайпа, с ${until}`,
+  consoleTitle: "Честная игра после вайпа",
+  consoleHint:
+    "Категория или товар не выдаётся на сервере указанное число часов после его вайпа (последнего по плагину или по расписанию, что позже). Выдача ждёт и идёт сама, когда окно закончится; игрок видит в Корзине, до какого времени. Покупку на это время можно закрыть.",
+  serverType: "Тип серверов",
+  target: "Категория или товар",
+  categoryOption: (name: string) => `Категория «${name}»`,
+  itemOption: (name: string) => `Товар «${name}»`,
+  hours: "Часов после вайпа",
+  purchasesOpen: "Покупка во время окна",
+  open: "открыта (выдача подождёт)",
+  closedLabel: "закрыта",
+  save: "Сохранить окно",
+  remove: "Убрать",
+  none: "Окон нет: всё выдаётся сразу после вайпа.",
+  rule: (hours: number, open: boolean) => `${hours} ч после вайпа, покупка ${open ? "открыта" : "закрыта"}`,
+  saved: "Окно после вайпа сохранено",
+  removed: "Окно после вайпа убрано",
+  badType: "Выберите тип серверов",
+  badTarget: "Выберите категорию или товар этого типа серверов",
+  badHours: "Укажите целое число часов от 1 до 72",
+  badOpen: "Выберите, открыта ли покупка во время окна",
+  notFound: "Такого окна уже нет",
+} as const;

@@ -80,6 +80,11 @@ export interface InventoryItem {
   delivering: boolean;
   /** A gift: the buyer's name (issue 24); null for one's own purchase or a promo code's item. */
   gift_from: string | null;
+  /**
+   * Waiting out a fair-play window after a wipe (decision 129): its hours and when it ends on the
+   * first of its type's servers to leave it; null when none is open.
+   */
+  fair_play: { hours: number; until: string } | null;
 }
 
 /** One movement of the balance statement «Движение средств» (a ledger row). Money in rubles. */

@@ -121,6 +121,24 @@ export function nextWipe(schedule: WipeSchedule, now: number): Wipe | null {
   return nextWipes(schedule, now, 1)[0] ?? null;
 }
 
+/**
+ * The schedule's last wipe at or before `now` (decision 129), the forced wipe replacing a scheduled
+ * one on its day as in `nextWipes`; null for a server without a schedule.
+ */
+export function lastWipe(schedule: WipeSchedule, now: number): Wipe | null {
+  if (schedule.kind === "none") return null;
+  const today = moscowDay(now);
+  // Each month has a forced wipe, so one is always within the last 37 days.
+  for (let day = today; day >= today - 37; day--) {
+    const forced = isForcedWipeDay(day);
+    const minute = forced ? FORCED_WIPE_MINUTE : scheduledOn(schedule, day);
+    if (minute === null) continue;
+    const at = dayStart(day) + minute * MINUTE_MS;
+    if (at <= now) return { at, forced };
+  }
+  return null;
+}
+
 const timeFormat = new Intl.DateTimeFormat("ru-RU", {
   hour: "2-digit",
   minute: "2-digit",

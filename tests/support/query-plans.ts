@@ -31,6 +31,7 @@ export const TABLE_GROWTH: Record<string, { grows: boolean; why: string }> = {
   item_commands: { grows: false, why: "the catalog" },
   sales: { grows: false, why: "an operator's sales, a few a month" },
   wipe_sales: { grows: false, why: "an operator's wipe sales, a handful" },
+  fair_play_windows: { grows: false, why: "an operator's fair-play windows, a few per server type" },
   promo_codes: { grows: false, why: "an operator's codes" },
   catalog_revision: { grows: false, why: "one row" },
   key_values: { grows: false, why: "a handful of keys" },

@@ -1,5 +1,6 @@
 import type { Deps } from "../deps.ts";
 import { scheduleWipeSales } from "../services/admin/wipe-sales.ts";
+import { recordScheduledWipes } from "../services/game/fair-play.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
@@ -41,6 +42,10 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // Add each coming wipe's window of the wipe sales as an ordinary sale (decision 128).
     wipeSales: async () => {
       console.log(JSON.stringify({ event: "wipe_sales_scheduled", ...(await scheduleWipeSales(deps)) }));
+    },
+    // A scheduled wipe that passed becomes its server's last wipe, for the fair-play window (decision 129).
+    scheduledWipes: async () => {
+      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", servers: await recordScheduledWipes(deps) }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));

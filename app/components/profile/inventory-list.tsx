@@ -23,6 +23,7 @@ import { connectText } from "#core/messages/shop.ts";
 import { type InventoryState, inventoryState } from "#core/profile/inventory-state.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
+import { fairPlayText } from "#core/wipe/fair-play.ts";
 import { SiteLink } from "../site-link.tsx";
 import { ReturnForm } from "./return-form.tsx";
 
@@ -141,6 +142,11 @@ function StateNote({
       return (
         <>
           <p className="inventory-card__note">{waitingText(type)}</p>
+          {entry.fair_play ? (
+            <p className="inventory-card__note" data-testid="fair-play">
+              {fairPlayText(entry.fair_play.hours, Date.parse(entry.fair_play.until), Date.parse(now))}
+            </p>
+          ) : null}
           {servers.length > 0 ? (
             <ul className="inventory-card__servers">
               {servers.map((server) => (

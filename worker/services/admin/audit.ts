@@ -23,6 +23,8 @@ export const AUDIT_ACTIONS = {
   "server.remove": "Сервер удалён",
   "server.skip_resync": "Сайт перестал ждать сервер после восстановления",
   "server.wipe_schedule": "Расписание вайпов изменено",
+  "server.fair_play_set": "Окно после вайпа задано",
+  "server.fair_play_remove": "Окно после вайпа убрано",
   "payment.recheck": "Платёж проверен у провайдера",
   "export.download": "Выгрузка CSV",
   "discord.settings": "Уведомления Discord изменены",
@@ -60,7 +62,8 @@ export interface AuditEntry {
     | "discord"
     | "settings"
     | "sale"
-    | "category";
+    | "category"
+    | "server_type";
   /** SQL for a row the same batch creates. */
   targetId: string | number | SQL;
   before: AuditValue;

@@ -6,6 +6,7 @@ import { rawSql, type Statement, statement } from "../../ports/database.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { renderCommand } from "./commands.ts";
 import { deliveryIdFor } from "./delivery-id.ts";
+import { grantWaitsSql } from "./fair-play.ts";
 import {
   allSaved,
   type CommandProgress,
@@ -264,7 +265,9 @@ export function leasable(server: GameServer, now: number) {
     -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
     AND (d.kind <> 'grant' OR e.status = 'not_used')
     -- The rank lives in the Oxide of the server that granted it.
-    AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})`;
+    AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})
+    -- A grant waits out this server's fair-play window after its wipe (decision 129).
+    AND (d.kind <> 'grant' OR NOT ${grantWaitsSql(server.id, now)})`;
 }
 
 /**

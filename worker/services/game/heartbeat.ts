@@ -74,12 +74,17 @@ export async function recordHeartbeat(
   return "written";
 }
 
-/** A new map (decision 128): recorded once; a report within ten minutes of a recorded wipe is that wipe. */
+/**
+ * A new map (decision 128): recorded once; a report within ten minutes of a recorded wipe is that wipe.
+ * It becomes the server's last wipe when later than the one known (decision 129's fair-play window).
+ */
 async function recordWipe(deps: Deps, server: GameServer, wipedAt: number, now: number): Promise<void> {
-  await deps.db.run(
+  await deps.db.batch([
     statement(sql`INSERT INTO server_wipes (server_id, wiped_at, seen_at)
       SELECT ${server.id}, ${wipedAt}, ${now}
       WHERE NOT EXISTS (SELECT 1 FROM server_wipes
         WHERE server_id = ${server.id} AND wiped_at BETWEEN ${wipedAt - SAME_WIPE_MS} AND ${wipedAt + SAME_WIPE_MS})`),
-  );
+    statement(sql`UPDATE servers SET last_wipe_at = ${wipedAt}
+      WHERE id = ${server.id} AND (last_wipe_at IS NULL OR last_wipe_at < ${wipedAt})`),
+  ]);
 }

@@ -30,6 +30,8 @@ interface InventoryRow {
   /** 1 when part of it is in the game already (decision 124). */
   delivering: number | null;
   giftFrom: string | null;
+  /** JSON [hours, until] of the fair-play window the entry waits out, or NULL (decision 129). */
+  fairPlay: string | null;
 }
 
 /**
@@ -49,7 +51,13 @@ function inventorySql(player: string, filtered: boolean): string {
       -- Asked only of a gift: a lookup on every entry was a row read per entry on every view (decision 126).
       CASE WHEN p.gift_to_user_id IS NOT NULL THEN (SELECT b.nickname FROM users b WHERE b.id = p.user_id) END AS giftFrom,
       (e.status = 'not_used' AND EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'grant'
-        AND d.status = 'pending' AND (d.saving_since IS NOT NULL OR d.progress LIKE '%"saved"%'))) AS delivering
+        AND d.status = 'pending' AND (d.saving_since IS NOT NULL OR d.progress LIKE '%"saved"%'))) AS delivering,
+      -- Asked only of a waiting entry: the fair-play window its type's servers hold it in (decision 129).
+      CASE WHEN e.status = 'not_used' THEN (SELECT json_array(fw.hours, fs.last_wipe_at + fw.hours * 3600000)
+        FROM fair_play_windows fw JOIN servers fs ON fs.server_type = fw.server_type
+        WHERE fw.server_type = e.server_type AND (fw.item_id = e.item_id OR fw.category_id = i.category_id)
+          AND fs.last_wipe_at <= ?2 AND fs.last_wipe_at + fw.hours * 3600000 > ?2
+        ORDER BY fs.last_wipe_at + fw.hours * 3600000 LIMIT 1) END AS fairPlay
     FROM inventory_entries e
     JOIN items i ON i.id = e.item_id
     LEFT JOIN purchases p ON p.id = e.purchase_id
@@ -93,7 +101,14 @@ export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[]
     returnable: Boolean(row.returnable),
     gift_from: row.giftFrom,
     delivering: Boolean(row.delivering),
+    fair_play: fairPlayOf(row.fairPlay),
   }));
+}
+
+function fairPlayOf(json: string | null): InventoryItem["fair_play"] {
+  if (json === null) return null;
+  const [hours, until] = JSON.parse(json) as [number, number];
+  return { hours, until: new Date(until).toISOString() };
 }
 
 /** The player's own Корзина, newest first, optionally only unused or only used entries. */

@@ -8,10 +8,12 @@ import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
+import { fairPlayText } from "#core/wipe/fair-play.ts";
 import { itemDurations, items, purchases, sales, servers, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { livePlayerId, sessionPlayerSql } from "../auth/sessions.ts";
+import { openWindowFor, purchaseClosedSql } from "../game/fair-play.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, getItem, type ItemRow, itemFacts, priceFor } from "./catalog.ts";
@@ -249,6 +251,8 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
     loaded.hasServer,
   );
   if (!check.ok) return check;
+  const window = await openWindowFor(deps, input.itemId, { purchasesClosedOnly: true });
+  if (window) return fail(409, fairPlayText(window.hours, window.until, deps.now().getTime()));
   if (input.expectedPrice != null && input.expectedPrice !== check.price) {
     const price = kopecksToRubles(check.price);
     return { ok: false as const, status: 409 as const, error: priceChangedText(price), price };
@@ -261,8 +265,8 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  * Buys one item for one player in ONE batch (one transaction):
  *  1. the purchase row, INSERT … SELECT from the current item and duration rows: the price,
  *     the server type, the duration, the sale window, the stock, the player's refund debt
- *     (decision 097) and that a game server of the item's type exists (decision 122) are all
- *     checked inside SQL;
+ *     (decision 097), that a game server of the item's type exists (decision 122) and that no
+ *     fair-play window closing it is open after a wipe (decision 129) are all checked inside SQL;
  *     the (user, idempotency key) pair is unique, so a double submit can't buy twice;
  *  2. the stock increment of a limited item (CHECK sold_quantity <= max_quantity aborts an oversell);
  *  3. the debit (CHECK balance >= 0 aborts an overdraft). It subtracts the price read back from
@@ -335,6 +339,7 @@ export async function purchaseItem(
             AND (i.end_time IS NULL OR i.end_time > ${now})
             AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
             AND EXISTS (SELECT 1 FROM servers sv WHERE sv.server_type = i.server_type)
+            AND NOT ${purchaseClosedSql(now)}
             AND (
               (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
               OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)

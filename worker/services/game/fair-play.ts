@@ -1,0 +1,81 @@
+import { type SQL, sql } from "drizzle-orm";
+import { lastWipe, scheduleFromColumns, type WipeColumns } from "#core/wipe/schedule.ts";
+import type { Deps } from "../../deps.ts";
+import { read, statement } from "../../ports/database.ts";
+
+// The fair-play window (decision 129): a category or an item of a server type is not delivered on a
+// server, and optionally not sold, for some hours after that server's last wipe (servers.last_wipe_at).
+
+const HOUR_MS = 60 * 60 * 1000;
+
+/**
+ * A window `fw` (fair_play_windows) open now on server `fs` (servers) for the item `itemId` of
+ * category `categoryId` (SQL): the server is of the window's type and wiped less than its hours ago.
+ */
+export function windowOpenSql(itemId: SQL, categoryId: SQL, now: number): SQL {
+  return sql`fs.server_type = fw.server_type AND (fw.item_id = ${itemId} OR fw.category_id = ${categoryId})
+    AND fs.last_wipe_at <= ${now} AND fs.last_wipe_at + fw.hours * ${HOUR_MS} > ${now}`;
+}
+
+/**
+ * A grant of entry `e` (delivery `d`) waits on `serverId` while a window is open there for its item
+ * (the lease's rule, shared with the poll's check through `leasable`).
+ */
+export function grantWaitsSql(serverId: number, now: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM servers fs JOIN fair_play_windows fw ON fw.server_type = fs.server_type
+    WHERE fs.id = ${serverId} AND ${windowOpenSql(sql`e.item_id`, sql`(SELECT fi.category_id FROM items fi WHERE fi.id = e.item_id)`, now)})`;
+}
+
+/** The purchase of item `i` is closed: a window that closes purchases is open on a server of its type. */
+export function purchaseClosedSql(now: number): SQL {
+  return sql`EXISTS (SELECT 1 FROM fair_play_windows fw JOIN servers fs ON fs.server_type = fw.server_type
+    WHERE fw.server_type = i.server_type AND fw.purchases_open = 0 AND ${windowOpenSql(sql`i.id`, sql`i.category_id`, now)})`;
+}
+
+/** The window open now for an item on its type's servers: its hours and its earliest end; null when none. */
+export async function openWindowFor(
+  deps: Pick<Deps, "db" | "now">,
+  itemId: number,
+  options: { purchasesClosedOnly: boolean },
+): Promise<{ hours: number; until: number } | null> {
+  const now = deps.now().getTime();
+  const [rows] = await deps.db.read([
+    read<{ hours: number; until: number }>(
+      `SELECT fw.hours AS hours, fs.last_wipe_at + fw.hours * ${HOUR_MS} AS until
+       FROM items i JOIN fair_play_windows fw ON fw.server_type = i.server_type
+         JOIN servers fs ON fs.server_type = fw.server_type
+       WHERE i.id = ?1 AND (?3 = 0 OR fw.purchases_open = 0)
+         AND (fw.item_id = i.id OR fw.category_id = i.category_id)
+         AND fs.last_wipe_at <= ?2 AND fs.last_wipe_at + fw.hours * ${HOUR_MS} > ?2
+       ORDER BY until DESC LIMIT 1`,
+      [itemId, now, options.purchasesClosedOnly ? 1 : 0],
+    ),
+  ] as const);
+  return rows[0] ?? null;
+}
+
+/**
+ * The minutely cron's part (decision 129): a scheduled wipe that has passed becomes the server's last
+ * wipe when it is later than the one known, whether or not the server is up to report its new map.
+ * Writes only in the minute after a wipe.
+ */
+export async function recordScheduledWipes(deps: Pick<Deps, "db" | "now">): Promise<number> {
+  const now = deps.now().getTime();
+  const [servers] = await deps.db.read([
+    read<WipeColumns & { id: number; lastWipeAt: number | null }>(
+      `SELECT id, last_wipe_at AS lastWipeAt, wipe_kind AS wipeKind, wipe_weekday AS wipeWeekday,
+         wipe_minute AS wipeMinute, wipe_every_weeks AS wipeEveryWeeks, wipe_from AS wipeFrom
+       FROM servers WHERE wipe_kind <> 'none'`,
+    ),
+  ] as const);
+  const updates = servers.flatMap((server) => {
+    const wipe = lastWipe(scheduleFromColumns(server), now);
+    if (!wipe || (server.lastWipeAt !== null && server.lastWipeAt >= wipe.at)) return [];
+    return [
+      statement(sql`UPDATE servers SET last_wipe_at = ${wipe.at}
+        WHERE id = ${server.id} AND (last_wipe_at IS NULL OR last_wipe_at < ${wipe.at})`),
+    ];
+  });
+  if (updates.length > 0) await deps.db.batch(updates);
+  return updates.length;
+}
