@@ -132,11 +132,13 @@ function firstDay(shape: Shape) {
       await page.waitForLoadState("load");
       assert.equal(await notice(page), "Настройки сохранены");
       await page.goto("/admin/sales");
-      await page.getByRole("textbox", { name: "Название", exact: true }).fill("Открытие");
-      await page.getByLabel(/Скидка/).fill("10");
-      await page.getByLabel(/Начало/).fill("2030-01-01T00:00");
-      await page.getByLabel(/Окончание/).fill("2030-01-02T00:00");
-      await page.getByRole("button", { name: "Создать распродажу" }).click();
+      // The dated sale's form; the wipe sales' form below it has its own «Название» (decision 128).
+      const sale = page.locator("form", { has: page.getByRole("button", { name: "Создать распродажу" }) });
+      await sale.getByRole("textbox", { name: "Название", exact: true }).fill("Открытие");
+      await sale.getByLabel(/Скидка/).fill("10");
+      await sale.getByLabel(/Начало/).fill("2030-01-01T00:00");
+      await sale.getByLabel(/Окончание/).fill("2030-01-02T00:00");
+      await sale.getByRole("button", { name: "Создать распродажу" }).click();
       await page.waitForLoadState("load");
       assert.equal(await page.getByRole("alert").count(), 0, await page.locator("main").innerText());
       assert.deepEqual(await rows("SELECT title FROM sales"), [["Открытие"]]);
