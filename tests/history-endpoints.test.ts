@@ -195,6 +195,8 @@ describe("history and inventory endpoints", () => {
         returnable: false,
         gift_from: null,
         delivering: false,
+        // No fair-play window holds it after a wipe (decision 129).
+        fair_play: null,
       },
       expect.objectContaining({ id: unused.id, duration: 30, is_permanent: false, status: "not_used" }),
     ]);
