@@ -133,12 +133,12 @@ function firstDay(shape: Shape) {
       assert.equal(await notice(page), "Настройки сохранены");
       await page.goto("/admin/sales");
       // The dated sale's form; the wipe sales' form below it has its own «Название» (decision 128).
-      const sale = page.locator("form", { has: page.getByRole("button", { name: "Создать распродажу" }) });
+      const sale = page.getByRole("form", { name: "Новая распродажа" });
       await sale.getByRole("textbox", { name: "Название", exact: true }).fill("Открытие");
       await sale.getByLabel(/Скидка/).fill("10");
       await sale.getByLabel(/Начало/).fill("2030-01-01T00:00");
       await sale.getByLabel(/Окончание/).fill("2030-01-02T00:00");
-      await sale.getByRole("button", { name: "Создать распродажу" }).click();
+      await sale.getByRole("button", { name: "Создать распродажу", exact: true }).click();
       await page.waitForLoadState("load");
       assert.equal(await page.getByRole("alert").count(), 0, await page.locator("main").innerText());
       assert.deepEqual(await rows("SELECT title FROM sales"), [["Открытие"]]);
