@@ -150,10 +150,12 @@ function firstDay(shape: Shape) {
       assert.match(download.suggestedFilename(), /\.csv$/);
 
       await page.goto("/admin/servers");
-      await page.getByRole("textbox", { name: "Название", exact: true }).fill("Свобода #1 | SOLO");
-      await page.getByLabel("Тип").selectOption("SOLO");
-      await page.getByLabel("Адрес (IP:порт)").fill("203.0.113.10:28015");
-      await page.getByRole("button", { name: "Добавить сервер" }).click();
+      // The new server's form; the page also has the wipe schedules' and the fair-play windows' (decisions 128, 129).
+      const server = page.getByRole("form", { name: "Новый сервер" });
+      await server.getByRole("textbox", { name: "Название", exact: true }).fill("Свобода #1 | SOLO");
+      await server.getByRole("combobox").selectOption("SOLO");
+      await server.getByLabel("Адрес (IP:порт)").fill("203.0.113.10:28015");
+      await server.getByRole("button", { name: "Добавить сервер" }).click();
       await page.getByTestId("server-key").waitFor();
       world.serverKey = (await page.getByTestId("server-key").innerText()).trim();
       world.serverId = Number(/Сервер №(\d+) добавлен/.exec(await notice(page))?.[1]);
