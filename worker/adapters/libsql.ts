@@ -209,6 +209,8 @@ export async function checkpointWal(client: Client): Promise<void> {
   await client.execute("PRAGMA wal_checkpoint(TRUNCATE)");
 }
 
+const SOLE_HOLD_WAIT_MS = 3000;
+
 /**
  * Whether another connection (a running server, a script) has this database file open. Leaving WAL
  * mode needs the file to itself, so SQLite refuses it with SQLITE_BUSY while anyone else holds it;
@@ -216,7 +218,8 @@ export async function checkpointWal(client: Client): Promise<void> {
  * nobody does, the file is left in rollback-journal mode with the WAL folded in: self-contained.
  */
 export async function takeSoleHold(client: Client): Promise<boolean> {
-  await client.execute("PRAGMA busy_timeout = 0");
+  // A site stopped a moment ago may not have let go of the file yet: a few seconds, then the answer.
+  await client.execute(`PRAGMA busy_timeout = ${SOLE_HOLD_WAIT_MS}`);
   try {
     const result = await client.execute("PRAGMA journal_mode = DELETE");
     return String(result.rows[0]?.[0]).toLowerCase() === "delete";
