@@ -6,7 +6,6 @@ import { SALES_TEXT } from "#core/messages/admin.ts";
 import { WIPE_SALE_TEXT } from "#core/messages/wipe.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { saleState } from "#core/shop/sales.ts";
-import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { Deps } from "#worker/deps.ts";
 import { listCategories } from "#worker/services/admin/catalog.ts";
 import type { Operator } from "#worker/services/admin/roles.ts";
@@ -14,6 +13,7 @@ import { createSale, endSale, listSales, saleFormInput } from "#worker/services/
 import { createWipeSale, endWipeSale, listWipeSales, wipeSaleFormInput } from "#worker/services/admin/wipe-sales.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
+import { SaleScopeFields } from "../components/admin/sale-scope-fields.tsx";
 import type { Route } from "./+types/admin.sales";
 
 // /admin/sales: a percent off for a period, for the whole store or chosen categories and server types
@@ -131,22 +131,7 @@ export default function AdminSales({ loaderData, actionData }: Route.ComponentPr
           Окончание (МСК)
           <input name="endsAt" type="datetime-local" required />
         </label>
-        <fieldset className="admin-field admin-field--wide">
-          <legend>Категории (ничего не выбрано — все)</legend>
-          {categories.map((category) => (
-            <label key={category.id}>
-              <input type="checkbox" name="categoryIds" value={category.id} /> {category.name}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset className="admin-field admin-field--wide">
-          <legend>Типы серверов (ничего не выбрано — все)</legend>
-          {SERVER_TYPES.map((type) => (
-            <label key={type}>
-              <input type="checkbox" name="serverTypes" value={type} /> {serverTypeLabel(type)}
-            </label>
-          ))}
-        </fieldset>
+        <SaleScopeFields categories={categories} />
         <button type="submit" className="button">
           Создать распродажу
         </button>
@@ -240,22 +225,7 @@ function WipeSales({
           {WIPE_SALE_TEXT.hours}
           <input name="hours" type="number" min={1} max={72} step={1} inputMode="numeric" required />
         </label>
-        <fieldset className="admin-field admin-field--wide">
-          <legend>Категории (ничего не выбрано — все)</legend>
-          {categories.map((category) => (
-            <label key={category.id}>
-              <input type="checkbox" name="categoryIds" value={category.id} /> {category.name}
-            </label>
-          ))}
-        </fieldset>
-        <fieldset className="admin-field admin-field--wide">
-          <legend>Типы серверов (ничего не выбрано — все)</legend>
-          {SERVER_TYPES.map((type) => (
-            <label key={type}>
-              <input type="checkbox" name="serverTypes" value={type} /> {serverTypeLabel(type)}
-            </label>
-          ))}
-        </fieldset>
+        <SaleScopeFields categories={categories} />
         <button type="submit" className="button">
           {WIPE_SALE_TEXT.create}
         </button>
