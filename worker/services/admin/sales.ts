@@ -56,6 +56,21 @@ export async function listSales(deps: Pick<Deps, "db">) {
   return rows.map(toSaleRule);
 }
 
+/**
+ * What a sale (dated or at each wipe) covers, as stored: the chosen categories sorted and the server
+ * types, each null for "all", and the SQL condition that every chosen category exists, so a batch
+ * guarded by it inserts and journals nothing otherwise.
+ */
+export function saleScope(input: { categoryIds: number[]; serverTypes: string[] }) {
+  const categoryIds = input.categoryIds.length > 0 ? [...new Set(input.categoryIds)].sort((a, b) => a - b) : null;
+  const serverTypes = input.serverTypes.length > 0 ? [...new Set(input.serverTypes)] : null;
+  const categoryJson = categoryIds ? JSON.stringify(categoryIds) : null;
+  const typesJson = serverTypes ? JSON.stringify(serverTypes) : null;
+  const known = sql`(${categoryJson} IS NULL OR (SELECT COUNT(*) FROM json_each(${categoryJson}) j
+    WHERE j.value IN (SELECT id FROM categories)) = json_array_length(${categoryJson}))`;
+  return { categoryIds, serverTypes, categoryJson, typesJson, known };
+}
+
 /** Creates a sale and its journal line in one batch; a category that doesn't exist is refused by the batch. */
 export async function createSale(
   deps: Pick<Deps, "db" | "now">,
@@ -63,14 +78,8 @@ export async function createSale(
   input: SaleForm,
 ): Promise<{ ok: true; id: number } | { ok: false; error: string }> {
   const now = deps.now().getTime();
-  const categoryIds = input.categoryIds.length > 0 ? [...new Set(input.categoryIds)].sort((a, b) => a - b) : null;
-  const serverTypes = input.serverTypes.length > 0 ? [...new Set(input.serverTypes)] : null;
+  const { categoryIds, serverTypes, categoryJson, typesJson, known } = saleScope(input);
   const token = crypto.randomUUID();
-  const categoryJson = categoryIds ? JSON.stringify(categoryIds) : null;
-  const typesJson = serverTypes ? JSON.stringify(serverTypes) : null;
-  // Every chosen category must exist; otherwise nothing is inserted and nothing journaled.
-  const known = sql`(${categoryJson} IS NULL OR (SELECT COUNT(*) FROM json_each(${categoryJson}) j
-    WHERE j.value IN (SELECT id FROM categories)) = json_array_length(${categoryJson}))`;
   const created = sql`(SELECT id FROM sales WHERE title = ${token})`;
   const results = await batchChangingCatalog(deps.db, [
     statement(sql`INSERT INTO sales (title, percent, starts_at, ends_at, category_ids, server_types, created_at)

@@ -10,6 +10,7 @@ import { read, type Statement, statement } from "../../ports/database.ts";
 import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import type { Operator } from "./roles.ts";
+import { saleScope } from "./sales.ts";
 
 // Wipe sales (decision 128): a percent off for some hours after each wipe of a server type. The cron
 // turns each coming wipe into an ordinary `sales` row, so prices, the purchase's SQL and the shop's
@@ -71,13 +72,8 @@ export async function createWipeSale(
   input: WipeSaleForm,
 ): Promise<{ ok: true; id: number } | { ok: false; error: string }> {
   const now = deps.now().getTime();
-  const categoryIds = input.categoryIds.length > 0 ? [...new Set(input.categoryIds)].sort((a, b) => a - b) : null;
-  const serverTypes = input.serverTypes.length > 0 ? [...new Set(input.serverTypes)] : null;
-  const categoryJson = categoryIds ? JSON.stringify(categoryIds) : null;
-  const typesJson = serverTypes ? JSON.stringify(serverTypes) : null;
+  const { categoryIds, serverTypes, categoryJson, typesJson, known } = saleScope(input);
   const token = crypto.randomUUID();
-  const known = sql`(${categoryJson} IS NULL OR (SELECT COUNT(*) FROM json_each(${categoryJson}) j
-    WHERE j.value IN (SELECT id FROM categories)) = json_array_length(${categoryJson}))`;
   const created = sql`(SELECT id FROM wipe_sales WHERE title = ${token})`;
   const results = await deps.db.batch([
     statement(sql`INSERT INTO wipe_sales (title, percent, hours, category_ids, server_types, created_at)
