@@ -119,3 +119,31 @@ export async function addTenRubleKit(page: Page, name: string): Promise<void> {
   await form.getByRole("button", { name: "Добавить товар" }).click();
   await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
 }
+
+/**
+ * Words and numbers that the browser laid out on more than one line, in the elements `selector` finds. A
+ * number's digit groups and its «₽» count as one run even when an ordinary space separates them, so
+ * «Дерево ×10 000» with a plain space, wrapped as «×10 / 000», is caught.
+ */
+export function brokenWords(page: Page, selector: string): Promise<string[]> {
+  return page.evaluate((selector) => {
+    const broken: string[] = [];
+    for (const element of document.querySelectorAll(selector)) {
+      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
+      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+        const text = node.textContent ?? "";
+        // A word, with the digit groups and the «₽» an ordinary space may have split from it («10 000 ₽»).
+        for (const match of text.matchAll(/[^ \t\n\r]+(?: \d{3}(?!\d))*(?: ₽)?/g)) {
+          const range = document.createRange();
+          range.setStart(node, match.index);
+          range.setEnd(node, match.index + match[0].length);
+          const lines = new Set(
+            [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
+          );
+          if (lines.size > 1) broken.push(match[0]);
+        }
+      }
+    }
+    return broken;
+  }, selector);
+}

@@ -1,7 +1,15 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, signIn, signInAt, uniqueSteamId, waitForHydration } from "./browser.ts";
+import {
+  brokenWords,
+  browserForFile,
+  E2E_ORIGIN,
+  signIn,
+  signInAt,
+  uniqueSteamId,
+  waitForHydration,
+} from "./browser.ts";
 
 // Issue 20, item 11, measured in a real browser: at 375 px no history label, item name or price breaks
 // inside a word or a number («Транзакц/ия», «Дерево ×10 / 000»); without JavaScript the guide doesn't
@@ -17,34 +25,6 @@ function phone(javaScriptEnabled: boolean): Promise<BrowserContext> {
     locale: "ru-RU",
     viewport: { width: 375, height: 812 },
   });
-}
-
-/**
- * Words and numbers that the browser laid out on more than one line, in the elements `selector` finds. A
- * number's digit groups and its «₽» count as one run even when an ordinary space separates them, so
- * «Дерево ×10 000» with a plain space, wrapped as «×10 / 000», is caught.
- */
-function brokenWords(page: Page, selector: string): Promise<string[]> {
-  return page.evaluate((selector) => {
-    const broken: string[] = [];
-    for (const element of document.querySelectorAll(selector)) {
-      const walker = document.createTreeWalker(element, NodeFilter.SHOW_TEXT);
-      for (let node = walker.nextNode(); node; node = walker.nextNode()) {
-        const text = node.textContent ?? "";
-        // A word, with the digit groups and the «₽» an ordinary space may have split from it («10 000 ₽»).
-        for (const match of text.matchAll(/[^ \t\n\r]+(?: \d{3}(?!\d))*(?: ₽)?/g)) {
-          const range = document.createRange();
-          range.setStart(node, match.index);
-          range.setEnd(node, match.index + match[0].length);
-          const lines = new Set(
-            [...range.getClientRects()].filter((rect) => rect.width > 0).map((rect) => Math.round(rect.top)),
-          );
-          if (lines.size > 1) broken.push(match[0]);
-        }
-      }
-    }
-    return broken;
-  }, selector);
 }
 
 /** The card labels of the phone tables (`td::before`) narrower than their widest word: broken inside it. */

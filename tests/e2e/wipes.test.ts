@@ -3,7 +3,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { seedServers } from "../../db/seed/servers.ts";
-import { browserForFile, newContext, waitForHydration } from "./browser.ts";
+import { brokenWords, browserForFile, newContext, waitForHydration } from "./browser.ts";
 
 const browser = browserForFile();
 const PHRASE =
@@ -58,22 +58,6 @@ test("the wipe calendar fits a 375 px phone: the page never scrolls sideways and
   const overflow = await page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
   assert.ok(overflow <= 0, `the page is ${overflow}px wider than the phone`);
   // Words wrap whole: no cell splits a word across lines («глобал/ьный»).
-  const split = await page.locator('[data-testid="wipe-row"] td').evaluateAll((cells) =>
-    cells.flatMap((cell) => {
-      const text =
-        cell.firstChild?.nodeType === Node.TEXT_NODE ? cell.firstChild : cell.querySelector("time")?.firstChild;
-      if (!text?.textContent) return [];
-      const words: string[] = [];
-      for (const match of text.textContent.matchAll(/\S+/g)) {
-        const range = document.createRange();
-        range.setStart(text, match.index);
-        range.setEnd(text, match.index + match[0].length);
-        const lines = new Set(Array.from(range.getClientRects(), (rect) => Math.round(rect.top)));
-        if (lines.size > 1) words.push(match[0]);
-      }
-      return words;
-    }),
-  );
-  assert.deepEqual(split, []);
+  assert.deepEqual(await brokenWords(page, '[data-testid="wipe-row"] td'), []);
   await context.close();
 });
