@@ -39,18 +39,14 @@ export async function openWindowFor(
   options: { purchasesClosedOnly: boolean },
 ): Promise<{ hours: number; until: number } | null> {
   const now = deps.now().getTime();
-  const [rows] = await deps.db.read([
-    read<{ hours: number; until: number }>(
-      `SELECT fw.hours AS hours, fs.last_wipe_at + fw.hours * ${HOUR_MS} AS until
-       FROM items i JOIN fair_play_windows fw ON fw.server_type = i.server_type
-         JOIN servers fs ON fs.server_type = fw.server_type
-       WHERE i.id = ?1 AND (?3 = 0 OR fw.purchases_open = 0)
-         AND (fw.item_id = i.id OR fw.category_id = i.category_id)
-         AND fs.last_wipe_at <= ?2 AND fs.last_wipe_at + fw.hours * ${HOUR_MS} > ?2
-       ORDER BY until DESC LIMIT 1`,
-      [itemId, now, options.purchasesClosedOnly ? 1 : 0],
-    ),
-  ] as const);
+  // The same "window open on this server" as the purchase guard and the lease (windowOpenSql).
+  const query = statement(sql`SELECT fw.hours AS hours, fs.last_wipe_at + fw.hours * ${HOUR_MS} AS until
+    FROM items i JOIN fair_play_windows fw ON fw.server_type = i.server_type
+      JOIN servers fs ON fs.server_type = fw.server_type
+    WHERE i.id = ${itemId} AND (${options.purchasesClosedOnly ? 1 : 0} = 0 OR fw.purchases_open = 0)
+      AND ${windowOpenSql(sql`i.id`, sql`i.category_id`, now)}
+    ORDER BY until DESC LIMIT 1`);
+  const [rows] = await deps.db.read([read<{ hours: number; until: number }>(query.sql, query.params)] as const);
   return rows[0] ?? null;
 }
 
