@@ -177,6 +177,9 @@ export const items = sqliteTable(
     soldQuantity: integer("sold_quantity").notNull().default(0),
     requiresOnline: integer("requires_online", { mode: "boolean" }).notNull().default(true),
     sortOrder: integer("sort_order").notNull().default(0),
+    // Sold «до вайпа» at this price (kopecks): until the next wipe of the server it is delivered on
+    // (decision 130). NULL: not offered so.
+    untilWipePrice: integer("until_wipe_price"),
   },
   (t) => [
     check("items_price_non_negative", sql`${t.price} >= 0`),
@@ -476,6 +479,10 @@ export const inventoryEntries = sqliteTable(
     index("inventory_timed_player")
       .on(t.userId, t.usedServerId, t.expiresAt)
       .where(sql`${t.status} = 'used' AND ${t.expiresAt} IS NOT NULL`),
+    // «До вайпа» entries running on a server (decision 130): a wipe ends those delivered before it.
+    index("inventory_until_wipe_running")
+      .on(t.usedServerId, t.usedAt)
+      .where(sql`${t.status} = 'used' AND ${t.durationDays} = 0 AND ${t.expiresAt} IS NULL`),
   ],
 );
 

@@ -28,6 +28,8 @@ function entry(overrides: Partial<InventoryItem>): InventoryItem {
     gift_from: null,
     delivering: false,
     fair_play: null,
+    until_wipe: false,
+    wipe_at: null,
     ...overrides,
   };
 }
@@ -112,6 +114,39 @@ describe("the Корзина card", () => {
     expect(text).toContain("Получен Выдан в игре 15.11.2026, 15:00");
     expect(text).toContain("Возвращён");
     expect(text).toContain("Покупка отменена, деньги вернулись на баланс.");
+  });
+
+  describe("«до вайпа» (decision 130)", () => {
+    const untilWipe = { duration: 0, until_wipe: true };
+
+    it("runs until its server's next wipe: the weekday within a week, with the time left", () => {
+      // Thursday 26 November 2026, 22:00 MSK; `now` is Sunday 22 November.
+      const text = renderedText([
+        entry({ ...untilWipe, status: "used", used_at: "2026-11-20T12:00:00.000Z", wipe_at: "2026-11-26T19:00:00.000Z" }),
+      ]);
+      expect(text).toContain("SOLO · до вайпа, чт 22:00");
+      expect(text).toContain("Действует Действует до 26.11.2026, 22:00 · осталось 4 дня 7 часов");
+      expect(text).not.toContain("0 дней");
+    });
+
+    it("names the date of a wipe a week or more away, and says so when none is announced", () => {
+      const far = renderedText([entry({ ...untilWipe, status: "used", wipe_at: "2026-12-03T19:00:00.000Z" })]);
+      expect(far).toContain("до вайпа, чт, 3 декабря в 22:00");
+      const unknown = renderedText([entry({ ...untilWipe, status: "used" })]);
+      expect(unknown).toContain("SOLO · до вайпа");
+      expect(unknown).toContain("до вайпа сервера: дата не объявлена");
+    });
+
+    it("says, while it waits, that it will last until the wipe of the server it is delivered on", () => {
+      const text = renderedText([entry({ ...untilWipe, wipe_at: "2026-11-26T19:00:00.000Z" })]);
+      expect(text).toContain("Ждёт выдачи");
+      expect(text).toContain("Будет действовать до вайпа сервера, на котором вы его получите.");
+    });
+
+    it("says the wipe ended it", () => {
+      const text = renderedText([entry({ ...untilWipe, status: "used", expires_at: "2026-11-19T19:00:00.000Z" })]);
+      expect(text).toContain("SOLO · до вайпа Срок истёк Закончилось с вайпом 19.11.2026, 22:00");
+    });
   });
 
   it("says Нет предметов when the Корзина is empty", () => {

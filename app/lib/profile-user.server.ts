@@ -63,6 +63,6 @@ export async function loadProfileUserAndInventory(args: PageArgs) {
   );
   signedInOrSignIn(user, args);
   const inventory: PrefetchedInventory | null =
-    user && reads ? { filter, items: toInventoryItems(reads[0]), servers: reads[1] } : null;
+    user && reads ? { filter, items: toInventoryItems(reads[0], deps.now().getTime()), servers: reads[1] } : null;
   return { user, inventory };
 }

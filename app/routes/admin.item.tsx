@@ -4,6 +4,7 @@ import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
+import { UNTIL_WIPE_TEXT } from "#core/messages/wipe.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { createCatalogItem, itemForEdit, listCategories, updateCatalogItem } from "#worker/services/admin/catalog.ts";
 import { itemFormSchema } from "#worker/services/admin/catalog-input.ts";
@@ -40,7 +41,10 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
     categoryId: String(item.categoryId),
     isOneTime: item.isOneTime,
     isAvailable: item.isAvailable,
-    durations: durations.map((d) => (d.price == null ? `${d.days}` : `${d.days} = ${rubles(d.price)}`)).join("\n"),
+    durations: [
+      ...durations.map((d) => (d.price == null ? `${d.days}` : `${d.days} = ${rubles(d.price)}`)),
+      ...(item.untilWipePrice == null ? [] : [`${UNTIL_WIPE_TEXT.consoleLine} = ${rubles(item.untilWipePrice)}`]),
+    ].join("\n"),
     startTime: moscow(item.startTime),
     endTime: moscow(item.endTime),
     maxQuantity: item.maxQuantity == null ? "" : String(item.maxQuantity),

@@ -99,7 +99,13 @@ export async function loader(args: Route.LoaderArgs) {
 
 const itemQuerySchema = z.object({
   purchased: positiveIdText.optional().catch(undefined),
-  duration: positiveIdText.optional().catch(undefined),
+  // Days, or 0 for «до вайпа» (decision 130); kept only when the item offers it.
+  duration: z
+    .string()
+    .regex(/^\d{1,4}$/)
+    .transform(Number)
+    .optional()
+    .catch(undefined),
   payment: z.enum(["success", "failed"]).optional().catch(undefined),
   gift: z.literal("1").optional().catch(undefined),
   gift_to: z
@@ -205,7 +211,7 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
     if (result.price != null)
       return refused(result.status, result.error, { price: result.price, duration: days, ...gift });
     if (!isInsufficientFunds(result.status))
-      return refused(result.status, result.error, { ...(days ? { duration: days } : {}), ...gift });
+      return refused(result.status, result.error, { ...(days != null ? { duration: days } : {}), ...gift });
     // How much is missing, so the page can offer a top-up of exactly that.
     const missing = await missingFor(deps, user.balance, itemId, days);
     return refused(result.status, result.error, { missing: missing || undefined, duration: days, ...gift });

@@ -98,7 +98,10 @@ export const CATALOG_TEXT = {
   img: "Картинка — адрес https://… или путь на сайте, начиная с /",
   serverType: "Выберите тип сервера",
   category: "Выберите категорию",
-  durations: "Сроки — строки вида «7» или «30 = 299» (дней = цена в рублях)",
+  durations: "Сроки — строки вида «7», «30 = 299» (дней = цена в рублях) или «до вайпа = 150»",
+  untilWipePrice: "У срока «до вайпа» своя цена: «до вайпа = 150»",
+  untilWipeRevoke: "Для срока «до вайпа» нужны команды снятия: их выполнят при вайпе сервера",
+  untilWipeDays: "В командах выдачи товара со сроком «до вайпа» нельзя использовать {days}: у этого срока нет числа дней",
   oneTimeDurations: "У разового товара не бывает сроков",
   duplicateDuration: "Каждый срок указывается один раз",
   window: "Окончание продажи должно быть позже начала",
@@ -264,7 +267,7 @@ export const DISCORD_TEXT = {
       serverType: string;
       giftTo?: string | null;
     }) =>
-      `🛒 Покупка: ${md(p.nickname)} — ${md(quoted(p.item))}${p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${md(p.giftTo)}` : ""}`,
+      `🛒 Покупка: ${md(p.nickname)} — ${md(quoted(p.item))}${p.days === 0 ? " до вайпа" : p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${md(p.giftTo)}` : ""}`,
     topup: (p: { nickname: string; amount: number }) =>
       `💳 Пополнение: ${md(p.nickname)} пополнил баланс на ${rubles(p.amount)}`,
     provider_refund: (p: { nickname: string; amount: number; debited: number }) =>

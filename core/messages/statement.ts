@@ -1,6 +1,6 @@
 // The balance statement «Движение средств»: what each ledger movement was, in the player's words.
 
-import { formatDays } from "../format/plural.ts";
+import { formatTerm } from "../shop/until-wipe.ts";
 import { quoted } from "../format/quote.ts";
 import { serverTypeLabel } from "../format/server-type.ts";
 
@@ -33,7 +33,7 @@ function purchaseLabel(facts: LedgerFacts): string {
   const name = facts.itemName ? quoted(facts.itemName) : "товара";
   const details = [
     facts.serverType ? serverTypeLabel(facts.serverType) : null,
-    facts.durationDays ? formatDays(facts.durationDays) : null,
+    facts.durationDays != null ? formatTerm(facts.durationDays) : null,
   ].filter(Boolean);
   return details.length > 0 ? `${name} (${details.join(", ")})` : name;
 }

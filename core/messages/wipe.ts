@@ -127,3 +127,20 @@ export const FAIR_PLAY_TEXT = {
   badOpen: "Выберите, открыта ли покупка во время окна",
   notFound: "Такого окна уже нет",
 } as const;
+
+/** «До вайпа» as a term (decision 130): sold until the next wipe of the server it is delivered on. */
+export const UNTIL_WIPE_TEXT = {
+  term: "до вайпа",
+  /** The buy dialog's and the item page's choice. */
+  option: "До вайпа",
+  /** The Корзина: «до вайпа, чт 22:00» within a week, else «до вайпа, чт, 3 декабря в 22:00». */
+  until: (when: string) => `до вайпа, ${when}`,
+  /** A running entry whose server has no schedule: it ends when the plugin reports the new map. */
+  untilUnknown: "до вайпа сервера: дата не объявлена",
+  /** A waiting entry: it will run until the wipe of the server that delivers it. */
+  waiting: "Будет действовать до вайпа сервера, на котором вы его получите.",
+  /** An entry a wipe ended. */
+  ended: (date: string) => `Закончилось с вайпом ${date}`,
+  /** The console's durations line: «до вайпа = 150». */
+  consoleLine: "до вайпа",
+} as const;

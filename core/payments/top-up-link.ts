@@ -24,7 +24,7 @@ export function itemReturnPath(
   giftSteamId?: string | null,
 ): string {
   const params = new URLSearchParams();
-  if (durationDays) params.set("duration", String(durationDays));
+  if (durationDays != null) params.set("duration", String(durationDays));
   if (giftSteamId) params.set("gift_to", giftSteamId);
   const search = params.toString();
   return search ? `/shop/items/${itemId}?${search}` : `/shop/items/${itemId}`;

@@ -85,6 +85,13 @@ export interface InventoryItem {
    * first of its type's servers to leave it; null when none is open.
    */
   fair_play: { hours: number; until: string } | null;
+  /** Sold «до вайпа» (decision 130): it runs until the next wipe of the server that delivered it. */
+  until_wipe: boolean;
+  /**
+   * A «до вайпа» entry not ended yet: the next wipe of its server (or, while it waits, of its type's
+   * first server to wipe) by the schedule; null when none is announced. The ended one's end is `expires_at`.
+   */
+  wipe_at: string | null;
 }
 
 /** One movement of the balance statement «Движение средств» (a ledger row). Money in rubles. */

@@ -9,8 +9,8 @@ import { idempotencyKey } from "./common.ts";
 /** Ten years: no offer runs longer, and it keeps the number far from overflow. */
 export const MAX_DURATION_DAYS = 3650;
 
-/** Whole days; absent for one-time and permanent items. */
-export const durationDays = z.number().int().positive().max(MAX_DURATION_DAYS);
+/** Whole days, or 0 for «до вайпа» (decision 130); absent for one-time and permanent items. */
+export const durationDays = z.number().int().nonnegative().max(MAX_DURATION_DAYS);
 
 /** The price the player was shown, in rubles as the item API answers it (`discount_price`); at most two decimals. */
 export const expectedPrice = z

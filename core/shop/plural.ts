@@ -1,4 +1,5 @@
-import { formatDays, PERMANENT, pluralRu } from "../format/plural.ts";
+import { PERMANENT, pluralRu } from "../format/plural.ts";
+import { formatTerm } from "./until-wipe.ts";
 
 /** Two characters find Rust names such as «АК», «C4» or «M2» (issue 20; the spec's 3 was too many). */
 export const MIN_SEARCH_LENGTH = 2;
@@ -14,9 +15,9 @@ export function searchHint(query: string): string | null {
   return `Введите ещё ${missing} ${pluralRu(missing, SYMBOL_FORMS)}`;
 }
 
-/** A purchase's duration: Навсегда when permanent, else «7 дней». */
+/** A purchase's duration: Навсегда when permanent, else «7 дней» or «до вайпа». */
 export function durationText(days: number | null | undefined): string {
-  return days == null ? PERMANENT : formatDays(days);
+  return days == null ? PERMANENT : formatTerm(days);
 }
 
 /** Reload time in hours and minutes: «24 ч», «1 ч 30 мин», «45 мин». */

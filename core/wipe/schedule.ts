@@ -168,6 +168,11 @@ export function wipeTime(at: number): string {
   return timeFormat.format(at);
 }
 
+/** «чт 22:00», Moscow time: a wipe within the coming week. */
+export function weekdayTime(at: number): string {
+  return `${weekdayFormat.format(at)} ${wipeTime(at)}`;
+}
+
 /** «чт, 3 декабря в 22:00», Moscow time: a line of the wipe calendar. */
 export function wipeDate(at: number): string {
   return dateFormat.format(at);

@@ -2,6 +2,7 @@ import type { Deps } from "../deps.ts";
 import { scheduleWipeSales } from "../services/admin/wipe-sales.ts";
 import { recordScheduledWipes } from "../services/game/fair-play.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
+import { endWipedEntries } from "../services/game/wipe-ends.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
 import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
@@ -43,9 +44,12 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     wipeSales: async () => {
       console.log(JSON.stringify({ event: "wipe_sales_scheduled", ...(await scheduleWipeSales(deps)) }));
     },
-    // A scheduled wipe that passed becomes its server's last wipe, for the fair-play window (decision 129).
+    // A scheduled wipe that passed becomes its server's last wipe, for the fair-play window (decision 129),
+    // and ends the «до вайпа» entries delivered there before it, down or not (decision 130).
     scheduledWipes: async () => {
-      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", servers: await recordScheduledWipes(deps) }));
+      const servers = await recordScheduledWipes(deps);
+      const untilWipeEnded = await endWipedEntries(deps, null);
+      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", servers, untilWipeEnded }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));

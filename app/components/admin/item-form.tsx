@@ -114,8 +114,8 @@ export function ItemForm({
           <input type="checkbox" name="isAvailable" defaultChecked={values.isAvailable} /> Показывать в магазине
         </span>
       </label>
-      <Field label="Сроки: по строке «дней» или «дней = цена»" wide>
-        <textarea name="durations" rows={4} defaultValue={values.durations} placeholder={"7\n30 = 299"} />
+      <Field label="Сроки: по строке «дней», «дней = цена» или «до вайпа = цена»" wide>
+        <textarea name="durations" rows={4} defaultValue={values.durations} placeholder={"7\n30 = 299\nдо вайпа = 150"} />
       </Field>
       <Field label="Начало продажи (МСК)">
         <input type="datetime-local" name="startTime" defaultValue={values.startTime} />

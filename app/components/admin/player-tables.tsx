@@ -12,7 +12,7 @@ import {
 } from "./labels.tsx";
 import { RefundForm } from "./player-forms.tsx";
 
-const days = (value: number | null) => (value == null ? "Навсегда" : `${value} дн.`);
+const days = (value: number | null) => (value == null ? "Навсегда" : value === 0 ? "до вайпа" : `${value} дн.`);
 
 function Empty({ children }: { children: string }) {
   return <p className="muted">{children}</p>;

@@ -19,10 +19,12 @@ import {
   waitingText,
 } from "#core/messages/inventory.ts";
 import { RETURNED_NOTE } from "#core/messages/returns.ts";
+import { UNTIL_WIPE_TEXT } from "#core/messages/wipe.ts";
 import { connectText } from "#core/messages/shop.ts";
 import { type InventoryState, inventoryState } from "#core/profile/inventory-state.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
+import { untilWipeText } from "#core/shop/until-wipe.ts";
 import { fairPlayText } from "#core/wipe/fair-play.ts";
 import { SiteLink } from "../site-link.tsx";
 import { ReturnForm } from "./return-form.tsx";
@@ -101,7 +103,7 @@ export function InventoryList({
                 <span className="inventory-card__server">{type}</span>
                 <span aria-hidden="true"> · </span>
                 <span className="inventory-card__duration">
-                  {entry.is_one_time ? ONE_OFF_TERM : formatDuration(entry)}
+                  {entry.is_one_time ? ONE_OFF_TERM : entry.until_wipe ? untilWipeTerm(entry, now) : formatDuration(entry)}
                 </span>
               </p>
               <span className={`profile-badge profile-badge--${STATE_TONE[state]}`}>{stateLabel(entry, state)}</span>
@@ -113,6 +115,13 @@ export function InventoryList({
       })}
     </ul>
   );
+}
+
+/** «до вайпа, чт 22:00» while its end is a coming wipe; «до вайпа» when none is announced or it has ended. */
+function untilWipeTerm(entry: InventoryItem, now: string): string {
+  return entry.wipe_at && !entry.expires_at
+    ? untilWipeText(Date.parse(entry.wipe_at), Date.parse(now))
+    : UNTIL_WIPE_TEXT.term;
 }
 
 /** A gift its giver took back, or an operator refunded, is the giver's money, not the friend's (issue 36). */
@@ -142,6 +151,7 @@ function StateNote({
       return (
         <>
           <p className="inventory-card__note">{waitingText(type)}</p>
+          {entry.until_wipe ? <p className="inventory-card__note">{UNTIL_WIPE_TEXT.waiting}</p> : null}
           {entry.fair_play ? (
             <p className="inventory-card__note" data-testid="fair-play">
               {fairPlayText(entry.fair_play.hours, Date.parse(entry.fair_play.until), Date.parse(now))}
@@ -170,13 +180,26 @@ function StateNote({
         </>
       );
     case "active":
+      if (entry.until_wipe && !entry.expires_at) {
+        return (
+          <p className="inventory-card__note" data-testid="until-wipe">
+            {entry.wipe_at
+              ? activeUntilText(formatDate(entry.wipe_at), timeLeft(entry.wipe_at, now))
+              : UNTIL_WIPE_TEXT.untilUnknown}
+          </p>
+        );
+      }
       return (
         <p className="inventory-card__note">
           {activeUntilText(formatDate(entry.expires_at), timeLeft(entry.expires_at ?? "", now))}
         </p>
       );
     case "expired":
-      return <p className="inventory-card__note">{expiredText(formatDate(entry.expires_at))}</p>;
+      return (
+        <p className="inventory-card__note">
+          {(entry.until_wipe ? UNTIL_WIPE_TEXT.ended : expiredText)(formatDate(entry.expires_at))}
+        </p>
+      );
     case "received":
       return entry.used_at ? <p className="inventory-card__note">{receivedText(formatDate(entry.used_at))}</p> : null;
     case "refunded":

@@ -2,7 +2,7 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
-import { formatDays } from "#core/format/plural.ts";
+import { formatTerm } from "#core/shop/until-wipe.ts";
 import { quoted } from "#core/format/quote.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
@@ -170,7 +170,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           {/* The friend is looked up and shown on the item's page, with or without JavaScript (issue 24). */}
           <a
             className="buy-dialog__gift"
-            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}${days ? `&duration=${days}` : ""}&gift=1`}
+            href={`/shop/items/${item.id}?server_type=${encodeURIComponent(item.server_type)}${days != null ? `&duration=${days}` : ""}&gift=1`}
           >
             {GIFT_FORM.toggle} →
           </a>
@@ -198,7 +198,7 @@ export function GuestPrices({
     <ul className="guest-prices" aria-label="Сроки и цены">
       {item.durations.map((duration) => (
         <li key={duration.days} className="guest-prices__row">
-          <span>{formatDays(duration.days)}</span>
+          <span>{formatTerm(duration.days)}</span>
           <Price price={duration.price} discountPrice={duration.discount_price} discount={item.discount} />
         </li>
       ))}

@@ -1,5 +1,5 @@
 import { formatRubles } from "#core/format/money.ts";
-import { formatDays } from "#core/format/plural.ts";
+import { formatTerm } from "#core/shop/until-wipe.ts";
 import type { ShopDuration } from "#core/shop/types.ts";
 
 interface DurationPickerProps {
@@ -28,7 +28,7 @@ export function DurationPicker({ durations, discount, value, onChange, defaultDa
               ? { checked: value === duration.days, onChange: () => onChange(duration.days) }
               : { defaultChecked: defaultDays === duration.days })}
           />
-          <span className="durations__days">{formatDays(duration.days)}</span>
+          <span className="durations__days">{formatTerm(duration.days)}</span>
           <span className="durations__price">
             {formatRubles(duration.discount_price)}
             {discount > 0 && duration.discount_price < duration.price ? (

@@ -37,9 +37,26 @@ const lines = (text: string) =>
     .map((line) => line.trim())
     .filter(Boolean);
 
+// «до вайпа = 150» (decision 130): its own price, never pro-rated; any case, «до вайпа» or «вайп».
+const UNTIL_WIPE_LINE = /^(?:до\s+)?вайп[а]?\s*(?:=\s*(\d{1,7}(?:[.,]\d{1,2})?))?$/iu;
+
 const durationsSchema = z.string().transform((text, context) => {
   const parsed: { days: number; price: number | null }[] = [];
+  let untilWipePrice: number | null = null;
   for (const line of lines(text)) {
+    const wipe = UNTIL_WIPE_LINE.exec(line);
+    if (wipe) {
+      if (untilWipePrice !== null) {
+        context.addIssue({ code: "custom", message: CATALOG_TEXT.duplicateDuration });
+        return z.NEVER;
+      }
+      if (wipe[1] === undefined) {
+        context.addIssue({ code: "custom", message: CATALOG_TEXT.untilWipePrice });
+        return z.NEVER;
+      }
+      untilWipePrice = Math.round(Number(wipe[1].replace(",", ".")) * 100);
+      continue;
+    }
     const match = /^(\d{1,4})\s*(?:=\s*(\d{1,7}(?:[.,]\d{1,2})?))?$/.exec(line);
     const days = Number(match?.[1]);
     if (!match || days <= 0) {
@@ -53,7 +70,7 @@ const durationsSchema = z.string().transform((text, context) => {
     }
     parsed.push({ days, price });
   }
-  return parsed.sort((a, b) => a.days - b.days);
+  return { days: parsed.sort((a, b) => a.days - b.days), untilWipePrice };
 });
 
 /**
@@ -109,10 +126,20 @@ export const itemFormSchema = z
     grantCommands: commandsSchema.prefault(""),
     revokeCommands: commandsSchema.prefault(""),
   })
-  .refine((item) => !(item.isOneTime && item.durations.length > 0), {
+  .refine((item) => !(item.isOneTime && (item.durations.days.length > 0 || item.durations.untilWipePrice !== null)), {
     message: CATALOG_TEXT.oneTimeDurations,
     path: ["durations"],
   })
+  // «До вайпа» ends by its revoke commands at the wipe, and has no count of days to fill {days} with.
+  .refine((item) => item.durations.untilWipePrice === null || item.revokeCommands.length > 0, {
+    message: CATALOG_TEXT.untilWipeRevoke,
+    path: ["revokeCommands"],
+  })
+  .refine(
+    (item) =>
+      item.durations.untilWipePrice === null || !item.grantCommands.some((template) => template.includes("{days}")),
+    { message: CATALOG_TEXT.untilWipeDays, path: ["grantCommands"] },
+  )
   .refine((item) => item.startTime === null || item.endTime === null || item.endTime > item.startTime, {
     message: CATALOG_TEXT.window,
     path: ["endTime"],

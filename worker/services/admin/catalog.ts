@@ -64,7 +64,7 @@ export async function itemForEdit(deps: Pick<Deps, "db">, itemId: number) {
 const itemJson = (id: SQL | number) => sql`(SELECT json_object(
     'name', name, 'price', price, 'discount', discount, 'img', img, 'server_type', server_type,
     'category_id', category_id, 'is_one_time', is_one_time, 'is_available', is_available,
-    'start_time', start_time, 'end_time', end_time, 'max_quantity', max_quantity,
+    'start_time', start_time, 'end_time', end_time, 'max_quantity', max_quantity, 'until_wipe_price', until_wipe_price,
     'durations', (SELECT json_group_array(json_array(days, price)) FROM item_durations WHERE item_id = items.id),
     'commands', (SELECT json_group_array(json_array(phase, template)) FROM item_commands WHERE item_id = items.id))
   FROM items WHERE id = ${id})`;
@@ -75,7 +75,7 @@ function childStatements(itemId: SQL | number, input: ItemInput): Statement[] {
     statement(sql`DELETE FROM item_durations WHERE item_id = ${itemId}`),
     statement(sql`DELETE FROM item_commands WHERE item_id = ${itemId}`),
   ];
-  for (const duration of input.durations) {
+  for (const duration of input.durations.days) {
     statements.push(
       statement(
         sql`INSERT INTO item_durations (item_id, days, price) VALUES (${itemId}, ${duration.days}, ${duration.price})`,
@@ -117,6 +117,7 @@ const itemValues = (input: ItemInput) => ({
   startTime: input.startTime,
   endTime: input.endTime,
   maxQuantity: input.maxQuantity,
+  untilWipePrice: input.durations.untilWipePrice,
 });
 
 /**
@@ -173,7 +174,7 @@ export async function updateCatalogItem(
           before: itemJson(itemId),
           after: {
             ...itemValues(input),
-            durations: input.durations,
+            durations: input.durations.days,
             grant: input.grantCommands,
             revoke: input.revokeCommands,
           },

@@ -114,7 +114,7 @@ export type AckOutcome =
   | { status: "forbidden"; ids: string[] }
   | { status: "invalid"; ids: string[] };
 
-interface NewDelivery {
+export interface NewDelivery {
   entryId: number;
   entryCreatedAt: number;
   serverType: string;
@@ -123,8 +123,9 @@ interface NewDelivery {
   notBefore: number;
 }
 
-async function insertDeliveries(
-  deps: Deps,
+/** Deliveries of `kind` for entries that lack one (UNIQUE(entry, kind)), with decision 124's ids; `also` rides in the batch. */
+export async function insertDeliveries(
+  deps: Pick<Deps, "db" | "now">,
   kind: "grant" | "revoke",
   rows: NewDelivery[],
   also: Statement[] = [],
@@ -395,7 +396,8 @@ export async function leaseDeliveries(
       steam_id: row.steam_id,
       requires_online: row.requires_online === 1,
       title: row.title,
-      duration_days: row.is_permanent ? null : row.duration_days,
+      // «До вайпа» has no count of days for the chat to show (decision 130).
+      duration_days: row.is_permanent || row.duration_days === 0 ? null : row.duration_days,
       commands,
       done: commandIndices(readProgress(row.progress, commands.length), "saved"),
       lease: row.lease_seq,
@@ -482,7 +484,9 @@ function supersedeCoveredRevokes(now: number, serverId: number | null): Statemen
            ON b.user_id = a.user_id AND b.server_type = a.server_type AND b.used_server_id = a.used_server_id
          WHERE a.id = deliveries.inventory_entry_id AND (${serverId} IS NULL OR a.used_server_id = ${serverId})
            AND b.id <> a.id AND b.status = 'used'
-           AND (b.is_permanent = 1 OR b.expires_at > a.expires_at OR (b.expires_at = a.expires_at AND b.id > a.id))
+           -- A running «до вайпа» entry covers every earlier end: the wipe ends it (decision 130).
+           AND (b.is_permanent = 1 OR (b.duration_days = 0 AND b.expires_at IS NULL)
+             OR b.expires_at > a.expires_at OR (b.expires_at = a.expires_at AND b.id > a.id))
            AND ${sameRank("a", "b")})`);
 }
 
@@ -796,7 +800,8 @@ function deliveredStatements(row: DeliveryState, server: GameServer, now: number
     // Time on a rank stacks: it starts when the player's paid time on it on this server ends.
     statement(sql`UPDATE inventory_entries AS e
          SET status = 'used', used_at = ${now}, used_server_id = ${server.id}, last_error = NULL,
-             expires_at = CASE WHEN e.is_permanent = 0 AND e.duration_days IS NOT NULL THEN
+             -- «До вайпа» (0 days) has no end yet: the server's next wipe sets it (wipe-ends.ts, decision 130).
+             expires_at = CASE WHEN e.is_permanent = 0 AND e.duration_days > 0 THEN
                max(${now}, coalesce((SELECT max(p.expires_at) FROM inventory_entries p
                  WHERE p.user_id = e.user_id AND p.server_type = e.server_type AND p.used_server_id = ${server.id}
                    AND p.status = 'used' AND p.expires_at > ${now} AND ${sameRank("p", "e")}), 0))
@@ -872,7 +877,7 @@ export async function pendingForPlayer(deps: Deps, server: GameServer, steamId: 
   );
   return rows.rows.map((row) => ({
     name: row.name,
-    duration_days: row.is_permanent ? null : row.duration_days,
+    duration_days: row.is_permanent || row.duration_days === 0 ? null : row.duration_days,
     failed: row.last_error !== null,
   }));
 }

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import type { GameServer, StoredHeartbeat } from "./signature.ts";
+import { endWipedEntries } from "./wipe-ends.ts";
 
 /** Two reports of a wipe this close are one wipe (a save time the plugin clamps to its clock, a restart). */
 const SAME_WIPE_MS = 10 * 60 * 1000;
@@ -76,7 +77,8 @@ export async function recordHeartbeat(
 
 /**
  * A new map (decision 128): recorded once; a report within ten minutes of a recorded wipe is that wipe.
- * It becomes the server's last wipe when later than the one known (decision 129's fair-play window).
+ * It becomes the server's last wipe when later than the one known (decision 129's fair-play window),
+ * which ends the «до вайпа» entries delivered there before it (decision 130).
  */
 async function recordWipe(deps: Deps, server: GameServer, wipedAt: number, now: number): Promise<void> {
   await deps.db.batch([
@@ -87,4 +89,5 @@ async function recordWipe(deps: Deps, server: GameServer, wipedAt: number, now: 
     statement(sql`UPDATE servers SET last_wipe_at = ${wipedAt}
       WHERE id = ${server.id} AND (last_wipe_at IS NULL OR last_wipe_at < ${wipedAt})`),
   ]);
+  await endWipedEntries(deps, server.id);
 }

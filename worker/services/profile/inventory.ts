@@ -1,6 +1,8 @@
 import { kopecksToRubles } from "#core/format/money.ts";
 import { deliveryFailedText } from "#core/messages/inventory.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
+import { UNTIL_WIPE_DAYS } from "#core/shop/until-wipe.ts";
+import { nextWipe, scheduleFromColumns } from "#core/wipe/schedule.ts";
 import type { Deps } from "../../deps.ts";
 import { read } from "../../ports/database.ts";
 import { SESSION_PLAYER_SQL, type SessionKey } from "../auth/sessions.ts";
@@ -32,6 +34,11 @@ interface InventoryRow {
   giftFrom: string | null;
   /** JSON [hours, until] of the fair-play window the entry waits out, or NULL (decision 129). */
   fairPlay: string | null;
+  /**
+   * A «до вайпа» entry not ended yet (decision 130): JSON of the wipe schedules that end it, the
+   * delivering server's, or while it waits its type's servers' ([kind, weekday, minute, weeks, from]).
+   */
+  wipeSchedules: string | null;
 }
 
 /**
@@ -57,7 +64,12 @@ function inventorySql(player: string, filtered: boolean): string {
         FROM fair_play_windows fw JOIN servers fs ON fs.server_type = fw.server_type
         WHERE fw.server_type = e.server_type AND (fw.item_id = e.item_id OR fw.category_id = i.category_id)
           AND fs.last_wipe_at <= ?2 AND fs.last_wipe_at + fw.hours * 3600000 > ?2
-        ORDER BY fs.last_wipe_at + fw.hours * 3600000 LIMIT 1) END AS fairPlay
+        ORDER BY fs.last_wipe_at + fw.hours * 3600000 LIMIT 1) END AS fairPlay,
+      -- Asked only of a running or waiting «до вайпа» entry: the schedules of the servers whose wipe ends it.
+      CASE WHEN e.duration_days = 0 AND e.expires_at IS NULL AND e.status IN ('used', 'not_used') THEN
+        (SELECT json_group_array(json_array(s.wipe_kind, s.wipe_weekday, s.wipe_minute, s.wipe_every_weeks, s.wipe_from))
+          FROM servers s WHERE (e.status = 'used' AND s.id = e.used_server_id)
+            OR (e.status = 'not_used' AND s.server_type = e.server_type)) END AS wipeSchedules
     FROM inventory_entries e
     JOIN items i ON i.id = e.item_id
     LEFT JOIN purchases p ON p.id = e.purchase_id
@@ -79,8 +91,8 @@ export function sessionInventoryRead([sessionId, now]: SessionKey, filter: Inven
   return inventoryRead(BY_SESSION, sessionId, now, filter);
 }
 
-/** The rows of the Корзина's read as the API and the page show them. */
-export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[] {
+/** The rows of the Корзина's read as the API and the page show them, at `now` (ms). */
+export function toInventoryItems(rows: readonly InventoryRow[], now: number): InventoryItem[] {
   return rows.map((row) => ({
     id: row.id,
     item_name: row.itemName,
@@ -102,7 +114,20 @@ export function toInventoryItems(rows: readonly InventoryRow[]): InventoryItem[]
     gift_from: row.giftFrom,
     delivering: Boolean(row.delivering),
     fair_play: fairPlayOf(row.fairPlay),
+    until_wipe: row.durationDays === UNTIL_WIPE_DAYS && !row.isPermanent,
+    wipe_at: nextWipeOf(row.wipeSchedules, now),
   }));
+}
+
+/** The earliest next wipe of the servers a «до вайпа» entry waits for; null when none has a schedule. */
+function nextWipeOf(json: string | null, now: number): string | null {
+  if (json === null) return null;
+  const wipes = (JSON.parse(json) as [string, number, number, number, string][])
+    .map(([wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom]) =>
+      nextWipe(scheduleFromColumns({ wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom }), now),
+    )
+    .flatMap((wipe) => (wipe ? [wipe.at] : []));
+  return wipes.length === 0 ? null : new Date(Math.min(...wipes)).toISOString();
 }
 
 function fairPlayOf(json: string | null): InventoryItem["fair_play"] {
@@ -118,5 +143,5 @@ export async function listInventory(
   filter: InventoryFilter = "all",
 ): Promise<InventoryItem[]> {
   const [rows] = await deps.db.read([inventoryRead(BY_ID, userId, deps.now().getTime(), filter)] as const);
-  return toInventoryItems(rows);
+  return toInventoryItems(rows, deps.now().getTime());
 }

@@ -1,6 +1,6 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
-import { formatDays, PERMANENT } from "#core/format/plural.ts";
+import { durationText } from "#core/shop/plural.ts";
 import { deliveryFailedText } from "#core/messages/inventory.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
 import { inventoryEntries, items, purchases, users } from "#db/schema.ts";
@@ -61,7 +61,7 @@ function toView(row: PurchaseRow): PurchaseView {
     paid_at: isoOrNull(row.paidAt),
     created_at: isoOrNull(row.createdAt),
     server_type: row.serverType,
-    duration_text: row.durationDays ? formatDays(row.durationDays) : PERMANENT,
+    duration_text: durationText(row.durationDays),
     price: kopecksToRubles(row.price),
     status: row.status,
     gift_to: row.giftTo,

@@ -1,5 +1,6 @@
 import { asc, eq, isNull, sql } from "drizzle-orm";
 import type { SaleRule } from "#core/shop/sales.ts";
+import { UNTIL_WIPE_DAYS } from "#core/shop/until-wipe.ts";
 import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
 import { catalogRevision, categories, itemContents, itemDurations, items, sales, servers } from "#db/schema.ts";
@@ -15,6 +16,16 @@ import { type Database, type Statement, type StatementResult, statement } from "
 
 export type ItemRow = typeof items.$inferSelect;
 export type DurationRow = typeof itemDurations.$inferSelect;
+
+/**
+ * The terms an item is sold for: its durations, shortest first, then «до вайпа» at its own price
+ * when offered (decision 130: 0 days, kept on the item, not in item_durations).
+ */
+export function offeredDurations(item: Pick<ItemRow, "id" | "untilWipePrice">, durations: DurationRow[]): DurationRow[] {
+  return item.untilWipePrice == null
+    ? durations
+    : [...durations, { itemId: item.id, days: UNTIL_WIPE_DAYS, price: item.untilWipePrice }];
+}
 export interface ContentRow {
   itemId: number;
   item: string;
@@ -138,7 +149,10 @@ async function readSnapshot(db: Database): Promise<CatalogSnapshot> {
   const saleRules: SaleRule[] = saleRows.map(toSaleRule);
   const rank = new Map(categoryRows.map((category, index) => [category.id, index]));
   const categoryNames = new Map(categoryRows.map((category) => [category.id, category.name]));
-  const durations = groupBy(durationRows, (row) => row.itemId);
+  const ownDurations = groupBy(durationRows, (row) => row.itemId);
+  const durations = new Map(
+    itemRows.map((row) => [row.id, offeredDurations(row, ownDurations.get(row.id) ?? [])] as const),
+  );
   const contents = groupBy(contentRows, (row) => row.itemId);
   // Items are read in their own order; a stable sort by category keeps it within each category.
   const listed = itemRows

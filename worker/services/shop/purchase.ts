@@ -17,7 +17,7 @@ import { openWindowFor, purchaseClosedSql } from "../game/fair-play.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
 import { type DurationRow, getItem, type ItemRow, itemFacts, priceFor } from "./catalog.ts";
-import { batchChangingCatalog, toSaleRule } from "./catalog-snapshot.ts";
+import { batchChangingCatalog, offeredDurations, toSaleRule } from "./catalog-snapshot.ts";
 import type { GiftRecipient } from "./gift-recipient.ts";
 
 export interface PurchaseInput {
@@ -92,7 +92,12 @@ async function loadItemForPurchase(deps: Pick<Deps, "db">, id: number) {
   const found = row[0];
   if (!found) return null;
   const item: ItemRow = { ...found.item, isAvailable: Boolean(found.forSale) };
-  return { item, durations, sales: saleRows.map(toSaleRule), hasServer: served.length > 0 };
+  return {
+    item,
+    durations: offeredDurations(item, durations),
+    sales: saleRows.map(toSaleRule),
+    hasServer: served.length > 0,
+  };
 }
 
 /** Why `input` can't be bought now, or its price in kopecks. */
@@ -125,7 +130,7 @@ export async function missingFor(
 ): Promise<number> {
   const item = await getItem(deps, itemId);
   const price = item
-    ? durationDays
+    ? durationDays != null
       ? item.durations.find((duration) => duration.days === durationDays)?.discount_price
       : item.discount_price
     : undefined;
@@ -296,7 +301,7 @@ export async function purchaseItem(
   const priceOf = sql`(SELECT price FROM purchases WHERE transaction_id = ${transactionId})`;
   const itemOf = sql`(SELECT item_id FROM purchases WHERE transaction_id = ${transactionId})`;
   const expected = input.expectedPrice ?? null;
-  const basePrice = sql`CASE WHEN ${days} IS NULL THEN i.price
+  const basePrice = sql`CASE WHEN ${days} IS NULL THEN i.price WHEN ${days} = 0 THEN i.until_wipe_price
     ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
 
   try {
@@ -341,8 +346,10 @@ export async function purchaseItem(
             AND EXISTS (SELECT 1 FROM servers sv WHERE sv.server_type = i.server_type)
             AND NOT ${purchaseClosedSql(now)}
             AND (
-              (${days} IS NULL AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
-              OR (${days} IS NOT NULL AND i.is_one_time = 0 AND d.days IS NOT NULL)
+              (${days} IS NULL AND i.until_wipe_price IS NULL
+                AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
+              OR (${days} = 0 AND i.is_one_time = 0 AND i.until_wipe_price IS NOT NULL)
+              OR (${days} > 0 AND i.is_one_time = 0 AND d.days IS NOT NULL)
             )
             AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${buyerSql} AND amount > 0)
             AND (${expected} IS NULL OR (${finalPrice}) = ${expected})
