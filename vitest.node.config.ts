@@ -68,6 +68,8 @@ export const BOTH_RUNTIMES = [
   "tests/wipe-sales.test.ts",
   // the fair-play window after a wipe (decision 129)
   "tests/fair-play.test.ts",
+  // «до вайпа» as a term (decision 130)
+  "tests/until-wipe.test.ts",
 ];
 
 const node = (path: string) => resolve("tests/runtime/node", path);

@@ -122,7 +122,12 @@ describe("the Корзина card", () => {
     it("runs until its server's next wipe: the weekday within a week, with the time left", () => {
       // Thursday 26 November 2026, 22:00 MSK; `now` is Sunday 22 November.
       const text = renderedText([
-        entry({ ...untilWipe, status: "used", used_at: "2026-11-20T12:00:00.000Z", wipe_at: "2026-11-26T19:00:00.000Z" }),
+        entry({
+          ...untilWipe,
+          status: "used",
+          used_at: "2026-11-20T12:00:00.000Z",
+          wipe_at: "2026-11-26T19:00:00.000Z",
+        }),
       ]);
       expect(text).toContain("SOLO · до вайпа, чт 22:00");
       expect(text).toContain("Действует Действует до 26.11.2026, 22:00 · осталось 4 дня 7 часов");

@@ -1,8 +1,8 @@
 // The balance statement «Движение средств»: what each ledger movement was, in the player's words.
 
-import { formatTerm } from "../shop/until-wipe.ts";
 import { quoted } from "../format/quote.ts";
 import { serverTypeLabel } from "../format/server-type.ts";
+import { formatTerm } from "../shop/until-wipe.ts";
 
 export const STATEMENT_TEXT = {
   title: "Движение средств",

@@ -51,6 +51,8 @@ export interface SeedItem {
   reload?: number;
   /** [days, own price in rubles or null for pro-rated] */
   durations?: [number, number | null][];
+  /** Sold «до вайпа» too, at this price in rubles (decision 130). */
+  untilWipe?: number;
   contents?: Content[];
   rank?: string;
   start?: number;
@@ -86,6 +88,7 @@ function catalogFor(now: number, typeIndex: number): SeedItem[] {
       img: "/images/shop/vip.svg",
       category: 1,
       durations: [...RANK_DURATIONS, [90, 499]],
+      untilWipe: 59,
       rank: "vip",
       requiresOnline: false,
     },
@@ -326,6 +329,7 @@ export function itemSeedSql(serverType: ServerType, id: number, item: SeedItem):
       sold_quantity: item.sold ?? 0,
       requires_online: item.requiresOnline ?? true,
       sort_order: item.n,
+      until_wipe_price: item.untilWipe == null ? null : rub(item.untilWipe),
     }),
   ];
   for (const [days, price] of item.durations ?? []) {

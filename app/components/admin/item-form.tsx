@@ -115,7 +115,12 @@ export function ItemForm({
         </span>
       </label>
       <Field label="Сроки: по строке «дней», «дней = цена» или «до вайпа = цена»" wide>
-        <textarea name="durations" rows={4} defaultValue={values.durations} placeholder={"7\n30 = 299\nдо вайпа = 150"} />
+        <textarea
+          name="durations"
+          rows={4}
+          defaultValue={values.durations}
+          placeholder={"7\n30 = 299\nдо вайпа = 150"}
+        />
       </Field>
       <Field label="Начало продажи (МСК)">
         <input type="datetime-local" name="startTime" defaultValue={values.startTime} />

@@ -19,8 +19,8 @@ import {
   waitingText,
 } from "#core/messages/inventory.ts";
 import { RETURNED_NOTE } from "#core/messages/returns.ts";
-import { UNTIL_WIPE_TEXT } from "#core/messages/wipe.ts";
 import { connectText } from "#core/messages/shop.ts";
+import { UNTIL_WIPE_TEXT } from "#core/messages/wipe.ts";
 import { type InventoryState, inventoryState } from "#core/profile/inventory-state.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { type ServerAddress, steamConnectHref } from "#core/shop/types.ts";
@@ -103,7 +103,11 @@ export function InventoryList({
                 <span className="inventory-card__server">{type}</span>
                 <span aria-hidden="true"> · </span>
                 <span className="inventory-card__duration">
-                  {entry.is_one_time ? ONE_OFF_TERM : entry.until_wipe ? untilWipeTerm(entry, now) : formatDuration(entry)}
+                  {entry.is_one_time
+                    ? ONE_OFF_TERM
+                    : entry.until_wipe
+                      ? untilWipeTerm(entry, now)
+                      : formatDuration(entry)}
                 </span>
               </p>
               <span className={`profile-badge profile-badge--${STATE_TONE[state]}`}>{stateLabel(entry, state)}</span>

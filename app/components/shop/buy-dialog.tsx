@@ -2,7 +2,6 @@ import { useEffect, useRef, useState } from "react";
 import { useFetcher } from "react-router";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles } from "#core/format/money.ts";
-import { formatTerm } from "#core/shop/until-wipe.ts";
 import { quoted } from "#core/format/quote.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
@@ -16,6 +15,7 @@ import {
 } from "#core/messages/shop.ts";
 import { itemReturnPath, missingRubles, topUpAmountFor, topUpHref } from "#core/payments/top-up-link.ts";
 import type { PurchaseActionData, ShopCardItem } from "#core/shop/types.ts";
+import { formatTerm } from "#core/shop/until-wipe.ts";
 import { SiteLink } from "../site-link.tsx";
 import { DurationPicker } from "./duration-picker.tsx";
 import { Price } from "./price.tsx";

@@ -1,6 +1,6 @@
 import { formatRubles } from "#core/format/money.ts";
-import { formatTerm } from "#core/shop/until-wipe.ts";
 import type { ShopDuration } from "#core/shop/types.ts";
+import { formatTerm } from "#core/shop/until-wipe.ts";
 
 interface DurationPickerProps {
   durations: ShopDuration[];

@@ -46,8 +46,6 @@ export async function endWipedEntries(deps: Pick<Deps, "db" | "now">, serverId: 
           AND status = 'used' AND duration_days = 0 AND expires_at IS NULL`),
     ],
   );
-  console.log(
-    JSON.stringify({ event: "until_wipe_ended", server: serverId, entries: rows.map((row) => row.entryId) }),
-  );
+  console.log(JSON.stringify({ event: "until_wipe_ended", server: serverId, entries: rows.map((row) => row.entryId) }));
   return rows.length;
 }

@@ -1,8 +1,8 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
-import { durationText } from "#core/shop/plural.ts";
 import { deliveryFailedText } from "#core/messages/inventory.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
+import { durationText } from "#core/shop/plural.ts";
 import { inventoryEntries, items, purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { isoOrNull } from "./time.ts";

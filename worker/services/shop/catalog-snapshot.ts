@@ -1,8 +1,8 @@
 import { asc, eq, isNull, sql } from "drizzle-orm";
 import type { SaleRule } from "#core/shop/sales.ts";
-import { UNTIL_WIPE_DAYS } from "#core/shop/until-wipe.ts";
 import { searchIndexText } from "#core/shop/search.ts";
 import type { ShopCategory } from "#core/shop/types.ts";
+import { UNTIL_WIPE_DAYS } from "#core/shop/until-wipe.ts";
 import { catalogRevision, categories, itemContents, itemDurations, items, sales, servers } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type Database, type Statement, type StatementResult, statement } from "../../ports/database.ts";
@@ -21,7 +21,10 @@ export type DurationRow = typeof itemDurations.$inferSelect;
  * The terms an item is sold for: its durations, shortest first, then «до вайпа» at its own price
  * when offered (decision 130: 0 days, kept on the item, not in item_durations).
  */
-export function offeredDurations(item: Pick<ItemRow, "id" | "untilWipePrice">, durations: DurationRow[]): DurationRow[] {
+export function offeredDurations(
+  item: Pick<ItemRow, "id" | "untilWipePrice">,
+  durations: DurationRow[],
+): DurationRow[] {
   return item.untilWipePrice == null
     ? durations
     : [...durations, { itemId: item.id, days: UNTIL_WIPE_DAYS, price: item.untilWipePrice }];
