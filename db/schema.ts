@@ -455,6 +455,7 @@ export const inventoryEntries = sqliteTable(
     purchaseId: integer("purchase_id").references(() => purchases.id),
     promoRedemptionId: integer("promo_redemption_id").references(() => promoRedemptions.id),
     serverType: text("server_type").notNull(),
+    // Days; 0: «до вайпа», until the next wipe of the server that delivers it (decision 130).
     durationDays: integer("duration_days"),
     isPermanent: integer("is_permanent", { mode: "boolean" }).notNull(),
     // returned: taken back by its buyer before delivery (issue 24).

@@ -76,6 +76,39 @@ describe("Каталог", () => {
     expect((await thrownStatus(post)).status).toBe(403);
   });
 
+  it("sells an item «до вайпа» from a line of «Сроки», shows the line back and journals its price (decision 130)", async () => {
+    const admin = await createOperator(deps, "admin");
+    const id = await createdId(
+      admin.token,
+      form(await category(), {
+        durations: "до вайпа = 149\n7",
+        grantCommands: "oxide.usergroup add {steamid} vip",
+        revokeCommands: "oxide.usergroup remove {steamid} vip",
+      }),
+    );
+    const shop = await api(`/shop/items/${id}`);
+    expect(shop.json.item).toMatchObject({
+      durations: [
+        { days: 7, price: 70 },
+        { days: 0, price: 149 },
+      ],
+    });
+    const page = await itemLoader(
+      consoleArgs(deps, `/admin/items/${id}?done=saved`, { token: admin.token, params: { id: String(id) } }),
+    );
+    expect(page.values).toMatchObject({ durations: "7\nдо вайпа = 149" });
+    const [audit] = await auditRowsFor(deps, "item", id);
+    expect(JSON.parse(audit?.after ?? "{}")).toMatchObject({ until_wipe_price: 14_900, durations: [[7, null]] });
+
+    // Without revoke commands nothing would take it away at the wipe: refused, nothing saved.
+    const refused = await save(admin.token, String(id), form(await category(), { durations: "до вайпа = 149" }));
+    expect(refused).toMatchObject({
+      status: 400,
+      data: { error: "Для срока «до вайпа» нужны команды снятия: их выполнят при вайпе сервера" },
+    });
+    expect((await api(`/shop/items/${id}`)).json.item.durations).toHaveLength(2);
+  });
+
   it("adds an item with durations and commands that the shop then sells, and journals it", async () => {
     const admin = await createOperator(deps, "admin");
     const id = await createdId(admin.token, form(await category(), { durations: "7\n30 = 399,50" }));
@@ -119,7 +152,7 @@ describe("Каталог", () => {
       [{ name: " " }, "Введите название (до 100 символов)"],
       [{ img: "javascript:alert(1)" }, "Картинка — адрес https://… или путь на сайте, начиная с /"],
       [{ isOneTime: "on", durations: "30" }, "У разового товара не бывает сроков"],
-      [{ durations: "месяц" }, "Сроки — строки вида «7» или «30 = 299» (дней = цена в рублях)"],
+      [{ durations: "месяц" }, "Сроки — строки вида «7», «30 = 299» (дней = цена в рублях) или «до вайпа = 150»"],
       [{ startTime: "2026-12-01T10:00", endTime: "2026-11-01T10:00" }, "Окончание продажи должно быть позже начала"],
       [{ maxQuantity: "0" }, "Количество — целое число от 1"],
       [

@@ -80,6 +80,22 @@ function cases(): Case[] {
       }
     }
   }
+  // «До вайпа» (decision 130): 0 days, offered by the item's own price, beside days or alone.
+  for (const window of [{}, { endTime: NOW }]) {
+    for (const isOneTime of [false, true]) {
+      for (const durations of [[], [[30, null]]] as [number, number | null][][]) {
+        for (const durationDays of [null, 0, 30]) {
+          all.push({
+            item: { isOneTime, durations, untilWipePrice: 5_000, ...window, price: 100 },
+            request: { serverType: "SOLO", durationDays },
+          });
+        }
+      }
+    }
+  }
+  for (const durationDays of [0, null]) {
+    all.push({ item: { durations: [[30, null]], price: 100 }, request: { serverType: "SOLO", durationDays } });
+  }
   return all;
 }
 
@@ -93,7 +109,7 @@ function facts(item: ItemOptions): ItemFacts {
     maxQuantity: item.maxQuantity ?? null,
     soldQuantity: item.soldQuantity ?? 0,
     hasServer: item.withoutServer !== true,
-    offeredDays: (item.durations ?? []).map(([days]) => days),
+    offeredDays: [...(item.durations ?? []).map(([days]) => days), ...(item.untilWipePrice == null ? [] : [0])],
   };
 }
 
@@ -127,6 +143,6 @@ describe("purchase eligibility: the SQL guard and the TypeScript rule", () => {
     }
     // The type without a server is refused for that reason where nothing else refuses first.
     expect(outcomes.some(({ refusal }) => refusal === "noServer")).toBe(true);
-    // 936 real purchases: D1 runs them one after another.
+    // 962 real purchases: D1 runs them one after another.
   }, 90_000);
 });

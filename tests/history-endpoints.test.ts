@@ -197,6 +197,9 @@ describe("history and inventory endpoints", () => {
         delivering: false,
         // No fair-play window holds it after a wipe (decision 129).
         fair_play: null,
+        // A term of days, not «до вайпа» (decision 130).
+        until_wipe: false,
+        wipe_at: null,
       },
       expect.objectContaining({ id: unused.id, duration: 30, is_permanent: false, status: "not_used" }),
     ]);

@@ -127,7 +127,6 @@ describe("POST /api/purchase/items/:id", () => {
       {},
       { server_type: "EXTRA", duration: 30 },
       { server_type: "SOLO", duration: -30 },
-      { server_type: "SOLO", duration: 0 },
       { server_type: "SOLO", duration: "30" },
       { server_type: "SOLO", duration: "тридцать" },
       { server_type: "SOLO", duration: 7.5 },
@@ -148,6 +147,8 @@ describe("POST /api/purchase/items/:id", () => {
     const cases: [number, unknown, string][] = [
       [rank, { server_type: "SOLO", duration: 30 }, "Этот товар недоступен для выбранного типа сервера"],
       [rank, { server_type: "MAX3", duration: 14 }, "Такой срок действия для этого товара не предусмотрен"],
+      // 0 days is «до вайпа» (decision 130), which this rank isn't sold for.
+      [rank, { server_type: "MAX3", duration: 0 }, "Такой срок действия для этого товара не предусмотрен"],
       [rank, { server_type: "MAX3" }, "Выберите срок действия"],
       [oneTime, { server_type: "MAX3", duration: 30 }, "Для разового товара срок действия не указывается"],
     ];

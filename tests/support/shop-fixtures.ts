@@ -38,6 +38,8 @@ export interface ItemOptions {
   soldQuantity?: number;
   /** [days, own price in kopecks or null] */
   durations?: [number, number | null][];
+  /** Sold «до вайпа» at this price in kopecks (decision 130). */
+  untilWipePrice?: number | null;
   contents?: { item: string; img: string }[];
   /**
    * Leave its server type without a game server (decision 122: such items aren't sold). By default
@@ -65,8 +67,8 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
     ...(options.withoutServer ? [] : [ensureServerStatement(serverType)]),
     raw(
       `INSERT INTO items (id, name, description, price, discount, img, server_type, category_id, is_one_time, is_available,
-        reload_time, start_time, end_time, max_quantity, sold_quantity)
-       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?)`,
+        reload_time, start_time, end_time, max_quantity, sold_quantity, until_wipe_price)
+       VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, 0, ?, ?, ?, ?, ?)`,
       id,
       options.name ?? `Товар ${id}`,
       options.description ?? "Описание",
@@ -81,6 +83,7 @@ export async function createItem(options: ItemOptions = {}): Promise<number> {
       options.endTime ?? null,
       options.maxQuantity ?? null,
       options.soldQuantity ?? 0,
+      options.untilWipePrice ?? null,
     ),
     ...(options.durations ?? []).map(([days, price]) =>
       raw("INSERT INTO item_durations (item_id, days, price) VALUES (?, ?, ?)", id, days, price),
