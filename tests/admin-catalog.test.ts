@@ -119,7 +119,7 @@ describe("Каталог", () => {
       [{ name: " " }, "Введите название (до 100 символов)"],
       [{ img: "javascript:alert(1)" }, "Картинка — адрес https://… или путь на сайте, начиная с /"],
       [{ isOneTime: "on", durations: "30" }, "У разового товара не бывает сроков"],
-      [{ durations: "месяц" }, "Сроки — строки вида «7» или «30 = 299» (дней = цена в рублях)"],
+      [{ durations: "месяц" }, "Сроки — строки вида «7», «30 = 299» (дней = цена в рублях) или «до вайпа = 150»"],
       [{ startTime: "2026-12-01T10:00", endTime: "2026-11-01T10:00" }, "Окончание продажи должно быть позже начала"],
       [{ maxQuantity: "0" }, "Количество — целое число от 1"],
       [
@@ -128,11 +128,28 @@ describe("Каталог", () => {
       ],
     ];
     for (const [fields, error] of cases) {
-      expect(await save(admin.token, "new", form(categoryId, fields))).toEqual({
+      expect(await save(admin.token, "new", form(categoryId, fields))).toMatchObject({
         status: 400,
         data: { ok: false, error },
       });
     }
+    // The refusal gives back what was typed, so the page without JavaScript shows it in the form again.
+    const refused = await save(
+      admin.token,
+      "new",
+      form(categoryId, { durations: "7\nдо вайпа = 150", name: "Кит «Вайп»" }),
+    );
+    expect(refused.data).toMatchObject({
+      ok: false,
+      error: "Для срока «до вайпа» нужны команды снятия: их выполнят при вайпе сервера",
+      typed: {
+        name: "Кит «Вайп»",
+        durations: "7\nдо вайпа = 150",
+        grantCommands: "inventory.giveto {steamid} wood 1000",
+        revokeCommands: "",
+        isAvailable: true,
+      },
+    });
   });
 
   it("takes {nickname} in a chat message", async () => {
@@ -179,9 +196,10 @@ describe("Каталог", () => {
       String(id),
       form(categoryId, { serverType: "SOLO", isOneTime: "on", maxQuantity: "1" }),
     );
-    expect(below).toEqual({
+    // Refused, with the stock typed given back to correct.
+    expect(below).toMatchObject({
       status: 409,
-      data: { ok: false, error: "Количество не может быть меньше уже проданного" },
+      data: { ok: false, error: "Количество не может быть меньше уже проданного", typed: { maxQuantity: "1" } },
     });
     const list = await itemsLoader(consoleArgs(deps, "/admin/items?type=SOLO", { token: admin.token }));
     expect(list.items.find((item) => item.id === id)).toMatchObject({ soldQuantity: 2, maxQuantity: 5, price: 50_000 });
