@@ -161,11 +161,28 @@ describe("Каталог", () => {
       ],
     ];
     for (const [fields, error] of cases) {
-      expect(await save(admin.token, "new", form(categoryId, fields))).toEqual({
+      expect(await save(admin.token, "new", form(categoryId, fields))).toMatchObject({
         status: 400,
         data: { ok: false, error },
       });
     }
+    // The refusal gives back what was typed, so the page without JavaScript shows it in the form again.
+    const refused = await save(
+      admin.token,
+      "new",
+      form(categoryId, { durations: "7\nдо вайпа = 150", name: "Кит «Вайп»" }),
+    );
+    expect(refused.data).toMatchObject({
+      ok: false,
+      error: "Для срока «до вайпа» нужны команды снятия: их выполнят при вайпе сервера",
+      typed: {
+        name: "Кит «Вайп»",
+        durations: "7\nдо вайпа = 150",
+        grantCommands: "inventory.giveto {steamid} wood 1000",
+        revokeCommands: "",
+        isAvailable: true,
+      },
+    });
   });
 
   it("takes {nickname} in a chat message", async () => {
@@ -212,9 +229,10 @@ describe("Каталог", () => {
       String(id),
       form(categoryId, { serverType: "SOLO", isOneTime: "on", maxQuantity: "1" }),
     );
-    expect(below).toEqual({
+    // Refused, with the stock typed given back to correct.
+    expect(below).toMatchObject({
       status: 409,
-      data: { ok: false, error: "Количество не может быть меньше уже проданного" },
+      data: { ok: false, error: "Количество не может быть меньше уже проданного", typed: { maxQuantity: "1" } },
     });
     const list = await itemsLoader(consoleArgs(deps, "/admin/items?type=SOLO", { token: admin.token }));
     expect(list.items.find((item) => item.id === id)).toMatchObject({ soldQuantity: 2, maxQuantity: 5, price: 50_000 });

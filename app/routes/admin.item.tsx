@@ -1,14 +1,14 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
-import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
+import { invalidFormError } from "#app/lib/admin/invalid-form.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
 import { UNTIL_WIPE_TEXT } from "#core/messages/wipe.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { createCatalogItem, itemForEdit, listCategories, updateCatalogItem } from "#worker/services/admin/catalog.ts";
-import { itemFormSchema } from "#worker/services/admin/catalog-input.ts";
-import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { checkbox, itemFormSchema } from "#worker/services/admin/catalog-input.ts";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { EMPTY_ITEM, ItemForm, type ItemFormValues } from "../components/admin/item-form.tsx";
 import type { Route } from "./+types/admin.item";
 
@@ -61,27 +61,61 @@ export async function loader({ context, params, request, url }: Route.LoaderArgs
   return { id: item.id, values, categories, serverTypes: SERVER_TYPES, done };
 }
 
+/** A refused save: why, and what the operator typed, so the form shows it back without JavaScript too. */
+type ItemRefusal = { ok: false; error: string; typed: TypedItem };
+type TypedItem = Omit<ItemFormValues, "soldQuantity">;
+
+const text = (form: FormData, name: string) => {
+  const value = form.get(name);
+  return typeof value === "string" ? value : "";
+};
+
+/** The form's fields as sent; only shown back in the form, never saved (the schema reads the same form). */
+function typedItem(form: FormData): TypedItem {
+  return {
+    name: text(form, "name"),
+    description: text(form, "description"),
+    price: text(form, "price"),
+    discount: text(form, "discount"),
+    img: text(form, "img"),
+    serverType: text(form, "serverType"),
+    categoryId: text(form, "categoryId"),
+    isOneTime: checkbox.parse(text(form, "isOneTime") || undefined),
+    isAvailable: checkbox.parse(text(form, "isAvailable") || undefined),
+    durations: text(form, "durations"),
+    startTime: text(form, "startTime"),
+    endTime: text(form, "endTime"),
+    maxQuantity: text(form, "maxQuantity"),
+    grantCommands: text(form, "grantCommands"),
+    revokeCommands: text(form, "revokeCommands"),
+  };
+}
+
 export async function action({ context, params, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "catalog");
   const deps = context.get(depsContext);
   const id = idSchema.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
-  const input = itemFormSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!input.success) {
-    return invalidForm(input.error);
-  }
+  const form = await request.formData();
+  const refused = (error: string, status: number) =>
+    data<ItemRefusal>({ ok: false, error, typed: typedItem(form) }, { status });
+  const input = itemFormSchema.safeParse(Object.fromEntries(form));
+  if (!input.success) return refused(invalidFormError(input.error), 400);
   if (id.data === "new") {
     const created = await createCatalogItem(deps, operator, input.data);
-    if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: created.status });
+    if (!created.ok) return refused(created.error, created.status);
     return redirect(`/admin/items/${created.itemId}?done=saved`);
   }
   const updated = await updateCatalogItem(deps, operator, id.data, input.data);
-  if (!updated.ok) return data<AdminActionData>({ ok: false, error: updated.error }, { status: updated.status });
+  if (!updated.ok) return refused(updated.error, updated.status);
   return redirect(`/admin/items/${id.data}?done=saved`);
 }
 
 export default function AdminItem({ loaderData, actionData }: Route.ComponentProps) {
-  const { id, values, categories, serverTypes, done } = loaderData;
+  const { id, categories, serverTypes, done } = loaderData;
+  // A refused save shows back what was typed: without JavaScript the page is rendered anew.
+  const values: ItemFormValues =
+    actionData?.ok === false ? { ...loaderData.values, ...actionData.typed } : loaderData.values;
   return (
     <section className="admin-section" aria-labelledby="item-title">
       <h2 id="item-title">{id ? `Товар №${id}` : "Новый товар"}</h2>

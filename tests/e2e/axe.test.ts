@@ -1,40 +1,11 @@
 import assert from "node:assert/strict";
-import { createRequire } from "node:module";
 import { test } from "node:test";
-import type { Page } from "playwright-core";
-import { browserForFile, E2E_ORIGIN, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, seriousViolations, uniqueSteamId, waitForHydration } from "./browser.ts";
 
 // axe-core (installed with lighthouse, a dev dependency) on every page a player sees, signed out and in,
 // at 1280 and 375 px: no serious or critical violation (issue 20, "How it is checked").
 
-const AXE_SOURCE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
-
 const browser = browserForFile();
-
-interface Violation {
-  id: string;
-  impact: string | null;
-  help: string;
-  nodes: { target: unknown[] }[];
-}
-
-async function seriousViolations(page: Page): Promise<string[]> {
-  // The site's CSP admits only its own scripts; the context bypasses it to add axe.
-  await page.addScriptTag({ path: AXE_SOURCE });
-  const violations = await page.evaluate(async () => {
-    const axe = (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Violation[] }> } }).axe;
-    return (await axe.run({ resultTypes: ["violations"] })).violations;
-  });
-  return violations
-    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
-    .map(
-      (violation) =>
-        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
-          .slice(0, 3)
-          .map((node) => JSON.stringify(node.target))
-          .join(", ")}`,
-    );
-}
 
 const SIGNED_OUT = ["/", "/shop?server_type=SOLO", "/shop/items/101", "/terms", "/wipes", "/balance", "/no-such-page"];
 const SIGNED_IN = ["/profile", "/promocodes", "/purchases", "/deposits", "/statement", "/balance", "/shop/items/101"];

@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { after, before } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { uniqueSteamId } from "../support/unique.ts";
@@ -40,10 +41,12 @@ export const flatText = (value: string | null): string => (value ?? "").replace(
 /** A fresh browser profile; `javaScriptEnabled: false` is how a player without JavaScript sees the site. */
 export async function newContext(
   browser: Browser,
-  options: { javaScriptEnabled?: boolean; mobile?: boolean; width?: number } = {},
+  options: { javaScriptEnabled?: boolean; mobile?: boolean; width?: number; bypassCSP?: boolean } = {},
 ): Promise<BrowserContext> {
   return browser.newContext({
     baseURL: E2E_ORIGIN,
+    // For axe (seriousViolations): the site's CSP admits only its own scripts.
+    bypassCSP: options.bypassCSP ?? false,
     javaScriptEnabled: options.javaScriptEnabled ?? true,
     locale: "ru-RU",
     viewport: options.width
@@ -146,4 +149,32 @@ export function brokenWords(page: Page, selector: string): Promise<string[]> {
     }
     return broken;
   }, selector);
+}
+
+const AXE_SOURCE = createRequire(import.meta.url).resolve("axe-core/axe.min.js");
+
+interface Violation {
+  id: string;
+  impact: string | null;
+  help: string;
+  nodes: { target: unknown[] }[];
+}
+
+/** axe-core's serious and critical violations on the page as it is now; its context must bypass the CSP. */
+export async function seriousViolations(page: Page): Promise<string[]> {
+  // The site's CSP admits only its own scripts; the context bypasses it to add axe.
+  await page.addScriptTag({ path: AXE_SOURCE });
+  const violations = await page.evaluate(async () => {
+    const axe = (window as unknown as { axe: { run: (options: object) => Promise<{ violations: Violation[] }> } }).axe;
+    return (await axe.run({ resultTypes: ["violations"] })).violations;
+  });
+  return violations
+    .filter((violation) => violation.impact === "serious" || violation.impact === "critical")
+    .map(
+      (violation) =>
+        `${violation.id} (${violation.impact}): ${violation.help} — ${violation.nodes
+          .slice(0, 3)
+          .map((node) => JSON.stringify(node.target))
+          .join(", ")}`,
+    );
 }

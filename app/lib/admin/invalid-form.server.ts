@@ -14,7 +14,12 @@ interface Refusal {
  * page's refusal type, when it has one of its own.
  */
 export function invalidForm<Answer extends { ok: false; error: string } = Refusal>(error: z.ZodError, form?: string) {
-  const refusal: Refusal = { ok: false, error: error.issues[0]?.message ?? ADMIN_TEXT.checkFields };
+  const refusal: Refusal = { ok: false, error: invalidFormError(error) };
   if (form !== undefined) refusal.form = form;
   return data(refusal as Answer, { status: 400 });
+}
+
+/** The first field's own text, as `invalidForm` answers it, for a page whose refusal carries more. */
+export function invalidFormError(error: z.ZodError): string {
+  return error.issues[0]?.message ?? ADMIN_TEXT.checkFields;
 }

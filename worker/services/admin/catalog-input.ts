@@ -88,7 +88,8 @@ const commandTemplate = z
 
 const commandsSchema = z.string().transform(lines).pipe(z.array(commandTemplate).max(20));
 
-const checkbox = z
+/** A checkbox as a form sends it: «on» (or «1») when checked, absent when not. */
+export const checkbox = z
   .string()
   .optional()
   .transform((value) => value === "on" || value === "1");
