@@ -106,7 +106,9 @@ describe("Каталог", () => {
       status: 400,
       data: { error: "Для срока «до вайпа» нужны команды снятия: их выполнят при вайпе сервера" },
     });
-    expect((await api(`/shop/items/${id}`)).json.item.durations).toHaveLength(2);
+    expect((await api(`/shop/items/${id}`)).json).toMatchObject({
+      item: { durations: [{ days: 7 }, { days: 0, price: 149 }] },
+    });
   });
 
   it("adds an item with durations and commands that the shop then sells, and journals it", async () => {

@@ -43,7 +43,7 @@ async function world({ untilWipePrice = 15_000, durations = [] as number[] } = {
   const server = await createGameServer(deps, { serverType, name: "Свобода #7" });
   await deps.db.orm
     .update(servers)
-    .set(scheduleToColumns({ kind: "weekly", weekday: 4, minute: 20 * 60 }))
+    .set({ ...scheduleToColumns({ kind: "weekly", weekday: 4, minute: 20 * 60 }), wipeKind: "weekly" })
     .where(eq(servers.id, server.id));
   const vip = await createDeliverableItem(deps, { serverType, name: "VIP", ...VIP, durations });
   await deps.db.orm.update(items).set({ isOneTime: false, untilWipePrice }).where(eq(items.id, vip.id));

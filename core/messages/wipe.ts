@@ -131,8 +131,6 @@ export const FAIR_PLAY_TEXT = {
 /** «До вайпа» as a term (decision 130): sold until the next wipe of the server it is delivered on. */
 export const UNTIL_WIPE_TEXT = {
   term: "до вайпа",
-  /** The buy dialog's and the item page's choice. */
-  option: "До вайпа",
   /** The Корзина: «до вайпа, чт 22:00» within a week, else «до вайпа, чт, 3 декабря в 22:00». */
   until: (when: string) => `до вайпа, ${when}`,
   /** A running entry whose server has no schedule: it ends when the plugin reports the new map. */
