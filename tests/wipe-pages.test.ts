@@ -235,5 +235,10 @@ describe("the item page says what the next wipe means", () => {
     const plain = await load(plainType);
     expect(plain.wipe).toBeNull();
     expect(renderToStaticMarkup(createElement(ItemWipeNote, { wipe: plain.wipe }))).toBe("");
+    // An item also sold «до вайпа» says that this term is what a wipe does end (decision 130).
+    expect(renderToStaticMarkup(createElement(ItemWipeNote, { wipe: plain.wipe, untilWipe: true }))).toContain(
+      "вайп не затрагивает — получите их после вайпа. Кроме срока «до вайпа»: он заканчивается с ближайшим вайпом " +
+        "сервера, на котором вы получите покупку, и снимается сам.</span>",
+    );
   });
 });

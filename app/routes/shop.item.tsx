@@ -23,6 +23,7 @@ import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/s
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { PurchaseActionData } from "#core/shop/types.ts";
+import { isUntilWipe } from "#core/shop/until-wipe.ts";
 import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { SessionUser } from "#worker/services/auth/sessions.ts";
@@ -278,7 +279,10 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           <SaleEnds sale={item.sale} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
-          <ItemWipeNote wipe={loaderData.wipe} />
+          <ItemWipeNote
+            wipe={loaderData.wipe}
+            untilWipe={item.durations.some((duration) => isUntilWipe(duration.days))}
+          />
           {item.contents.length > 0 ? (
             <ul className="contents">
               {item.contents.map((content) => (
