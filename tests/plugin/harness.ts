@@ -163,10 +163,15 @@ export class GameServerProcess {
     if (!child) return;
     child.stdin.write("quit\n");
     child.stdin.end();
+    let timer: NodeJS.Timeout | undefined;
     const stopped = await Promise.race([
       this.exited.then(() => true),
-      new Promise<boolean>((done) => setTimeout(() => done(false), 30_000)),
+      new Promise<boolean>((done) => {
+        timer = setTimeout(() => done(false), 30_000);
+      }),
     ]);
+    // Left running, the timer kept each test file's process alive 30 s after its last scenario.
+    clearTimeout(timer);
     if (!stopped) child.kill("SIGKILL");
     await this.exited;
   }
