@@ -250,3 +250,39 @@ test("«до вайпа» beside 30 days of the same rank: the wipe ends one, th
     await s.end();
   }
 });
+
+test("«до вайпа» granted on the old map and saved only by the wipe's shutdown: the site hears of it after the new map, and the wipe still ends it", async () => {
+  const s = await scenario({ type: TYPE, groups: ["vip"] });
+  try {
+    const itemId = await vipItem(s.type);
+    const { id: entryId } = await bought(s.player, itemId, s.type, 0);
+    await s.game.join(s.player);
+    await s.game.advance(15);
+    // Run, and reported as run; the world is not saved yet.
+    assert.equal(await s.game.inGroup(s.player, "vip"), true);
+    const given = await delivery(entryId);
+    assert.equal(given?.status, "pending");
+    assert.ok(given?.saving_since);
+
+    // The owner wipes before the next automated save: `quit` saves Oxide's data (vip with it) and the
+    // world, and the plugin can only tell the site from the new map.
+    await s.game.stop();
+    await new Promise((done) => setTimeout(done, 1000));
+    s.game.wipe();
+    const from = s.game.events.length;
+    await s.game.start();
+    await s.game.advance(15);
+    await s.game.save();
+    await s.game.advance(60);
+    await s.game.save();
+    const wipedAt = await lastWipeAt(s.server.id);
+    assert.ok((wipedAt ?? 0) > Number(given?.saving_since));
+    assert.equal((await delivery(entryId))?.status, "done");
+    // The rank was given on the old map and Oxide kept it through the wipe: the wipe ends it.
+    assert.equal((await entryOf(s.player, 0)).expires_at, wipedAt);
+    assert.deepEqual(groupChanges(s.game.events.slice(from)), [["remove", s.player, "vip"]]);
+    assert.equal(await s.game.inGroup(s.player, "vip"), false);
+  } finally {
+    await s.end();
+  }
+});
