@@ -2,7 +2,7 @@
 // (plugins/oxide/harness/Main.cs): one game server with its own oxide/ folder on disk, stopped
 // and started like a real one, instructions in on stdin, what happened out on stdout.
 import { type ChildProcessWithoutNullStreams, execFileSync, spawn } from "node:child_process";
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { createInterface } from "node:readline";
@@ -66,6 +66,22 @@ export class GameServerProcess {
         ...(config.allowedCommands ? { "Allowed commands (first words)": config.allowedCommands } : {}),
       }),
     );
+    // The owner's map, generated two days ago (its save's creation time is the last wipe the plugin reports).
+    mkdirSync(join(this.root, "server"), { recursive: true });
+    writeFileSync(
+      join(this.root, "server", "world.json"),
+      JSON.stringify({ saved_at: 0, created_at: Date.now() - 2 * 86_400_000, players: [], ground: {} }),
+    );
+  }
+
+  /**
+   * A map wipe, done with the server stopped as owners do it: the map's save is deleted (or the seed
+   * changed, which names another save), so the next start generates a new map whose save is created
+   * then. Oxide's data (groups, grants) and the plugins' data files stay.
+   */
+  wipe(): void {
+    if (this.child) throw new Error("a wipe is done with the game server stopped");
+    rmSync(join(this.root, "server", "world.json"), { force: true });
   }
 
   /** Boots the server process and loads the plugin (Init, OnServerInitialized: first heartbeat and poll). */
@@ -147,10 +163,15 @@ export class GameServerProcess {
     if (!child) return;
     child.stdin.write("quit\n");
     child.stdin.end();
+    let timer: NodeJS.Timeout | undefined;
     const stopped = await Promise.race([
       this.exited.then(() => true),
-      new Promise<boolean>((done) => setTimeout(() => done(false), 30_000)),
+      new Promise<boolean>((done) => {
+        timer = setTimeout(() => done(false), 30_000);
+      }),
     ]);
+    // Left running, the timer kept each test file's process alive 30 s after its last scenario.
+    clearTimeout(timer);
     if (!stopped) child.kill("SIGKILL");
     await this.exited;
   }

@@ -253,6 +253,38 @@ export async function pressRefund(steamId: string, purchaseId: number, reason = 
   return response.status;
 }
 
+/**
+ * The operator sets a server's wipe schedule in the console's «Серверы» form (a plain form post):
+ * `weekday` 1 Monday … 7 Sunday and `time` "HH:MM", Moscow time. Answers the status.
+ */
+export async function setWipeSchedule(
+  serverId: number,
+  schedule: { wipeKind: "weekly"; weekday: number; time: string } | { wipeKind: "none" | "forced" },
+): Promise<number> {
+  const fields: Record<string, string> = { intent: "wipe", serverId: String(serverId), wipeKind: schedule.wipeKind };
+  if (schedule.wipeKind === "weekly") Object.assign(fields, { weekday: String(schedule.weekday), time: schedule.time });
+  const response = await fetch(`${SITE_ORIGIN}/admin/servers`, {
+    method: "POST",
+    headers: { cookie: await admin(), origin: SITE_ORIGIN, "content-type": "application/x-www-form-urlencoded" },
+    body: new URLSearchParams(fields),
+    redirect: "manual",
+  });
+  return response.status;
+}
+
+/**
+ * The site's minutely cron has run since `at` (ms): waits until `at` is past, then on the Worker runs
+ * the cron once as Cloudflare would (tests/e2e/site.ts fireCron); the Node server runs its own every
+ * minute (worker/node/schedule.ts), so there the minute's tick has been. Callers wait for its effect.
+ */
+export async function cronRunsAfter(at: number): Promise<void> {
+  const wait = at + 1000 - Date.now();
+  if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+  if (RUNTIME !== "worker") return;
+  const response = await fetch(`${SITE_ORIGIN}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+  if (!response.ok) throw new Error(`the cron answered ${response.status}`);
+}
+
 // Buying over HTTP, as the shop's script does, with the session a browser gets from the Steam
 // stand-in (tests/server/sign-in.ts).
 

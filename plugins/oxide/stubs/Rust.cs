@@ -259,8 +259,11 @@ public class ServerMgr
 
 public static class SaveRestore
 {
-    /// <summary>When the current save (the wipe) was created, UTC.</summary>
-    public static DateTime SaveCreatedTime = DateTime.UtcNow.AddDays(-2);
+    /// <summary>
+    /// When the current save (the wipe) was created, UTC. As in Rust, a server that finds no save of its map
+    /// generates a new one now, and one that loads a save takes the time stored in it (World.LoadSave).
+    /// </summary>
+    public static DateTime SaveCreatedTime = DateTime.UtcNow;
 }
 
 namespace ConVar

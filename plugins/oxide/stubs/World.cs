@@ -17,6 +17,10 @@
 //    GrantUserPermission, CreateGroup write nothing); Rust's world likewise. A process that dies
 //    restarts from the last save: players' inventories, what lies on the ground, groups and grants
 //    are as they were then. Plugin data files (the journal) are written at once and survive.
+//  - A wipe: the save is named after the map (level, size, seed), so a server started after its owner
+//    deleted the save or changed the seed finds none, generates a new map and creates a new save, whose
+//    creation time (SaveRestore.SaveCreatedTime, the plugin's "wiped_at") is that start. Oxide's data is
+//    not in the save and outlives the wipe: groups and grants stay. Here: server/world.json removed.
 using System;
 using System.Collections.Generic;
 using System.IO;
@@ -255,7 +259,8 @@ namespace Harness
 
         private class SavedItem { public string item; public int amount; }
         private class SavedPlayer { public string steam_id; public string name; public List<SavedItem> main = new List<SavedItem>(); public List<SavedItem> belt = new List<SavedItem>(); }
-        private class SavedWorld { public double saved_at; public List<SavedPlayer> players = new List<SavedPlayer>(); public Dictionary<string, Dictionary<string, int>> ground = new Dictionary<string, Dictionary<string, int>>(); }
+        /// <summary>`created_at`: when the map's save was first created (SaveRestore.SaveCreatedTime), Unix ms.</summary>
+        private class SavedWorld { public double saved_at; public long created_at; public List<SavedPlayer> players = new List<SavedPlayer>(); public Dictionary<string, Dictionary<string, int>> ground = new Dictionary<string, Dictionary<string, int>>(); }
 
         private static List<SavedItem> Items(ItemContainer container)
         {
@@ -294,7 +299,7 @@ namespace Harness
         /// <summary>Rust's SaveRestore.Save: what a restart finds of players, inventories and the ground.</summary>
         public static void WriteSave(string kind)
         {
-            var world = new SavedWorld { saved_at = Now };
+            var world = new SavedWorld { saved_at = Now, created_at = new DateTimeOffset(SaveRestore.SaveCreatedTime).ToUnixTimeMilliseconds() };
             var everyone = new List<BasePlayer>(BasePlayer.activePlayerList);
             everyone.AddRange(Sleepers.Values);
             foreach (var player in everyone)
@@ -321,8 +326,11 @@ namespace Harness
         {
             if (File.Exists(PermissionFile))
                 JsonConvert.PopulateObject(File.ReadAllText(PermissionFile), Permission, PermissionSettings());
+            // No save of the map (a new server, or a wipe: the owner deleted the map's save or changed its seed):
+            // Rust generates the map and its save is created now. Oxide's data, in oxide/data, is not part of it.
             if (!File.Exists(WorldFile)) return;
             var world = JsonConvert.DeserializeObject<SavedWorld>(File.ReadAllText(WorldFile));
+            if (world.created_at > 0) SaveRestore.SaveCreatedTime = DateTimeOffset.FromUnixTimeMilliseconds(world.created_at).UtcDateTime;
             foreach (var saved in world.players)
             {
                 var player = new BasePlayer { userID = ulong.Parse(saved.steam_id), displayName = saved.name };
