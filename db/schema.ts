@@ -45,6 +45,9 @@ export const servers = sqliteTable("servers", {
   // (server_wipes) and the last wipe of its schedule that has passed, kept by the heartbeat and the
   // minutely cron so the purchase's SQL and the lease read it without the schedule's arithmetic.
   lastWipeAt: integer("last_wipe_at"),
+  // When the operator last saved the schedule (decision 130): only the schedule's wipes after it count
+  // as wipes that happened, so a schedule set after its slot passed doesn't make up a wipe.
+  wipeScheduleSetAt: integer("wipe_schedule_set_at"),
   createdAt: createdAt(),
 });
 

@@ -9,10 +9,12 @@ import { scheduleToColumns } from "#core/wipe/schedule.ts";
 import { deliveries, inventoryEntries, items, ledger, servers } from "#db/schema.ts";
 import { runScheduled } from "#worker/cron/index.ts";
 import { itemFormSchema } from "#worker/services/admin/catalog-input.ts";
+import { setWipeSchedule } from "#worker/services/admin/servers.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { listInventory } from "#worker/services/profile/inventory.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
+import { createOperator } from "./support/admin-fixtures.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import {
   clockedTransport,
@@ -255,6 +257,54 @@ describe("a wipe ends «до вайпа»", () => {
     await runScheduled("* * * * *", deps);
     expect(await plugin.tick([])).toEqual([]);
     expect(removals(plugin)).toHaveLength(1);
+  });
+
+  it("ends a grant given on the old map and saved by the wipe's shutdown, though that save is reported from the new map", async () => {
+    const { clock, deps, player, plugin, buy, entriesOf, revokesOf, newMap } = await world();
+    await newMap(plugin, 2 * DAY);
+    expect((await buy(0)).ok).toBe(true);
+    const {
+      deliveries: [served],
+    } = await plugin.poll([player.steamId]);
+    if (!served) throw new Error("nothing served");
+    const report = (progress: string) =>
+      plugin.post("/api/game/ack", {
+        results: [{ delivery_id: served.delivery_id, ok: progress === "s", progress, lease: served.lease }],
+      });
+    // Run, not saved yet (decision 124).
+    clock.advance(MINUTE);
+    expect((await report("g")).status).toBe(200);
+    // The owner quits (the shutdown saves it), wipes and starts: the new map is reported before the save.
+    clock.advance(5 * MINUTE);
+    const wipedAt = await newMap(plugin, MINUTE);
+    clock.advance(MINUTE);
+    // The acknowledgement itself ends it: no minute's job in between.
+    expect((await report("s")).status).toBe(200);
+    const [entry] = await entriesOf();
+    expect(entry?.expiresAt).toBe(wipedAt);
+    expect(await revokesOf(entry?.id ?? 0)).toEqual([{ status: "pending", notBefore: wipedAt, doneServerId: null }]);
+  });
+
+  it("counts no wipe for a schedule saved after its slot passed", async () => {
+    const { clock, deps, server, player, plugin, buy, entriesOf } = await world();
+    expect((await buy(0)).ok).toBe(true);
+    await plugin.tick([player.steamId]);
+    // Friday: the operator announces Thursday wipes. Yesterday's slot is no wipe that happened.
+    clock.set(THURSDAY_WIPE + DAY);
+    const operator = await createOperator(deps, "admin");
+    const saved = await setWipeSchedule(
+      deps,
+      { userId: operator.id, steamId: operator.steamId, nickname: "Оператор", role: "admin" },
+      server.id,
+      { kind: "weekly", weekday: 4, minute: 20 * 60 },
+    );
+    expect(saved.ok).toBe(true);
+    await runScheduled("* * * * *", deps);
+    expect((await entriesOf())[0]?.expiresAt).toBeNull();
+    // The next Thursday's is.
+    clock.set(THURSDAY_WIPE + 7 * DAY - 2 * HOUR + MINUTE);
+    await runScheduled("* * * * *", deps);
+    expect((await entriesOf())[0]?.expiresAt).toBe(THURSDAY_WIPE + 7 * DAY - 2 * HOUR);
   });
 
   it("doesn't end an entry delivered after the wipe: that one lasts until the next", async () => {

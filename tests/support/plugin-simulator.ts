@@ -51,6 +51,8 @@ export interface QueueDelivery {
   steam_id: string;
   requires_online: boolean;
   commands: string[];
+  /** The lease's number, which a plugin-3 report names (decision 124). */
+  lease: number;
 }
 
 interface JournalEntry {

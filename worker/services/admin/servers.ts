@@ -179,7 +179,9 @@ export async function setWipeSchedule(
       sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId})`,
     ),
     statement(sql`UPDATE servers SET wipe_kind = ${columns.wipeKind}, wipe_weekday = ${columns.wipeWeekday},
-        wipe_minute = ${columns.wipeMinute}, wipe_every_weeks = ${columns.wipeEveryWeeks}, wipe_from = ${columns.wipeFrom}
+        wipe_minute = ${columns.wipeMinute}, wipe_every_weeks = ${columns.wipeEveryWeeks}, wipe_from = ${columns.wipeFrom},
+        -- Its wipes count from now on: a slot already past when it was set is no wipe that happened (decision 130).
+        wipe_schedule_set_at = ${now}
       WHERE id = ${serverId}`),
   ]);
   if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };

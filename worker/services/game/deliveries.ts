@@ -7,6 +7,7 @@ import { discordEventStatement } from "../notifications/discord.ts";
 import { renderCommand } from "./commands.ts";
 import { deliveryIdFor } from "./delivery-id.ts";
 import { grantWaitsSql } from "./fair-play.ts";
+import { insertDeliveries, type NewDelivery } from "./insert-deliveries.ts";
 import {
   allSaved,
   type CommandProgress,
@@ -17,6 +18,7 @@ import {
   readProgress,
 } from "./progress.ts";
 import type { GameServer } from "./signature.ts";
+import { endWipedEntries } from "./wipe-ends.ts";
 
 // Pull-based delivery, each command exactly once (decisions 061, 104, 124).
 //
@@ -113,36 +115,6 @@ export type AckOutcome =
   | { status: "unknown"; ids: string[] }
   | { status: "forbidden"; ids: string[] }
   | { status: "invalid"; ids: string[] };
-
-export interface NewDelivery {
-  entryId: number;
-  entryCreatedAt: number;
-  serverType: string;
-  steamId: string;
-  requiresOnline: number;
-  notBefore: number;
-}
-
-/** Deliveries of `kind` for entries that lack one (UNIQUE(entry, kind)), with decision 124's ids; `also` rides in the batch. */
-export async function insertDeliveries(
-  deps: Pick<Deps, "db" | "now">,
-  kind: "grant" | "revoke",
-  rows: NewDelivery[],
-  also: Statement[] = [],
-): Promise<number> {
-  if (rows.length === 0 && also.length === 0) return 0;
-  const now = deps.now().getTime();
-  const statements = await Promise.all(
-    rows.map(async (row) =>
-      statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at)
-         VALUES (${await deliveryIdFor(kind, row.entryId, row.entryCreatedAt)}, ${row.entryId}, ${kind}, ${row.serverType},
-           ${row.steamId}, ${row.requiresOnline}, 'pending', 0, ${row.notBefore}, ${now})
-         ON CONFLICT DO NOTHING`),
-    ),
-  );
-  const results = await deps.db.batch([...statements, ...also]);
-  return results.slice(0, statements.length).reduce((sum, result) => sum + result.changes, 0);
-}
 
 /**
  * Grant deliveries for not-yet-delivered entries that have none: of one server type or all, made
@@ -756,6 +728,9 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
   statements.push(statement(sql`UPDATE servers SET ack_seq = ack_seq + 1 WHERE id = ${server.id} RETURNING ack_seq`));
   const written = await deps.db.batch(statements);
   const ackSeq = Number((written.at(-1)?.rows[0] as { ack_seq?: number } | undefined)?.ack_seq ?? 0);
+  // A «до вайпа» grant given on the old map and saved by the wipe's shutdown is acknowledged from the
+  // new one: its wipe ends it now, not at the next minute's job (decision 130).
+  if (coversRanks) await endWipedEntries(deps, server.id);
   return { status: "ok", results: outcomes, ackSeq };
 }
 
@@ -789,6 +764,9 @@ function recordProgress(row: DeliveryState, progress: CommandProgress[], server:
 
 /** Everything a delivery that took effect in full changes: done, the Корзина entry, a rank's time and revoke. */
 function deliveredStatements(row: DeliveryState, server: GameServer, now: number, revokeId: string): Statement[] {
+  // When it reached the game: the first report of a command given, else now. A grant given on the old map
+  // and saved by the shutdown before a wipe is reported from the new one; its wipe still ends it (decision 130).
+  const usedAt = row.saving_since ?? now;
   const statements: Statement[] = [
     statement(sql`UPDATE deliveries SET status = 'done', done_at = ${now}, done_server_id = ${server.id}, lease_until = NULL,
            last_error = NULL, saving_since = NULL, home_server_id = COALESCE(home_server_id, ${server.id})
@@ -799,7 +777,7 @@ function deliveredStatements(row: DeliveryState, server: GameServer, now: number
   statements.push(
     // Time on a rank stacks: it starts when the player's paid time on it on this server ends.
     statement(sql`UPDATE inventory_entries AS e
-         SET status = 'used', used_at = ${now}, used_server_id = ${server.id}, last_error = NULL,
+         SET status = 'used', used_at = ${usedAt}, used_server_id = ${server.id}, last_error = NULL,
              -- «До вайпа» (0 days) has no end yet: the server's next wipe sets it (wipe-ends.ts, decision 130).
              expires_at = CASE WHEN e.is_permanent = 0 AND e.duration_days > 0 THEN
                max(${now}, coalesce((SELECT max(p.expires_at) FROM inventory_entries p

@@ -53,13 +53,14 @@ export async function openWindowFor(
 /**
  * The minutely cron's part (decision 129): a scheduled wipe that has passed becomes the server's last
  * wipe when it is later than the one known, whether or not the server is up to report its new map.
- * Writes only in the minute after a wipe.
+ * A slot that had passed when the schedule was saved doesn't count (decision 130): setting a schedule
+ * on Friday with Thursday's slot makes up no wipe. Writes only in the minute after a wipe.
  */
 export async function recordScheduledWipes(deps: Pick<Deps, "db" | "now">): Promise<number> {
   const now = deps.now().getTime();
   const [servers] = await deps.db.read([
-    read<WipeColumns & { id: number; lastWipeAt: number | null }>(
-      `SELECT id, last_wipe_at AS lastWipeAt, wipe_kind AS wipeKind, wipe_weekday AS wipeWeekday,
+    read<WipeColumns & { id: number; lastWipeAt: number | null; setAt: number | null }>(
+      `SELECT id, last_wipe_at AS lastWipeAt, wipe_schedule_set_at AS setAt, wipe_kind AS wipeKind, wipe_weekday AS wipeWeekday,
          wipe_minute AS wipeMinute, wipe_every_weeks AS wipeEveryWeeks, wipe_from AS wipeFrom
        FROM servers WHERE wipe_kind <> 'none'`,
     ),
@@ -67,6 +68,7 @@ export async function recordScheduledWipes(deps: Pick<Deps, "db" | "now">): Prom
   const updates = servers.flatMap((server) => {
     const wipe = lastWipe(scheduleFromColumns(server), now);
     if (!wipe || (server.lastWipeAt !== null && server.lastWipeAt >= wipe.at)) return [];
+    if (server.setAt !== null && wipe.at <= server.setAt) return [];
     return [
       statement(sql`UPDATE servers SET last_wipe_at = ${wipe.at}
         WHERE id = ${server.id} AND (last_wipe_at IS NULL OR last_wipe_at < ${wipe.at})`),

@@ -1,7 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { insertDeliveries, type NewDelivery } from "./deliveries.ts";
+import { insertDeliveries, type NewDelivery } from "./insert-deliveries.ts";
 
 // «До вайпа» ends at the wipe (decision 130). A server's last wipe (servers.last_wipe_at: a new map
 // its plugin reported, or its scheduled time passing) ends every «до вайпа» entry delivered there
