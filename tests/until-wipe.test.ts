@@ -260,7 +260,7 @@ describe("a wipe ends «до вайпа»", () => {
   });
 
   it("ends a grant given on the old map and saved by the wipe's shutdown, though that save is reported from the new map", async () => {
-    const { clock, deps, player, plugin, buy, entriesOf, revokesOf, newMap } = await world();
+    const { clock, player, plugin, buy, entriesOf, revokesOf, newMap } = await world();
     await newMap(plugin, 2 * DAY);
     expect((await buy(0)).ok).toBe(true);
     const {
