@@ -3,6 +3,7 @@ import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { InventoryItem } from "#core/profile/types.ts";
+import { untilWipeText } from "#core/shop/until-wipe.ts";
 import { InventoryFilters, InventoryList } from "../app/components/profile/inventory-list.tsx";
 
 const now = "2026-11-22T12:00:00.000Z";
@@ -130,6 +131,8 @@ describe("the Корзина card", () => {
         }),
       ]);
       expect(text).toContain("SOLO · до вайпа, чт 22:00");
+      // The day and its time keep one line on a narrow card.
+      expect(untilWipeText(Date.parse("2026-11-26T19:00:00.000Z"), Date.parse(now))).toBe("до вайпа, чт\u00a022:00");
       expect(text).toContain("Действует Действует до 26.11.2026, 22:00 · осталось 4 дня 7 часов");
       expect(text).not.toContain("0 дней");
     });
