@@ -67,6 +67,18 @@ function untilSoloWipe(): string {
 const untilWipeOption = (scope: Page | Locator) =>
   scope.locator(".durations__option").filter({ hasText: UNTIL_WIPE_TEXT.term });
 
+/** The new item's fields, all but the revoke commands: a SOLO rank sold for 7 days or «до вайпа». */
+async function fillItem(page: Page, name: string): Promise<void> {
+  const form = itemForm(page);
+  await form.getByLabel("Название").fill(name);
+  await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("300");
+  await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
+  await form.getByLabel("Тип сервера").selectOption("SOLO");
+  await form.getByLabel("Категория").selectOption({ label: "Привилегии" });
+  await durationsField(page).fill(DURATIONS);
+  await grantField(page).fill(GRANT);
+}
+
 async function pageWidthOverflow(page: Page): Promise<number> {
   return page.evaluate(() => document.documentElement.scrollWidth - window.innerWidth);
 }
@@ -86,13 +98,7 @@ for (const javaScriptEnabled of [false, true]) {
     const form = itemForm(page);
     // The field says how to write the line, its placeholder shows one.
     assert.match((await durationsField(page).getAttribute("placeholder")) ?? "", /^до вайпа = 150$/m);
-    await form.getByLabel("Название").fill(name);
-    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("300");
-    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
-    await form.getByLabel("Тип сервера").selectOption("SOLO");
-    await form.getByLabel("Категория").selectOption({ label: "Привилегии" });
-    await durationsField(page).fill(DURATIONS);
-    await grantField(page).fill(GRANT);
+    await fillItem(page, name);
 
     // No revoke commands: nothing would take the rank back at the wipe.
     await form.getByRole("button", { name: "Добавить товар" }).click();
@@ -121,13 +127,7 @@ for (const javaScriptEnabled of [false, true]) {
     // With revoke commands and without {days} it is saved, and the edit page shows the line back.
     await page.goto("/admin/items/new");
     if (javaScriptEnabled) await waitForHydration(page);
-    await form.getByLabel("Название").fill(name);
-    await form.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("300");
-    await form.getByLabel("Картинка (URL)").fill("/images/shop/kit-start.svg");
-    await form.getByLabel("Тип сервера").selectOption("SOLO");
-    await form.getByLabel("Категория").selectOption({ label: "Привилегии" });
-    await durationsField(page).fill(DURATIONS);
-    await grantField(page).fill(GRANT);
+    await fillItem(page, name);
     await revokeField(page).fill(REVOKE);
     await form.getByRole("button", { name: "Добавить товар" }).click();
     await page.getByRole("status").filter({ hasText: "Товар сохранён" }).waitFor();
