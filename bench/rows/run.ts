@@ -192,6 +192,7 @@ function busyDay(pollSeconds: number, heartbeatSeconds: number) {
     { path: "sign-in through Steam", perDay: 500, requests: 3 },
     { path: "minutely: deliveries' upkeep", perDay: 1_440 - 24, requests: 1 },
     { path: "hourly: deliveries' backstop", perDay: 24, requests: 1 },
+    { path: "minutely: the wipe's jobs", perDay: 1_440, requests: 0 },
     { path: "minutely: pending payments", perDay: 1_440, requests: 0 },
     { path: "minutely: Discord outbox", perDay: 1_440, requests: 0 },
     { path: "minutely: server list", perDay: 1_440, requests: 0 },
