@@ -210,16 +210,30 @@ export async function checkpointWal(client: Client): Promise<void> {
 }
 
 const SOLE_HOLD_WAIT_MS = 3000;
+const SOLE_HOLD_RETRY_MS = 100;
 
 /**
  * Whether another connection (a running server, a script) has this database file open. Leaving WAL
  * mode needs the file to itself, so SQLite refuses it with SQLITE_BUSY while anyone else holds it;
  * the lock is the operating system's, so it is gone when its holder dies, even by SIGKILL. When
  * nobody does, the file is left in rollback-journal mode with the WAL folded in: self-contained.
+ *
+ * The exclusive lock that leaving WAL takes is asked once, without SQLite's busy handler
+ * (`pagerExclusiveLock` in pager.c), so `busy_timeout` doesn't wait for it: a reader that holds the
+ * file for a moment (a site stopped a moment ago, a backup's check) made a restore refuse at random.
+ * It is asked again for a few seconds, then the answer stands.
  */
 export async function takeSoleHold(client: Client): Promise<boolean> {
-  // A site stopped a moment ago may not have let go of the file yet: a few seconds, then the answer.
   await client.execute(`PRAGMA busy_timeout = ${SOLE_HOLD_WAIT_MS}`);
+  const deadline = Date.now() + SOLE_HOLD_WAIT_MS;
+  for (;;) {
+    if (await leftWal(client)) return true;
+    if (Date.now() >= deadline) return false;
+    await new Promise((done) => setTimeout(done, SOLE_HOLD_RETRY_MS));
+  }
+}
+
+async function leftWal(client: Client): Promise<boolean> {
   try {
     const result = await client.execute("PRAGMA journal_mode = DELETE");
     return String(result.rows[0]?.[0]).toLowerCase() === "delete";
