@@ -225,7 +225,7 @@ test("without JavaScript at 375 px: a guest sees «до вайпа» for 150 ₽
   const card = flatText(await entry.innerText());
   const head = `${item.name} SOLO · ${untilSoloWipe()} ${INVENTORY_STATE_LABEL.waiting} ${waitingText("SOLO")} ${UNTIL_WIPE_TEXT.waiting}`;
   assert.ok(card.startsWith(flatText(head)), `«${head}» begins «${card}»`);
-  assert.equal(flatText(await entry.locator(".inventory-card__duration").innerText()), untilSoloWipe());
+  assert.equal(flatText(await entry.locator(".inventory-card__duration").innerText()), flatText(untilSoloWipe()));
   const profileOverflow = await pageWidthOverflow(page);
   assert.ok(profileOverflow <= 0, `the Корзина is ${profileOverflow}px wider than the phone`);
   assert.deepEqual(await brokenWords(page, '[data-testid="inventory-entry"]'), []);
@@ -305,7 +305,7 @@ test("with JavaScript at 1280 px: the shop's buy dialog offers «до вайпа
     await waitForHydration(page);
     await page.locator(".preloader").waitFor({ state: "detached", timeout: 10_000 });
     const entry = page.getByTestId("inventory-entry").filter({ hasText: item.name });
-    assert.equal(flatText(await entry.locator(".inventory-card__duration").innerText()), untilSoloWipe());
+    assert.equal(flatText(await entry.locator(".inventory-card__duration").innerText()), flatText(untilSoloWipe()));
     assert.ok(flatText(await entry.innerText()).includes(UNTIL_WIPE_TEXT.waiting));
     if (width === 375) assert.deepEqual(await brokenWords(page, '[data-testid="inventory-entry"]'), []);
     await axe(`${width} px Корзина`);
