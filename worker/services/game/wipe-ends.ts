@@ -28,7 +28,8 @@ export async function endWipedEntries(deps: Pick<Deps, "db" | "now">, serverId: 
        FROM servers s
        CROSS JOIN inventory_entries e INDEXED BY inventory_until_wipe_running
        JOIN users u ON u.id = e.user_id
-       WHERE s.last_wipe_at IS NOT NULL AND (${serverId} IS NULL OR s.id = ${serverId})
+       -- One server by its key (an acknowledgement, a heartbeat), not a scan of them all with "? IS NULL OR".
+       WHERE s.last_wipe_at IS NOT NULL AND ${serverId === null ? sql`1` : sql`s.id = ${serverId}`}
          AND e.used_server_id = s.id AND e.status = 'used' AND e.duration_days = 0 AND e.expires_at IS NULL
          AND e.used_at < s.last_wipe_at`),
   );
