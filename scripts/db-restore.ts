@@ -9,6 +9,7 @@ import { dirname, resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { openLibsqlFile, takeSoleHold } from "../worker/adapters/libsql.ts";
 import { walFilesOf } from "../worker/node/database-file.ts";
+import { holdersOf } from "../worker/node/file-holders.ts";
 import {
   answerAccessErrors,
   CopyProblem,
@@ -68,8 +69,9 @@ if (existsSync(path)) {
   const sole = await takeSoleHold(current).finally(() => current.close());
   if (!sole) {
     removeIncoming();
+    const holders = holdersOf([path, ...walFilesOf(path)]).map(({ pid, command }) => `PID ${pid}: ${command}`);
     fail(
-      `${path} is open in a running site or script; stop it first (e.g. systemctl stop rust-site), then run this again. Nothing was changed.`,
+      `${path} is open in a running site or script${holders.length > 0 ? ` (${holders.join("; ")})` : ""}; stop it first (e.g. systemctl stop rust-site), then run this again. Nothing was changed.`,
     );
   }
   const { uid, gid } = statSync(path);

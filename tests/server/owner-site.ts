@@ -4,8 +4,8 @@ import { exec } from "node:child_process";
 import { copyFileSync, mkdtempSync, readFileSync, symlinkSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { DatabaseSync } from "node:sqlite";
 import { promisify } from "node:util";
-import { openLibsqlFile } from "#worker/adapters/libsql.ts";
 
 export const root = resolve(import.meta.dirname, "../..");
 const readme = readFileSync(join(root, "README.md"), "utf8");
@@ -43,12 +43,20 @@ export async function run(line: string, folder: string): Promise<{ code: number;
   }
 }
 
+/**
+ * The rows of `sql` in the database at `path`, through Node's own SQLite: its close() lets go of the
+ * file at once, where @libsql/client's keeps it (and SQLite's shared lock) until garbage collection,
+ * which made a later `npm run db:restore` of the same file refuse at random.
+ */
 export async function rows(path: string, sql: string): Promise<unknown[][]> {
-  const client = openLibsqlFile(path);
+  const database = new DatabaseSync(path, { readOnly: true });
   try {
-    return (await client.execute(sql)).rows.map((row) => Array.from(row));
+    return database
+      .prepare(sql)
+      .all()
+      .map((row) => Object.values(row));
   } finally {
-    client.close();
+    database.close();
   }
 }
 

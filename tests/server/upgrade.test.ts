@@ -3,6 +3,7 @@
 // migration only, is refused by the new build until migrated, then backed up and migrated with the
 // README's lines, and the site shows the same money and history. Needs `npm run build:node` first.
 import assert from "node:assert/strict";
+import { execFileSync } from "node:child_process";
 import {
   copyFileSync,
   cpSync,
@@ -18,10 +19,7 @@ import {
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { after, before, describe, it } from "node:test";
-import { drizzle } from "drizzle-orm/libsql";
-import { migrate as drizzleMigrate } from "drizzle-orm/libsql/migrator";
 import { seedItemId } from "#db/seed/catalog.ts";
-import { seedStatements } from "#db/seed/index.ts";
 import { migrateLibsql, openLibsql, pendingMigrations } from "#worker/adapters/libsql.ts";
 import { freePort, localSiteEnv, type NodeServer, refusedStart, serveNodeSite } from "../e2e/node-site.ts";
 import { readmeCommands, readmeShellBlocks, root, rows, run, siteFolder } from "./owner-site.ts";
@@ -316,10 +314,11 @@ async function seededSite(migrations: string): Promise<string> {
   const site = siteFolder();
   mkdirSync(join(site, "data"));
   mkdirSync(join(site, "backups"));
-  const client = await openLibsql({ url: `file:${join(site, "data/site.db")}` });
-  await drizzleMigrate(drizzle(client), { migrationsFolder: migrations });
-  await client.executeMultiple(seedStatements().join("\n"));
-  client.close();
+  // In a process of its own: this one must not hold the file the walk's db:restore needs to itself.
+  execFileSync(process.execPath, [join(root, "tests/server/seed-site.ts"), join(site, "data/site.db"), migrations], {
+    cwd: root,
+    stdio: "inherit",
+  });
   return site;
 }
 
