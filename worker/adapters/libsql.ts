@@ -219,9 +219,10 @@ const SOLE_HOLD_RETRY_MS = 100;
  * nobody does, the file is left in rollback-journal mode with the WAL folded in: self-contained.
  *
  * The exclusive lock that leaving WAL takes is asked once, without SQLite's busy handler
- * (`pagerExclusiveLock` in pager.c), so `busy_timeout` doesn't wait for it: a reader that holds the
- * file for a moment (a site stopped a moment ago, a backup's check) made a restore refuse at random.
- * It is asked again for a few seconds, then the answer stands.
+ * (`pagerExclusiveLock` in pager.c), so `busy_timeout` doesn't wait for it: it is asked again for a
+ * few seconds, for a site stopped a moment ago, then the answer stands. Note that @libsql/client's
+ * close() lets go of the file only when the garbage collector frees it: a process that opened the
+ * database and closed it may still hold it (the tests read through node:sqlite for that reason).
  */
 export async function takeSoleHold(client: Client): Promise<boolean> {
   await client.execute(`PRAGMA busy_timeout = ${SOLE_HOLD_WAIT_MS}`);
