@@ -6,13 +6,14 @@ import { describe, expect, it } from "vitest";
 import { CATALOG_TEXT } from "#core/messages/admin.ts";
 import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import { scheduleToColumns } from "#core/wipe/schedule.ts";
-import { deliveries, inventoryEntries, items, ledger, servers } from "#db/schema.ts";
+import { deliveries, inventoryEntries, items, ledger, sales, servers } from "#db/schema.ts";
 import { runScheduled } from "#worker/cron/index.ts";
 import { itemFormSchema } from "#worker/services/admin/catalog-input.ts";
 import { setWipeSchedule } from "#worker/services/admin/servers.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { listInventory } from "#worker/services/profile/inventory.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
+import { CATALOG_TRUST_MS } from "#worker/services/shop/catalog-snapshot.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { createOperator } from "./support/admin-fixtures.ts";
 import { testClock, testDeps } from "./support/deps.ts";
@@ -152,19 +153,25 @@ describe("the console's «до вайпа» line", () => {
 });
 
 describe("buying «до вайпа»", () => {
-  it("is listed as 0 days at its own price, sales included, and bought at it", async () => {
-    const { deps, vip, player, buy, entriesOf } = await world({ durations: [7, 30] });
+  it("is listed as 0 days at its own price, a sale applies to it, and it is bought at it", async () => {
+    const { clock, deps, serverType, vip, player, buy, entriesOf } = await world({ durations: [7, 30] });
     const item = await getItem(deps, vip.id);
     expect(item?.durations).toEqual([
       { days: 7, price: 23, discount_price: 23 },
       { days: 30, price: 100, discount_price: 100 },
       { days: 0, price: 150, discount_price: 150 },
     ]);
+    // A sale of the type takes 10 % off it as off any duration (decision 113).
+    await deps.db.orm
+      .insert(sales)
+      .values({ title: "Вайп", percent: 10, startsAt: START - HOUR, endsAt: START + DAY, serverTypes: [serverType] });
+    clock.advance(CATALOG_TRUST_MS); // the page's catalog is trusted that long (decision 116)
+    expect((await getItem(deps, vip.id))?.durations.at(-1)).toEqual({ days: 0, price: 150, discount_price: 135 });
 
     const bought = await buy(0);
-    expect(bought).toMatchObject({ ok: true, balance: 850, purchase: { duration_text: "до вайпа", price: 150 } });
+    expect(bought).toMatchObject({ ok: true, balance: 865, purchase: { duration_text: "до вайпа", price: 135 } });
     const rows = await deps.db.orm.select({ amount: ledger.amount }).from(ledger).where(eq(ledger.userId, player.id));
-    expect(rows.map((row) => row.amount)).toContain(-15_000);
+    expect(rows.map((row) => row.amount)).toContain(-13_500);
     expect(await entriesOf()).toEqual([{ id: expect.any(Number), durationDays: 0, expiresAt: null }]);
     const [card] = await listInventory(deps, player.id);
     expect(card).toMatchObject({ duration: 0, is_permanent: false, until_wipe: true, status: "not_used" });
