@@ -19,7 +19,7 @@ import {
 } from "#core/messages/shop.ts";
 import { itemReturnPath } from "#core/payments/top-up-link.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
-import { purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
+import { durationText, purchaseFormFields, purchaseFormSchema, rublesToKopecks } from "#core/schemas/purchase.ts";
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { PurchaseActionData } from "#core/shop/types.ts";
@@ -101,12 +101,7 @@ export async function loader(args: Route.LoaderArgs) {
 const itemQuerySchema = z.object({
   purchased: positiveIdText.optional().catch(undefined),
   // Days, or 0 for «до вайпа» (decision 130); kept only when the item offers it.
-  duration: z
-    .string()
-    .regex(/^\d{1,4}$/)
-    .transform(Number)
-    .optional()
-    .catch(undefined),
+  duration: durationText.optional().catch(undefined),
   payment: z.enum(["success", "failed"]).optional().catch(undefined),
   gift: z.literal("1").optional().catch(undefined),
   gift_to: z

@@ -2,6 +2,7 @@
 
 import { pluralRu } from "../format/plural.ts";
 import { discordLiteral as md, quoted } from "../format/quote.ts";
+import { UNTIL_WIPE_TEXT } from "./wipe.ts";
 
 const countFormat = new Intl.NumberFormat("ru-RU");
 const QUEUED_FORMS = { one: "предмет", few: "предмета", many: "предметов" };
@@ -268,7 +269,7 @@ export const DISCORD_TEXT = {
       serverType: string;
       giftTo?: string | null;
     }) =>
-      `🛒 Покупка: ${md(p.nickname)} — ${md(quoted(p.item))}${p.days === 0 ? " до вайпа" : p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${md(p.giftTo)}` : ""}`,
+      `🛒 Покупка: ${md(p.nickname)} — ${md(quoted(p.item))}${p.days === 0 ? ` ${UNTIL_WIPE_TEXT.term}` : p.days ? ` на ${p.days} дн.` : ""} (${p.serverType}) за ${rubles(p.price)}${p.giftTo ? `, подарок для ${md(p.giftTo)}` : ""}`,
     topup: (p: { nickname: string; amount: number }) =>
       `💳 Пополнение: ${md(p.nickname)} пополнил баланс на ${rubles(p.amount)}`,
     provider_refund: (p: { nickname: string; amount: number; debited: number }) =>

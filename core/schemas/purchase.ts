@@ -12,6 +12,13 @@ export const MAX_DURATION_DAYS = 3650;
 /** Whole days, or 0 for «до вайпа» (decision 130); absent for one-time and permanent items. */
 export const durationDays = z.number().int().nonnegative().max(MAX_DURATION_DAYS);
 
+/** A duration as a form or an address carries it: whole days as text, "0" for «до вайпа». */
+export const durationText = z
+  .string()
+  .regex(/^\d{1,10}$/)
+  .transform(Number)
+  .pipe(durationDays);
+
 /** The price the player was shown, in rubles as the item API answers it (`discount_price`); at most two decimals. */
 export const expectedPrice = z
   .number()
@@ -38,14 +45,7 @@ export const purchaseBodySchema = z.object({
 /** The form: every field is text, an empty duration means none. */
 export const purchaseFormSchema = z.object({
   server_type: z.enum(SERVER_TYPES),
-  duration: z.union([
-    z.literal("").transform(() => null),
-    z
-      .string()
-      .regex(/^\d{1,10}$/)
-      .transform(Number)
-      .pipe(durationDays),
-  ]),
+  duration: z.union([z.literal("").transform(() => null), durationText]),
   idempotency_key: idempotencyKey,
   /** The price shown for the chosen terms; empty (a page from before decision 112) means unchecked. */
   expected_price: z.union([

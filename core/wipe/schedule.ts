@@ -310,11 +310,24 @@ export function nextWipeOfType(
   serverType: string,
   now: number,
 ): { server: string; phrase: string } | null {
-  let best: { server: string; at: number } | null = null;
-  for (const server of servers) {
-    if (server.server_type !== serverType) continue;
-    const next = nextWipe(server.wipe ?? NO_SCHEDULE, now);
-    if (next && (best === null || next.at < best.at)) best = { server: server.name, at: next.at };
+  const best = earliestNextWipe(
+    servers.filter((server) => server.server_type === serverType),
+    (server) => server.wipe ?? NO_SCHEDULE,
+    now,
+  );
+  return best && { server: best.of.name, phrase: nextPhrase(best.at, now) };
+}
+
+/** Which of `all` wipes first after `now` by its schedule, and when; null when none has a schedule. */
+export function earliestNextWipe<T>(
+  all: readonly T[],
+  scheduleOf: (one: T) => WipeSchedule,
+  now: number,
+): { of: T; at: number } | null {
+  let best: { of: T; at: number } | null = null;
+  for (const one of all) {
+    const next = nextWipe(scheduleOf(one), now);
+    if (next && (best === null || next.at < best.at)) best = { of: one, at: next.at };
   }
-  return best && { server: best.server, phrase: nextPhrase(best.at, now) };
+  return best;
 }

@@ -26,10 +26,9 @@ import type { Deps, Platform } from "#worker/deps.ts";
 import { type Statement, statement } from "#worker/ports/database.ts";
 import { scheduleWipeSales } from "#worker/services/admin/wipe-sales.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
-import { recordScheduledWipes } from "#worker/services/game/fair-play.ts";
 import { deriveServerKey, generateKeySalt } from "#worker/services/game/keys.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
-import { endWipedEntries } from "#worker/services/game/wipe-ends.ts";
+import { runScheduledWipes } from "#worker/services/game/wipe-ends.ts";
 import { sendDiscordNotifications } from "#worker/services/notifications/discord.ts";
 import { recheckPendingPayments } from "#worker/services/payments/recheck.ts";
 import { refreshServerStatus } from "#worker/services/server-status.ts";
@@ -509,8 +508,7 @@ export const hotPaths: HotPath[] = [
     // The cron's two wipe jobs: wipe sales, and a scheduled wipe recorded with the «до вайпа» entries it ends (decisions 128–130).
     run: async (site) => {
       await scheduleWipeSales(site.deps);
-      await recordScheduledWipes(site.deps);
-      await endWipedEntries(site.deps, null);
+      await runScheduledWipes(site.deps);
     },
   },
   {

@@ -1,8 +1,7 @@
 import type { Deps } from "../deps.ts";
 import { scheduleWipeSales } from "../services/admin/wipe-sales.ts";
-import { recordScheduledWipes } from "../services/game/fair-play.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
-import { endWipedEntries } from "../services/game/wipe-ends.ts";
+import { runScheduledWipes } from "../services/game/wipe-ends.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
 import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
@@ -47,9 +46,7 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // A scheduled wipe that passed becomes its server's last wipe, for the fair-play window (decision 129),
     // and ends the «до вайпа» entries delivered there before it, down or not (decision 130).
     scheduledWipes: async () => {
-      const servers = await recordScheduledWipes(deps);
-      const untilWipeEnded = await endWipedEntries(deps, null);
-      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", servers, untilWipeEnded }));
+      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", ...(await runScheduledWipes(deps)) }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));

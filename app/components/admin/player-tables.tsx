@@ -1,4 +1,6 @@
 import { giftToText } from "#core/messages/gift-notes.ts";
+import { UNTIL_WIPE_TEXT } from "#core/messages/wipe.ts";
+import { isUntilWipe } from "#core/shop/until-wipe.ts";
 import type { PlayerDetail } from "#worker/services/admin/players.ts";
 import { formatKopecks, formatMoment } from "./format.ts";
 import {
@@ -12,7 +14,8 @@ import {
 } from "./labels.tsx";
 import { RefundForm } from "./player-forms.tsx";
 
-const days = (value: number | null) => (value == null ? "Навсегда" : value === 0 ? "до вайпа" : `${value} дн.`);
+const days = (value: number | null) =>
+  value == null ? "Навсегда" : isUntilWipe(value) ? UNTIL_WIPE_TEXT.term : `${value} дн.`;
 
 function Empty({ children }: { children: string }) {
   return <p className="muted">{children}</p>;

@@ -121,11 +121,9 @@ export function InventoryList({
   );
 }
 
-/** «до вайпа, чт 22:00» while its end is a coming wipe; «до вайпа» when none is announced or it has ended. */
+/** «до вайпа, чт 22:00» while its end is a coming wipe (`wipe_at`, null once ended); else «до вайпа». */
 function untilWipeTerm(entry: InventoryItem, now: string): string {
-  return entry.wipe_at && !entry.expires_at
-    ? untilWipeText(Date.parse(entry.wipe_at), Date.parse(now))
-    : UNTIL_WIPE_TEXT.term;
+  return entry.wipe_at ? untilWipeText(Date.parse(entry.wipe_at), Date.parse(now)) : UNTIL_WIPE_TEXT.term;
 }
 
 /** A gift its giver took back, or an operator refunded, is the giver's money, not the friend's (issue 36). */

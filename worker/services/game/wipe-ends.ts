@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { recordScheduledWipes } from "./fair-play.ts";
 import { insertDeliveries, type NewDelivery } from "./insert-deliveries.ts";
 
 // «До вайпа» ends at the wipe (decision 130). A server's last wipe (servers.last_wipe_at: a new map
@@ -49,4 +50,15 @@ export async function endWipedEntries(deps: Pick<Deps, "db" | "now">, serverId: 
   );
   console.log(JSON.stringify({ event: "until_wipe_ended", server: serverId, entries: rows.map((row) => row.entryId) }));
   return rows.length;
+}
+
+/**
+ * The minutely cron's wipe step: a scheduled wipe that passed becomes its server's last wipe (decision
+ * 129), and the «до вайпа» entries it passed end, whether or not the server is up (decision 130).
+ */
+export async function runScheduledWipes(
+  deps: Pick<Deps, "db" | "now">,
+): Promise<{ servers: number; untilWipeEnded: number }> {
+  const servers = await recordScheduledWipes(deps);
+  return { servers, untilWipeEnded: await endWipedEntries(deps, null) };
 }

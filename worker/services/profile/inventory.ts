@@ -1,8 +1,8 @@
 import { kopecksToRubles } from "#core/format/money.ts";
 import { deliveryFailedText } from "#core/messages/inventory.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
-import { UNTIL_WIPE_DAYS } from "#core/shop/until-wipe.ts";
-import { nextWipe, scheduleFromColumns } from "#core/wipe/schedule.ts";
+import { isUntilWipe } from "#core/shop/until-wipe.ts";
+import { earliestNextWipe, scheduleFromColumns } from "#core/wipe/schedule.ts";
 import type { Deps } from "../../deps.ts";
 import { read } from "../../ports/database.ts";
 import { SESSION_PLAYER_SQL, type SessionKey } from "../auth/sessions.ts";
@@ -114,7 +114,7 @@ export function toInventoryItems(rows: readonly InventoryRow[], now: number): In
     gift_from: row.giftFrom,
     delivering: Boolean(row.delivering),
     fair_play: fairPlayOf(row.fairPlay),
-    until_wipe: row.durationDays === UNTIL_WIPE_DAYS && !row.isPermanent,
+    until_wipe: isUntilWipe(row.durationDays) && !row.isPermanent,
     wipe_at: nextWipeOf(row.wipeSchedules, now),
   }));
 }
@@ -122,12 +122,13 @@ export function toInventoryItems(rows: readonly InventoryRow[], now: number): In
 /** The earliest next wipe of the servers a «до вайпа» entry waits for; null when none has a schedule. */
 function nextWipeOf(json: string | null, now: number): string | null {
   if (json === null) return null;
-  const wipes = (JSON.parse(json) as [string, number, number, number, string][])
-    .map(([wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom]) =>
-      nextWipe(scheduleFromColumns({ wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom }), now),
-    )
-    .flatMap((wipe) => (wipe ? [wipe.at] : []));
-  return wipes.length === 0 ? null : new Date(Math.min(...wipes)).toISOString();
+  const first = earliestNextWipe(
+    JSON.parse(json) as [string, number, number, number, string][],
+    ([wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom]) =>
+      scheduleFromColumns({ wipeKind, wipeWeekday, wipeMinute, wipeEveryWeeks, wipeFrom }),
+    now,
+  );
+  return first === null ? null : new Date(first.at).toISOString();
 }
 
 function fairPlayOf(json: string | null): InventoryItem["fair_play"] {
