@@ -23,7 +23,7 @@ function firstDay(shape: Shape) {
   let site: ProductionSite;
   let browser: Browser;
   let game: GameServerProcess;
-  const world: { serverId?: number; serverKey?: string; itemId?: number } = {};
+  const world: { serverId?: number; serverKey?: string; itemId?: number; vipId?: number } = {};
 
   const PLAYER = uniqueSteamId();
   const FRIEND = uniqueSteamId();
@@ -116,6 +116,22 @@ function firstDay(shape: Shape) {
       await page.waitForURL(/\/admin\/items\/\d+/);
       world.itemId = Number(/\/admin\/items\/(\d+)/.exec(page.url())?.[1]);
       assert.ok(world.itemId > 0);
+
+      // A rank sold until the wipe (decision 130): its own price, a revoke for the wipe to run.
+      await page.goto("/admin/items/new");
+      await page.getByLabel("Название", { exact: true }).fill("VIP");
+      await page.getByLabel("Цена, ₽ (за 30 дней у срочных)").fill("300");
+      await page.getByLabel("Картинка (URL)").fill("/images/shop/vip.svg");
+      await page.getByLabel("Тип сервера").selectOption("SOLO");
+      await page.getByLabel("Категория").selectOption({ label: "Наборы" });
+      await page.getByLabel("Показывать в магазине").check();
+      await page.getByLabel(/^Сроки/).fill("до вайпа = 40");
+      await page.getByLabel(/^Команды выдачи/).fill("oxide.usergroup add {steamid} vip");
+      await page.getByLabel(/^Команды изъятия/).fill("oxide.usergroup remove {steamid} vip");
+      await page.getByRole("button", { name: "Добавить товар" }).click();
+      await page.waitForURL(/\/admin\/items\/\d+/);
+      world.vipId = Number(/\/admin\/items\/(\d+)/.exec(page.url())?.[1]);
+      assert.ok(world.vipId > 0);
 
       await page.goto("/admin/promos");
       await page.getByRole("textbox", { name: "Код", exact: true }).fill("PERVYI50");
@@ -295,6 +311,56 @@ function firstDay(shape: Shape) {
       await form.getByRole("button", { name: "Возврат" }).click();
       await page.waitForLoadState("load");
       assert.equal(await balanceOf(PLAYER), 45_000);
+      await context.close();
+    });
+
+    it("«до вайпа»: bought on the item page, delivered by the plugin, taken away once when the server wipes", async () => {
+      const context = await visitor(false);
+      const page = await context.newPage();
+      await signIn(page, PLAYER, `/shop/items/${world.vipId}?server_type=SOLO`);
+      await page.getByLabel(/до вайпа/).check();
+      await page.getByRole("button", { name: "Купить" }).click();
+      const receipt = flatText(await page.getByTestId("receipt").innerText());
+      assert.match(receipt, /Срок до вайпа/);
+      assert.match(receipt, /Цена 40 ₽/);
+      assert.equal(await balanceOf(PLAYER), 41_000);
+
+      // The owner made the group long ago; the plugin gives it and the save makes it count.
+      await game.send("console oxide.group add vip");
+      await game.advance(30);
+      await game.send("save");
+      await game.advance(30);
+      assert.equal(await game.inGroup(PLAYER, "vip"), true);
+      const entry = `SELECT e.status, e.expires_at FROM inventory_entries e WHERE e.item_id = ${world.vipId}`;
+      assert.deepEqual(await rows(entry), [["used", null]]);
+      await page.goto("/profile");
+      const card = page.getByTestId("inventory-entry").filter({ hasText: "VIP" });
+      assert.match(flatText(await card.innerText()), /SOLO · до вайпа .*Действует/);
+
+      // The owner wipes: a new map; its plugin reports it, the site ends the rank, the plugin takes it away.
+      await game.stop();
+      // The plugin dates a map, and signs a heartbeat, in whole seconds (decision 126): a wipe in the
+      // same second as the delivery, which no owner makes, would read as older than it.
+      await new Promise((done) => setTimeout(done, 2000));
+      game.wipe();
+      await game.start();
+      await game.advance(30);
+      await game.send("save");
+      await game.advance(30);
+      assert.equal(await game.inGroup(PLAYER, "vip"), false);
+      const [[status, expiresAt] = []] = await rows(entry);
+      assert.equal(status, "used");
+      assert.ok(Number(expiresAt) > 0, "the wipe set its end");
+      assert.deepEqual(
+        await rows(`SELECT d.kind, d.status FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
+          WHERE e.item_id = ${world.vipId} ORDER BY d.kind`),
+        [
+          ["grant", "done"],
+          ["revoke", "done"],
+        ],
+      );
+      await page.reload();
+      assert.match(flatText(await card.innerText()), /Закончилось с вайпом/);
       await context.close();
     });
 
