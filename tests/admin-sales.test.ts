@@ -30,6 +30,7 @@ async function createSaleThroughForm(
   fields: { title?: string; percent: string; from: number; to: number; categoryIds?: number[]; serverTypes?: string[] },
 ) {
   const form: [string, string][] = [
+    ["intent", "create"],
     ["title", fields.title ?? "Чёрная пятница"],
     ["percent", fields.percent],
     ["startsAt", msk(fields.from)],

@@ -42,6 +42,15 @@ const randomAddress = () =>
   `10.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}.${Math.floor(Math.random() * 250)}:28015`;
 
 describe("Серверы", () => {
+  it("answers an intent it doesn't have with 400 and adds nothing (it once ran «Добавить»)", async () => {
+    const admin = await createOperator(deps, "admin");
+    const ipPort = randomAddress();
+    const form = { intent: "rotate-all", name: "Свобода #43 | SOLO", serverType: "SOLO", ipPort };
+    expect(await post(admin.token, form)).toEqual({ status: 400, data: { ok: false, error: "Неизвестное действие" } });
+    const rows = await deps.db.orm.all<{ n: number }>(sql`SELECT COUNT(*) AS n FROM servers WHERE ip_port = ${ipPort}`);
+    expect(rows[0]?.n).toBe(0);
+  });
+
   it("adds a server whose key, shown once, signs the plugin's requests; a new key retires the old one", async () => {
     const admin = await createOperator(deps, "admin");
     const ipPort = randomAddress();

@@ -1,5 +1,6 @@
-import { data, Form, redirect } from "react-router";
+import { Form, redirect } from "react-router";
 import { z } from "zod";
+import { dispatchIntent, invalidFormError, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
@@ -17,7 +18,7 @@ import {
   setCategoryHidden,
 } from "#worker/services/admin/categories.ts";
 import type { Operator } from "#worker/services/admin/roles.ts";
-import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.categories";
 
@@ -40,14 +41,12 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 
 /** What an intent answers: done (back by GET with its notice), or refused with a status. */
 type IntentResult = { ok: true; done: Done } | { ok: false; status: 400 | 403 | 404 | 409; error: string };
-type Intent = (deps: Deps, operator: Operator, form: FormData) => Promise<IntentResult>;
 
 const idOf = (form: FormData) => positiveIdText.safeParse(form.get("id"));
 const fieldsOf = (form: FormData) =>
   categoryFieldsSchema.safeParse({ name: form.get("name") ?? "", description: form.get("description") ?? "" });
 const notFound = { ok: false, status: 404, error: CATEGORY_TEXT.notFound } as const;
-const badFields = (error: z.ZodError) =>
-  ({ ok: false, status: 400, error: error.issues[0]?.message ?? CATEGORY_TEXT.badName }) as const;
+const badFields = (error: z.ZodError) => ({ ok: false, status: 400, error: invalidFormError(error) }) as const;
 const outcome = (result: AdminResult, done: Done): IntentResult => (result.ok ? { ok: true, done } : result);
 
 async function create(deps: Deps, operator: Operator, form: FormData): Promise<IntentResult> {
@@ -88,16 +87,21 @@ async function remove(deps: Deps, operator: Operator, form: FormData): Promise<I
   return outcome(await deleteCategory(deps, operator, id.data), "deleted");
 }
 
-const INTENTS = { create, rename, move, visibility, delete: remove } satisfies Record<string, Intent>;
-const intentSchema = z.enum(Object.keys(INTENTS) as [keyof typeof INTENTS, ...(keyof typeof INTENTS)[]]);
-
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "catalog");
-  const form = await request.formData();
-  const intent = intentSchema.safeParse(form.get("intent"));
-  if (!intent.success) return data<AdminActionData>({ ok: false, error: CATEGORY_TEXT.notFound }, { status: 400 });
-  const result = await INTENTS[intent.data](context.get(depsContext), operator, form);
-  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  const deps = context.get(depsContext);
+  return dispatchIntent(await request.formData(), {
+    create: (form) => answer(create(deps, operator, form)),
+    rename: (form) => answer(rename(deps, operator, form)),
+    move: (form) => answer(move(deps, operator, form)),
+    visibility: (form) => answer(visibility(deps, operator, form)),
+    delete: (form) => answer(remove(deps, operator, form)),
+  });
+}
+
+async function answer(intent: Promise<IntentResult>) {
+  const result = await intent;
+  if (!result.ok) return refused(result.error, result.status);
   // Back by GET, so a reload never repeats the post.
   return redirect(`/admin/categories?done=${result.done}`, 303);
 }

@@ -1,6 +1,6 @@
-import { data, Form, redirect } from "react-router";
+import { Form, redirect } from "react-router";
 import { z } from "zod";
-import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
+import { invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DELIVERY_FILTERS } from "#core/admin/filters.ts";
@@ -15,7 +15,7 @@ import {
   serversAwaitingResync,
   skipResync,
 } from "#worker/services/admin/deliveries.ts";
-import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
 import { Badge, DELIVERY_KIND, DELIVERY_STATUS } from "../components/admin/labels.tsx";
 import { PostButton } from "../components/admin/post-button.tsx";
@@ -64,16 +64,14 @@ export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "deliveries");
   const deps = context.get(depsContext);
   const input = deliveryActionSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!input.success) {
-    return invalidForm(input.error);
-  }
+  if (!input.success) return invalidForm(input.error);
   const result =
     input.data.intent === "retry"
       ? await retryDelivery(deps, operator, input.data.deliveryId)
       : input.data.intent === "skip-resync"
         ? await skipResync(deps, operator, input.data.serverId)
         : await cancelDelivery(deps, operator, input.data.deliveryId, input.data.reason);
-  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused(result.error, result.status);
   return redirect(`/admin/deliveries?done=${input.data.intent}`);
 }
 

@@ -1,4 +1,5 @@
 import { data, Form } from "react-router";
+import { invalidForm } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { DISCORD_EVENTS } from "#core/admin/discord.ts";
@@ -18,12 +19,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "discord");
   const input = discordSettingsInput(await request.formData());
-  if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? DISCORD_TEXT.invalidUrl },
-      { status: 400 },
-    );
-  }
+  if (!input.success) return invalidForm(input.error);
   await saveDiscordSettings(context.get(depsContext), operator, input.data);
   return data<AdminActionData>({ ok: true, message: DISCORD_TEXT.saved });
 }

@@ -1,6 +1,6 @@
 import { data, Link, redirect } from "react-router";
 import { z } from "zod";
-import { invalidFormError } from "#app/lib/admin/invalid-form.server.ts";
+import { invalidFormError, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { CATEGORY_TEXT } from "#core/messages/admin.ts";
@@ -97,17 +97,17 @@ export async function action({ context, params, request }: Route.ActionArgs) {
   const id = idSchema.safeParse(params.id);
   if (!id.success) throw data(null, { status: 404 });
   const form = await request.formData();
-  const refused = (error: string, status: number) =>
-    data<ItemRefusal>({ ok: false, error, typed: typedItem(form) }, { status });
+  const refuse = (error: string, status: number) =>
+    refused<ItemRefusal>(error, status, undefined, { typed: typedItem(form) });
   const input = itemFormSchema.safeParse(Object.fromEntries(form));
-  if (!input.success) return refused(invalidFormError(input.error), 400);
+  if (!input.success) return refuse(invalidFormError(input.error), 400);
   if (id.data === "new") {
     const created = await createCatalogItem(deps, operator, input.data);
-    if (!created.ok) return refused(created.error, created.status);
+    if (!created.ok) return refuse(created.error, created.status);
     return redirect(`/admin/items/${created.itemId}?done=saved`);
   }
   const updated = await updateCatalogItem(deps, operator, id.data, input.data);
-  if (!updated.ok) return refused(updated.error, updated.status);
+  if (!updated.ok) return refuse(updated.error, updated.status);
   return redirect(`/admin/items/${id.data}?done=saved`);
 }
 

@@ -1,11 +1,12 @@
-import { data, Link, redirect } from "react-router";
+import { Link, redirect } from "react-router";
 import { z } from "zod";
+import { refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { CATEGORY_TEXT } from "#core/messages/admin.ts";
+import { CATALOG_TEXT, CATEGORY_TEXT } from "#core/messages/admin.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import { listCatalog, setItemVisible } from "#worker/services/admin/catalog.ts";
-import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
 import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.items";
@@ -36,9 +37,9 @@ const visibilitySchema = z.object({
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "catalog");
   const input = visibilitySchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!input.success) return data<AdminActionData>({ ok: false, error: "Товар не найден" }, { status: 400 });
+  if (!input.success) return refused(CATALOG_TEXT.notFound, 400);
   const result = await setItemVisible(context.get(depsContext), operator, input.data.itemId, input.data.visible);
-  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused(result.error, result.status);
   return redirect(`/admin/items?done=${input.data.visible ? "shown" : "hidden"}`);
 }
 

@@ -1,8 +1,10 @@
 import { data, Link } from "react-router";
 import { z } from "zod";
+import { refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { PAYMENT_FILTERS } from "#core/admin/filters.ts";
+import { PAYMENT_ADMIN_TEXT } from "#core/messages/admin.ts";
 import { listPayments, recheckPayment, recheckSchema } from "#worker/services/admin/payments.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
@@ -30,9 +32,9 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "payments");
   const input = recheckSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!input.success) return data<AdminActionData>({ ok: false, error: "Платёж не найден" }, { status: 400 });
+  if (!input.success) return refused(PAYMENT_ADMIN_TEXT.notFound, 400);
   const result = await recheckPayment(context.get(depsContext), operator, input.data.paymentId);
-  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused(result.error, result.status);
   // Not a redirect: asking again is harmless (the credit happens once) and the answer is this one's.
   return data<AdminActionData>({ ok: true, message: result.message });
 }

@@ -1,8 +1,9 @@
 import { data, redirect } from "react-router";
 import { z } from "zod";
-import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
+import { invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { ADMIN_TEXT } from "#core/messages/admin.ts";
 import type { Deps } from "#worker/deps.ts";
 import {
   type AdminResult,
@@ -14,7 +15,7 @@ import {
 import { playerDetail } from "#worker/services/admin/players.ts";
 import { refundPurchase, refundSchema } from "#worker/services/admin/refund.ts";
 import { allows } from "#worker/services/admin/roles.ts";
-import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
 import { AdjustBalanceForm, BlockForm } from "../components/admin/player-forms.tsx";
 import {
@@ -73,7 +74,7 @@ const doneSchema = z
 function answer(steamId: string, result: AdminResult, done: keyof typeof SUCCESS, form: string) {
   // Built from the route, not the request: a JavaScript submit posts to "<path>.data".
   if (result.ok) return redirect(`/admin/players/${steamId}?done=${done}`);
-  return data<AdminActionData>({ ok: false, error: result.error, form }, { status: result.status });
+  return refused(result.error, result.status, form);
 }
 
 export async function action({ context, params, request }: Route.ActionArgs) {
@@ -116,7 +117,7 @@ export async function action({ context, params, request }: Route.ActionArgs) {
       );
     }
     default:
-      return data<AdminActionData>({ ok: false, error: "Неизвестное действие" }, { status: 400 });
+      return refused(ADMIN_TEXT.unknownIntent, 400);
   }
 }
 

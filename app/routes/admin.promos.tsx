@@ -1,8 +1,10 @@
-import { data, Form, Link, redirect } from "react-router";
+import { Form, Link, redirect } from "react-router";
 import { z } from "zod";
-import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
+import { dispatchIntent, invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
+import { PROMO_TEXT } from "#core/messages/promos.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { Deps } from "#worker/deps.ts";
 import {
@@ -13,7 +15,7 @@ import {
   promoRedeemers,
 } from "#worker/services/admin/promos.ts";
 import { allows, type Operator } from "#worker/services/admin/roles.ts";
-import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
+import { ActionNotice } from "../components/admin/action-notice.tsx";
 import { formatKopecks, formatMoment } from "../components/admin/format.ts";
 import { PostButton } from "../components/admin/post-button.tsx";
 import type { Route } from "./+types/admin.promos";
@@ -49,27 +51,27 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "promos");
   const deps = context.get(depsContext);
-  const form = Object.fromEntries(await request.formData());
-  return form.intent === "disable" ? disable(deps, operator, form) : create(deps, operator, form);
+  return dispatchIntent(Object.fromEntries(await request.formData()), {
+    create: (form) => create(deps, operator, form),
+    disable: (form) => disable(deps, operator, form),
+  });
 }
 
 /** «Отключить» a code. */
 async function disable(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
-  const id = z.coerce.number().int().positive().safeParse(form.promoId);
-  if (!id.success) return data<AdminActionData>({ ok: false, error: "Промокод не найден" }, { status: 400 });
+  const id = positiveIdText.safeParse(form.promoId);
+  if (!id.success) return refused(PROMO_TEXT.notFound, 400);
   const result = await disablePromoCode(deps, operator, id.data);
-  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused(result.error, result.status);
   return redirect("/admin/promos?done=disabled");
 }
 
 /** «Создать» a code. */
 async function create(deps: Deps, operator: Operator, form: Record<string, FormDataEntryValue>) {
   const input = promoFormSchema.safeParse(form);
-  if (!input.success) {
-    return invalidForm(input.error);
-  }
+  if (!input.success) return invalidForm(input.error);
   const result = await createPromoCode(deps, operator, input.data);
-  if (!result.ok) return data<AdminActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused(result.error, result.status);
   return redirect("/admin/promos?done=created");
 }
 

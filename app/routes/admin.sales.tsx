@@ -1,4 +1,5 @@
-import { data, Form, redirect } from "react-router";
+import { Form, redirect } from "react-router";
+import { dispatchIntent, invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
@@ -44,17 +45,12 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "sales");
   const deps = context.get(depsContext);
-  const form = await request.formData();
-  switch (form.get("intent")) {
-    case "end":
-      return end(deps, operator, form);
-    case "wipe-end":
-      return endWipe(deps, operator, form);
-    case "wipe-create":
-      return createWipe(deps, operator, form);
-    default:
-      return create(deps, operator, form);
-  }
+  return dispatchIntent(await request.formData(), {
+    create: (form) => create(deps, operator, form),
+    end: (form) => end(deps, operator, form),
+    "wipe-create": (form) => createWipe(deps, operator, form),
+    "wipe-end": (form) => endWipe(deps, operator, form),
+  });
 }
 
 /** «Завершить» a running sale. */
@@ -63,7 +59,7 @@ async function end(deps: Deps, operator: Operator, form: FormData) {
   const ended = id.success
     ? await endSale(deps, operator, id.data)
     : { ok: false as const, error: SALES_TEXT.notRunning };
-  if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+  if (!ended.ok) return refused(ended.error, 409);
   // Back by GET, so a reload never repeats the post.
   return redirect("/admin/sales?done=ended", 303);
 }
@@ -74,35 +70,25 @@ async function endWipe(deps: Deps, operator: Operator, form: FormData) {
   const ended = id.success
     ? await endWipeSale(deps, operator, id.data)
     : { ok: false as const, error: WIPE_SALE_TEXT.notRunning };
-  if (!ended.ok) return data<AdminActionData>({ ok: false, error: ended.error }, { status: 409 });
+  if (!ended.ok) return refused(ended.error, 409);
   return redirect("/admin/sales?done=wipe-ended", 303);
 }
 
 /** A wipe sale (decision 128): a percent off for some hours after each wipe of the chosen types. */
 async function createWipe(deps: Deps, operator: Operator, form: FormData) {
-  const wipeInput = wipeSaleFormInput(form);
-  if (!wipeInput.success) {
-    return data<AdminActionData>(
-      { ok: false, error: wipeInput.error.issues[0]?.message ?? SALES_TEXT.badTitle },
-      { status: 400 },
-    );
-  }
-  const created = await createWipeSale(deps, operator, wipeInput.data);
-  if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
+  const input = wipeSaleFormInput(form);
+  if (!input.success) return invalidForm(input.error);
+  const created = await createWipeSale(deps, operator, input.data);
+  if (!created.ok) return refused(created.error, 400);
   return redirect("/admin/sales?done=wipe-created", 303);
 }
 
 /** «Создать распродажу». */
 async function create(deps: Deps, operator: Operator, form: FormData) {
   const input = saleFormInput(form);
-  if (!input.success) {
-    return data<AdminActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? SALES_TEXT.badTitle },
-      { status: 400 },
-    );
-  }
+  if (!input.success) return invalidForm(input.error);
   const created = await createSale(deps, operator, input.data);
-  if (!created.ok) return data<AdminActionData>({ ok: false, error: created.error }, { status: 400 });
+  if (!created.ok) return refused(created.error, 400);
   return redirect("/admin/sales?done=created", 303);
 }
 
@@ -115,6 +101,7 @@ export default function AdminSales({ loaderData, actionData }: Route.ComponentPr
       <p className="muted">{SALES_TEXT.help}</p>
       <ActionNotice result={actionData ?? notice ?? undefined} />
       <Form method="post" className="admin-form" aria-label="Новая распродажа">
+        <input type="hidden" name="intent" value="create" />
         <label className="admin-field">
           Название
           <input name="title" required maxLength={60} placeholder="Чёрная пятница" />

@@ -1,10 +1,10 @@
 import { data, Form } from "react-router";
-import { z } from "zod";
-import { invalidForm } from "#app/lib/admin/invalid-form.server.ts";
+import { dispatchIntent, invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { lastServerRemovedText, SERVER_TEXT, unservedTypeText } from "#core/messages/admin.ts";
+import { SERVER_TEXT, serverRemovedText, unservedTypeText } from "#core/messages/admin.ts";
 import { FAIR_PLAY_TEXT, WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
+import { positiveIdText } from "#core/schemas/common.ts";
 import { wipeScheduleFormSchema } from "#core/schemas/wipe-schedule.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
 import {
@@ -55,17 +55,19 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 
 /** The operator's form as posted: its fields by name. */
 type ServerForm = Record<string, FormDataEntryValue>;
+type ServerRefusal = Extract<ServerActionData, { ok: false }>;
 
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
-  const form = Object.fromEntries(await request.formData());
-  if (form.intent === "remove") return remove(deps, operator, form);
-  if (form.intent === "rotate") return rotate(deps, operator, form);
-  if (form.intent === "wipe") return wipe(deps, operator, form);
-  if (form.intent === "fairPlay") return fairPlay(deps, operator, form);
-  if (form.intent === "fairPlayRemove") return fairPlayRemove(deps, operator, form);
-  return add(deps, operator, form);
+  return dispatchIntent(Object.fromEntries(await request.formData()), {
+    add: (form) => add(deps, operator, form),
+    remove: (form) => remove(deps, operator, form),
+    rotate: (form) => rotate(deps, operator, form),
+    wipe: (form) => wipe(deps, operator, form),
+    fairPlay: (form) => fairPlay(deps, operator, form),
+    fairPlayRemove: (form) => fairPlayRemove(deps, operator, form),
+  });
 }
 
 // A new key is in this one answer only: never kept by a cache.
@@ -73,61 +75,42 @@ const noStore = { "Cache-Control": "private, no-store" };
 
 /** «Удалить»: after its confirmation, and for the last server of a type with a queue, the warning's own. */
 async function remove(deps: Deps, operator: Operator, form: ServerForm) {
-  const id = z.coerce.number().int().positive().safeParse(form.serverId);
-  if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
-  if (form.confirm !== "yes") {
-    return data<ServerActionData>({ ok: false, error: SERVER_TEXT.confirmRemoval }, { status: 400 });
-  }
+  const id = positiveIdText.safeParse(form.serverId);
+  if (!id.success) return refused<ServerRefusal>(SERVER_TEXT.notFound, 400);
+  if (form.confirm !== "yes") return refused<ServerRefusal>(SERVER_TEXT.confirmRemoval, 400);
   // The last server of a type with a queue: removed only when the warning's own form confirms it.
   const result = await removeServer(deps, operator, id.data, { confirmQueued: form.confirmQueued === "yes" });
   if (!result.ok) {
     const queued = "queued" in result ? { queued: result.queued } : {};
-    return data<ServerActionData>({ ok: false, error: result.error, ...queued }, { status: result.status });
+    return refused<ServerRefusal>(result.error, result.status, undefined, queued);
   }
-  const stranded =
-    result.strandedRevokes > 0
-      ? `; снятий привилегий, выданных на нём, осталось без сервера: ${result.strandedRevokes} — они в разделе «Доставки»`
-      : "";
-  const last = result.lastOfType
-    ? `. ${lastServerRemovedText(result.lastOfType.serverType, result.lastOfType.waiting)}`
-    : "";
   return data<ServerActionData>({
     ok: true,
-    message: `Сервер №${result.serverId} удалён${stranded}${last}`,
+    message: serverRemovedText(result.serverId, result.strandedRevokes, result.lastOfType),
     serverId: result.serverId,
   });
 }
 
 /** «Новый ключ»: the old key stops working at once. */
 async function rotate(deps: Deps, operator: Operator, form: ServerForm) {
-  const id = z.coerce.number().int().positive().safeParse(form.serverId);
-  if (!id.success) return data<ServerActionData>({ ok: false, error: "Сервер не найден" }, { status: 400 });
+  const id = positiveIdText.safeParse(form.serverId);
+  if (!id.success) return refused<ServerRefusal>(SERVER_TEXT.notFound, 400);
   const result = await rotateServerKey(deps, operator, id.data);
-  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused<ServerRefusal>(result.error, result.status);
   return data<ServerActionData>(
-    {
-      ok: true,
-      message: `Новый ключ сервера №${result.serverId}; старый больше не действует`,
-      serverId: result.serverId,
-      key: result.key,
-    },
+    { ok: true, message: SERVER_TEXT.keyRotated(result.serverId), serverId: result.serverId, key: result.key },
     { headers: noStore },
   );
 }
 
 /** The wipe schedule (decision 128): its fields read by one schema, the change journaled. */
 async function wipe(deps: Deps, operator: Operator, form: ServerForm) {
-  const id = z.coerce.number().int().positive().safeParse(form.serverId);
-  if (!id.success) return data<ServerActionData>({ ok: false, error: SERVER_TEXT.notFound }, { status: 400 });
+  const id = positiveIdText.safeParse(form.serverId);
+  if (!id.success) return refused<ServerRefusal>(SERVER_TEXT.notFound, 400);
   const input = wipeScheduleFormSchema.safeParse(form);
-  if (!input.success) {
-    return data<ServerActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? WIPE_FORM_TEXT.kind },
-      { status: 400 },
-    );
-  }
+  if (!input.success) return invalidForm<ServerRefusal>(input.error);
   const result = await setWipeSchedule(deps, operator, id.data, input.data);
-  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused<ServerRefusal>(result.error, result.status);
   return data<ServerActionData>({
     ok: true,
     message: WIPE_FORM_TEXT.saved(result.serverId, scheduleText(input.data)),
@@ -138,36 +121,29 @@ async function wipe(deps: Deps, operator: Operator, form: ServerForm) {
 /** The fair-play window after a wipe (decision 129): one schema, the change journaled. */
 async function fairPlay(deps: Deps, operator: Operator, form: ServerForm) {
   const input = fairPlayFormSchema.safeParse(form);
-  if (!input.success) {
-    return data<ServerActionData>(
-      { ok: false, error: input.error.issues[0]?.message ?? FAIR_PLAY_TEXT.badTarget },
-      { status: 400 },
-    );
-  }
+  if (!input.success) return invalidForm<ServerRefusal>(input.error);
   const result = await setFairPlay(deps, operator, input.data);
-  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused<ServerRefusal>(result.error, result.status);
   return data<ServerActionData>({ ok: true, message: FAIR_PLAY_TEXT.saved, serverId: 0 });
 }
 
 /** «Убрать» a fair-play window. */
 async function fairPlayRemove(deps: Deps, operator: Operator, form: ServerForm) {
-  const id = z.coerce.number().int().positive().safeParse(form.windowId);
-  if (!id.success) return data<ServerActionData>({ ok: false, error: FAIR_PLAY_TEXT.notFound }, { status: 400 });
+  const id = positiveIdText.safeParse(form.windowId);
+  if (!id.success) return refused<ServerRefusal>(FAIR_PLAY_TEXT.notFound, 400);
   const result = await removeFairPlay(deps, operator, id.data);
-  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused<ServerRefusal>(result.error, result.status);
   return data<ServerActionData>({ ok: true, message: FAIR_PLAY_TEXT.removed, serverId: 0 });
 }
 
 /** «Добавить сервер». */
 async function add(deps: Deps, operator: Operator, form: ServerForm) {
   const input = serverFormSchema.safeParse(form);
-  if (!input.success) {
-    return invalidForm<Extract<ServerActionData, { ok: false }>>(input.error);
-  }
+  if (!input.success) return invalidForm<ServerRefusal>(input.error);
   const result = await addServer(deps, operator, input.data);
-  if (!result.ok) return data<ServerActionData>({ ok: false, error: result.error }, { status: result.status });
+  if (!result.ok) return refused<ServerRefusal>(result.error, result.status);
   return data<ServerActionData>(
-    { ok: true, message: `Сервер №${result.serverId} добавлен`, serverId: result.serverId, key: result.key },
+    { ok: true, message: SERVER_TEXT.added(result.serverId), serverId: result.serverId, key: result.key },
     { headers: noStore },
   );
 }
@@ -185,7 +161,7 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
             {actionData.key}
           </code>
         </div>
-      ) : actionData?.ok === false && actionData.queued ? (
+      ) : actionData?.ok === false && "queued" in actionData && actionData.queued ? (
         <QueueWarning warning={actionData.error} queued={actionData.queued} />
       ) : (
         <ActionNotice result={actionData} />

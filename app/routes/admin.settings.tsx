@@ -1,4 +1,5 @@
 import { data, Form } from "react-router";
+import { invalidForm } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { MAX_RETURN_WINDOW_HOURS } from "#core/admin/shop-settings.ts";
@@ -18,9 +19,7 @@ export async function loader({ context, request }: Route.LoaderArgs) {
 export async function action({ context, request }: Route.ActionArgs) {
   const operator = await requireOperator(context, request, "shopSettings");
   const input = shopSettingsSchema.safeParse(Object.fromEntries(await request.formData()));
-  if (!input.success) {
-    return data<AdminActionData>({ ok: false, error: SHOP_SETTINGS_TEXT.badWindow }, { status: 400 });
-  }
+  if (!input.success) return invalidForm(input.error);
   await saveShopSettings(context.get(depsContext), operator, input.data);
   return data<AdminActionData>({ ok: true, message: SHOP_SETTINGS_TEXT.saved });
 }

@@ -43,6 +43,7 @@ export const ADMIN_TEXT = {
   playerNotFound: "Игрок не найден",
   nothingChanged: "Ничего не изменилось: состояние уже такое",
   checkFields: "Проверьте поля формы",
+  unknownIntent: "Неизвестное действие",
 } as const;
 
 export const SERVER_TEXT = {
@@ -55,7 +56,26 @@ export const SERVER_TEXT = {
   legacyKey: "Старый ключ: замените («Новый ключ»)",
   confirmQueued: "Удалить всё равно",
   unservedTitle: "Эти типы серверов не продаются, пока не добавлен сервер такого типа:",
+  added: (id: number) => `Сервер №${id} добавлен`,
+  keyRotated: (id: number) => `Новый ключ сервера №${id}; старый больше не действует`,
 } as const;
+
+/**
+ * «Сервер №3 удалён», with the revokes it leaves without a server and, for the last of its type, what
+ * that means for the shop.
+ */
+export function serverRemovedText(
+  id: number,
+  strandedRevokes: number,
+  lastOfType: { serverType: string; waiting: number } | null | undefined,
+): string {
+  const stranded =
+    strandedRevokes > 0
+      ? `; снятий привилегий, выданных на нём, осталось без сервера: ${strandedRevokes} — они в разделе «Доставки»`
+      : "";
+  const last = lastOfType ? `. ${lastServerRemovedText(lastOfType.serverType, lastOfType.waiting)}` : "";
+  return `Сервер №${id} удалён${stranded}${last}`;
+}
 
 /** A type with no server on the Серверы page: «MAX3: нет сервера; ждут выдачи 12 предметов». */
 export function unservedTypeText(serverType: string, waiting: number): string {
