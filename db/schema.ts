@@ -1,5 +1,7 @@
 import { sql } from "drizzle-orm";
 import { check, index, integer, primaryKey, sqliteTable, text, uniqueIndex } from "drizzle-orm/sqlite-core";
+import { MAX_SALE_PERCENT, MAX_WIPE_SALE_HOURS } from "../core/shop/sales.ts";
+import { WIPE_KINDS } from "../core/wipe/schedule.ts";
 
 // Money is integer kopecks everywhere in the database; the API speaks rubles.
 // Times are integer milliseconds since the epoch (UTC).
@@ -33,9 +35,7 @@ export const servers = sqliteTable("servers", {
   // The wipe schedule in Moscow time (decision 128): 'none', 'weekly' (weekday 1 Monday … 7 Sunday
   // and minute after midnight), 'every_weeks' (every N weeks from a date, at a minute) or 'forced'
   // (Facepunch's monthly forced wipe only, which every other kind also counts).
-  wipeKind: text("wipe_kind", { enum: ["none", "weekly", "every_weeks", "forced"] })
-    .notNull()
-    .default("none"),
+  wipeKind: text("wipe_kind", { enum: WIPE_KINDS }).notNull().default("none"),
   wipeWeekday: integer("wipe_weekday"),
   wipeMinute: integer("wipe_minute"),
   wipeEveryWeeks: integer("wipe_every_weeks"),
@@ -256,7 +256,7 @@ export const sales = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check("sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
+    check("sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= ${sql.raw(String(MAX_SALE_PERCENT))}`),
     check("sales_period", sql`${t.endsAt} > ${t.startsAt}`),
     index("sales_period").on(t.endsAt, t.startsAt),
     uniqueIndex("sales_wipe_window").on(t.wipeSaleId, t.serverTypes, t.startsAt),
@@ -280,8 +280,8 @@ export const wipeSales = sqliteTable(
     createdAt: createdAt(),
   },
   (t) => [
-    check("wipe_sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= 90`),
-    check("wipe_sales_hours", sql`${t.hours} >= 1 AND ${t.hours} <= 72`),
+    check("wipe_sales_percent", sql`${t.percent} >= 1 AND ${t.percent} <= ${sql.raw(String(MAX_SALE_PERCENT))}`),
+    check("wipe_sales_hours", sql`${t.hours} >= 1 AND ${t.hours} <= ${sql.raw(String(MAX_WIPE_SALE_HOURS))}`),
   ],
 );
 

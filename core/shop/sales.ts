@@ -2,10 +2,15 @@
 // and server types. One rule, here for the pages and written again in the purchase's SQL guard
 // (worker/services/shop/purchase.ts); tests/sale-parity.test.ts keeps the two in agreement.
 
+/** The most a sale (dated or at each wipe) takes off; the database's checks hold the same bound. */
+export const MAX_SALE_PERCENT = 90;
+/** The longest window of a wipe sale, in hours (decision 128). */
+export const MAX_WIPE_SALE_HOURS = 72;
+
 export interface SaleRule {
   id: number;
   title: string;
-  /** 1–90. */
+  /** 1 to MAX_SALE_PERCENT. */
   percent: number;
   /** ms since the epoch; the sale runs from startsAt (inclusive) to endsAt (exclusive). */
   startsAt: number;

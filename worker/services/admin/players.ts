@@ -1,17 +1,8 @@
 import { desc, eq, like, or, sql } from "drizzle-orm";
 import { z } from "zod";
-import {
-  deliveries,
-  inventoryEntries,
-  items,
-  ledger,
-  payments,
-  promoCodes,
-  promoRedemptions,
-  purchases,
-  users,
-} from "#db/schema.ts";
+import { deliveries, inventoryEntries, items, ledger, payments, purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { ledgerRowsOf } from "../profile/ledger-rows.ts";
 
 export const playerSearchSchema = z.string().trim().max(64).catch("");
 
@@ -55,26 +46,7 @@ export async function playerDetail(deps: Pick<Deps, "db">, steamId: string) {
   if (!user) return null;
   // One round trip. orm.batch keys each row by column name, so no query here may select two columns of one name.
   const [ledgerRows, purchaseRows, inventoryRows, deliveryRows, paymentRows, ledgerSum] = await deps.db.orm.batch([
-    deps.db.orm
-      .select({
-        id: ledger.id,
-        amount: ledger.amount,
-        kind: ledger.kind,
-        note: ledger.note,
-        purchaseId: ledger.purchaseId,
-        itemName: items.name,
-        paymentId: ledger.paymentId,
-        promoCode: promoCodes.code,
-        createdAt: ledger.createdAt,
-      })
-      .from(ledger)
-      .leftJoin(purchases, eq(purchases.id, ledger.purchaseId))
-      .leftJoin(items, eq(items.id, purchases.itemId))
-      .leftJoin(promoRedemptions, eq(promoRedemptions.id, ledger.promoRedemptionId))
-      .leftJoin(promoCodes, eq(promoCodes.id, promoRedemptions.promoId))
-      .where(eq(ledger.userId, user.id))
-      .orderBy(desc(ledger.id))
-      .limit(HISTORY_LIMIT),
+    ledgerRowsOf(deps.db, user.id).limit(HISTORY_LIMIT),
     deps.db.orm
       .select({
         id: purchases.id,

@@ -1,7 +1,7 @@
 import { desc, eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { SALES_TEXT } from "#core/messages/admin.ts";
-import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { saleFields, saleFieldsOf } from "#core/schemas/sale.ts";
 import { sales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
@@ -12,27 +12,12 @@ import type { Operator } from "./roles.ts";
 
 // The console's sales (issue 23, decision 113): an admin creates one for a period and may end it early.
 
-const ids = z.array(
-  z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, SALES_TEXT.badScope)
-    .transform(Number),
-);
-
 /** The form as posted: repeated `categoryIds` and `serverTypes` checkboxes; none ticked means all. */
 export const saleFormSchema = z
   .object({
-    title: z.string(SALES_TEXT.badTitle).trim().min(1, SALES_TEXT.badTitle).max(60, SALES_TEXT.badTitle),
-    percent: z
-      .string(SALES_TEXT.badPercent)
-      .trim()
-      .regex(/^\d{1,2}$/, SALES_TEXT.badPercent)
-      .transform(Number)
-      .pipe(z.number().min(1, SALES_TEXT.badPercent).max(90, SALES_TEXT.badPercent)),
+    ...saleFields,
     startsAt: moscowMoment(SALES_TEXT.badStart).refine((ms) => ms !== null, SALES_TEXT.badStart),
     endsAt: moscowMoment(SALES_TEXT.badEnd).refine((ms) => ms !== null, SALES_TEXT.badEnd),
-    categoryIds: ids,
-    serverTypes: z.array(z.enum(SERVER_TYPES, SALES_TEXT.badScope)),
   })
   .refine((sale) => (sale.endsAt ?? 0) > (sale.startsAt ?? 0), { message: SALES_TEXT.badEnd, path: ["endsAt"] });
 
@@ -41,12 +26,9 @@ export type SaleForm = z.output<typeof saleFormSchema>;
 /** The form's fields, the repeated checkboxes as arrays. */
 export function saleFormInput(form: FormData) {
   return saleFormSchema.safeParse({
-    title: form.get("title") ?? "",
-    percent: form.get("percent") ?? "",
+    ...saleFieldsOf(form),
     startsAt: form.get("startsAt") ?? "",
     endsAt: form.get("endsAt") ?? "",
-    categoryIds: form.getAll("categoryIds"),
-    serverTypes: form.getAll("serverTypes"),
   });
 }
 

@@ -2,7 +2,8 @@ import { desc, sql } from "drizzle-orm";
 import { z } from "zod";
 import { SALES_TEXT } from "#core/messages/admin.ts";
 import { WIPE_SALE_TEXT } from "#core/messages/wipe.ts";
-import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { saleFields, saleFieldsOf } from "#core/schemas/sale.ts";
+import { MAX_WIPE_SALE_HOURS } from "#core/shop/sales.ts";
 import { nextWipes, scheduleFromColumns } from "#core/wipe/schedule.ts";
 import { wipeSales } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
@@ -19,45 +20,21 @@ import { saleScope } from "./sales.ts";
 const HOUR_MS = 60 * 60 * 1000;
 /** A wipe's window is added this long before it, so it shows in the console's list as planned. */
 export const WIPE_SALE_LOOKAHEAD_MS = 24 * HOUR_MS;
-/** The longest window a wipe sale may have (its check constraint). */
-const MAX_HOURS = 72;
-
-const ids = z.array(
-  z
-    .string()
-    .regex(/^[1-9]\d{0,9}$/, SALES_TEXT.badScope)
-    .transform(Number),
-);
-
 export const wipeSaleFormSchema = z.object({
-  title: z.string(SALES_TEXT.badTitle).trim().min(1, SALES_TEXT.badTitle).max(60, SALES_TEXT.badTitle),
-  percent: z
-    .string(SALES_TEXT.badPercent)
-    .trim()
-    .regex(/^\d{1,2}$/, SALES_TEXT.badPercent)
-    .transform(Number)
-    .pipe(z.number().min(1, SALES_TEXT.badPercent).max(90, SALES_TEXT.badPercent)),
+  ...saleFields,
   hours: z
     .string(WIPE_SALE_TEXT.badHours)
     .trim()
     .regex(/^\d{1,2}$/, WIPE_SALE_TEXT.badHours)
     .transform(Number)
-    .pipe(z.number().min(1, WIPE_SALE_TEXT.badHours).max(MAX_HOURS, WIPE_SALE_TEXT.badHours)),
-  categoryIds: ids,
-  serverTypes: z.array(z.enum(SERVER_TYPES, SALES_TEXT.badScope)),
+    .pipe(z.number().min(1, WIPE_SALE_TEXT.badHours).max(MAX_WIPE_SALE_HOURS, WIPE_SALE_TEXT.badHours)),
 });
 
 export type WipeSaleForm = z.output<typeof wipeSaleFormSchema>;
 
 /** The form's fields, the repeated checkboxes as arrays. */
 export function wipeSaleFormInput(form: FormData) {
-  return wipeSaleFormSchema.safeParse({
-    title: form.get("title") ?? "",
-    percent: form.get("percent") ?? "",
-    hours: form.get("hours") ?? "",
-    categoryIds: form.getAll("categoryIds"),
-    serverTypes: form.getAll("serverTypes"),
-  });
+  return wipeSaleFormSchema.safeParse({ ...saleFieldsOf(form), hours: form.get("hours") ?? "" });
 }
 
 /** Every wipe sale, newest first. */
@@ -162,7 +139,7 @@ export async function scheduleWipeSales(deps: Pick<Deps, "db" | "now">): Promise
       `SELECT id, wipe_sale_id AS wipeSaleId, server_types AS serverTypes, starts_at AS startsAt,
          cancelled_at AS cancelledAt
        FROM sales WHERE wipe_sale_id IS NOT NULL AND starts_at > ?`,
-      [now - MAX_HOURS * HOUR_MS],
+      [now - MAX_WIPE_SALE_HOURS * HOUR_MS],
     ),
   ] as const);
   if (templates.length === 0 && existing.length === 0) return { added: 0, removed: 0 };

@@ -1,10 +1,11 @@
-import { count, desc, eq, sql } from "drizzle-orm";
+import { count, eq, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { type LedgerKind, statementDescription } from "#core/messages/statement.ts";
 import type { StatementEntry } from "#core/profile/types.ts";
 import type { PageRequest } from "#core/shop/pagination.ts";
-import { items, ledger, promoCodes, promoRedemptions, purchases, users } from "#db/schema.ts";
+import { ledger, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { ledgerRowsOf } from "./ledger-rows.ts";
 import { isoOrNull } from "./time.ts";
 
 // The balance statement «Движение средств» (decision 108): every ledger row of the player, newest
@@ -32,29 +33,7 @@ export async function listStatement(deps: Pick<Deps, "db">, userId: number, page
   // (decision 126); this reads the page's rows, the newer pages' amounts and the count.
   const offset = (page.page - 1) * page.perPage;
   const [rows, totals, newer] = await deps.db.orm.batch([
-    deps.db.orm
-      .select({
-        id: ledger.id,
-        amount: ledger.amount,
-        kind: ledger.kind,
-        note: ledger.note,
-        purchaseId: ledger.purchaseId,
-        createdAt: ledger.createdAt,
-        itemName: items.name,
-        giftTo: sql<string | null>`(SELECT f.nickname FROM users f WHERE f.id = ${purchases.giftToUserId})`,
-        serverType: purchases.serverType,
-        durationDays: purchases.durationDays,
-        promoCode: promoCodes.code,
-      })
-      .from(ledger)
-      .leftJoin(purchases, eq(purchases.id, ledger.purchaseId))
-      .leftJoin(items, eq(items.id, purchases.itemId))
-      .leftJoin(promoRedemptions, eq(promoRedemptions.id, ledger.promoRedemptionId))
-      .leftJoin(promoCodes, eq(promoCodes.id, promoRedemptions.promoId))
-      .where(eq(ledger.userId, userId))
-      .orderBy(desc(ledger.id))
-      .limit(page.perPage)
-      .offset(offset),
+    ledgerRowsOf(deps.db, userId).limit(page.perPage).offset(offset),
     deps.db.orm
       .select({
         total: count(),
