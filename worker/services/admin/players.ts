@@ -12,6 +12,7 @@ import {
   users,
 } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { deliveryKind } from "../game/revoke-targets.ts";
 
 export const playerSearchSchema = z.string().trim().max(64).catch("");
 
@@ -114,7 +115,7 @@ export async function playerDetail(deps: Pick<Deps, "db">, steamId: string) {
     deps.db.orm
       .select({
         id: deliveries.id,
-        kind: deliveries.kind,
+        kind: deliveryKind,
         itemName: items.name,
         serverType: deliveries.serverType,
         status: deliveries.status,
