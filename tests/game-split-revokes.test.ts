@@ -20,6 +20,7 @@ import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import { Plugin3 } from "#tests/support/plugin3.ts";
 import { rows } from "#tests/support/sql.ts";
 import { unique } from "#tests/support/unique.ts";
+import type { Deps } from "#worker/deps.ts";
 import { refundPurchase } from "#worker/services/admin/refund.ts";
 import { removeServer } from "#worker/services/admin/servers.ts";
 import { LEASE_HOLDER_ALIVE_MS } from "#worker/services/game/deliveries.ts";
@@ -32,6 +33,11 @@ const VIP = {
   grant: ["oxide.usergroup add {steamid} vip", "oxide.grant user {steamid} kits.vip"],
   revoke: ["oxide.usergroup remove {steamid} vip", "oxide.revoke user {steamid} kits.vip"],
 };
+
+async function adminOf(deps: Deps) {
+  const operator = await createOperator(deps, "admin");
+  return { userId: operator.id, steamId: operator.steamId, nickname: operator.nickname, role: "admin" as const };
+}
 
 /** VIP for `days` (0: «до вайпа»), split by a hand-off: the group on A, the kit's permission on B. */
 async function splitVip(days: number) {
@@ -124,8 +130,7 @@ describe("a rank split by a hand-off (decision 132)", () => {
       .update(inventoryEntries)
       .set({ purchaseId: purchase.id })
       .where(eq(inventoryEntries.id, entry.id));
-    const operator = await createOperator(deps, "admin");
-    const op = { userId: operator.id, steamId: operator.steamId, nickname: operator.nickname, role: "admin" as const };
+    const op = await adminOf(deps);
     expect(await refundPurchase(deps, op, { userId: player.id, purchaseId: purchase.id, reason: "Ошибка" })).toEqual({
       ok: true,
     });
@@ -145,8 +150,7 @@ describe("a rank split by a hand-off (decision 132)", () => {
   it("A's revoke is stranded for an operator when A is removed; B's still runs", async () => {
     const { clock, deps, a, b, serve, revoked, entry } = await splitVip(1);
     clock.advance(DAY);
-    const operator = await createOperator(deps, "admin");
-    const op = { userId: operator.id, steamId: operator.steamId, nickname: operator.nickname, role: "admin" as const };
+    const op = await adminOf(deps);
     expect(await removeServer(deps, op, a.server.id)).toMatchObject({ ok: true, strandedRevokes: 1 });
     await runGameMaintenance(deps);
     expect(await serve(b)).toEqual(revoked);
