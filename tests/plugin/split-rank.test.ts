@@ -5,8 +5,8 @@
 // revoke runs on B and on A, once each, and only the server it is for runs it.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { scenario, secondServer } from "./scenario.ts";
-import { all, createItem, db, delivery, entry, giveEntry, retryIsDue } from "./site.ts";
+import { type Scenario, scenario, secondServer } from "./scenario.ts";
+import { all, createItem, db, delivery, entry, giveEntry, one, retryIsDue } from "./site.ts";
 
 const VIP = ["oxide.usergroup add {steamid} vip", "oxide.grant user {steamid} kits.vip"];
 const VIP_REVOKE = ["oxide.usergroup remove {steamid} vip", "oxide.revoke user {steamid} kits.vip"];
@@ -36,41 +36,59 @@ function revokes(entryId: number) {
   );
 }
 
+/**
+ * VIP for `days` (0: «до вайпа») split by a hand-off: on A the group is added and saved and the grant
+ * fails (Kits is not loaded there); A stops and, for the site, stays down; B gets the delivery with the
+ * group done, runs only the grant and becomes the entry's server. A is left stopped.
+ */
+async function splitVip(s: Scenario, b: Awaited<ReturnType<typeof secondServer>>, days: number): Promise<number> {
+  const itemId = await createItem({ serverType: s.type, name: "VIP", grant: VIP, revoke: VIP_REVOKE, durations: [30] });
+  const entryId = await giveEntry(s.player, itemId, s.type, days);
+  await s.game.join(s.player);
+  await s.game.advance(15);
+  await s.game.save();
+  assert.deepEqual((await delivery(entryId))?.states, ["saved", "failed"]);
+  assert.equal(await s.game.inGroup(s.player, "vip"), true);
+
+  await s.game.stop();
+  await silence(s.server.id);
+  await b.game.start();
+  await b.game.send("console oxide.group add vip");
+  await b.game.send("permission kits.vip");
+  await b.game.save();
+  await b.game.join(s.player);
+  await retryIsDue(entryId);
+  await b.game.advance(15);
+  await b.game.save();
+  await b.game.advance(15);
+  const granted = await delivery(entryId);
+  assert.equal(granted?.status, "done");
+  assert.deepEqual(granted?.states, ["saved", "saved"]);
+  assert.equal((await entry(entryId)).used_server_id, b.other.id);
+  assert.equal(await b.game.hasPermission(s.player, "kits.vip"), true);
+  return entryId;
+}
+
+/** A comes back with its saved world, the group in it, and takes the group away (a revoke needs nobody online). */
+async function aTakesTheGroup(s: Scenario): Promise<void> {
+  const from = s.game.events.length;
+  await s.game.start();
+  await s.game.join(s.player);
+  await s.game.advance(15);
+  await s.game.save();
+  await s.game.advance(15);
+  assert.equal(await s.game.inGroup(s.player, "vip"), false);
+  assert.deepEqual(
+    s.game.all("group", from).map((event) => [event.op, event.steam_id, event.group]),
+    [["remove", s.player, "vip"]],
+  );
+}
+
 test("item 3: a rank split by a hand-off is taken back on both servers when its time runs out, once on each", async () => {
   const s = await scenario({ groups: ["vip"] });
   const b = await secondServer(s);
   try {
-    const itemId = await createItem({
-      serverType: s.type,
-      name: "VIP",
-      grant: VIP,
-      revoke: VIP_REVOKE,
-      durations: [30],
-    });
-    const entryId = await giveEntry(s.player, itemId, s.type, 30);
-    await s.game.join(s.player);
-    await s.game.advance(15); // Kits is not loaded on A: the group is added, the grant fails
-    await s.game.save();
-    assert.deepEqual((await delivery(entryId))?.states, ["saved", "failed"]);
-    assert.equal(await s.game.inGroup(s.player, "vip"), true);
-
-    // A restarts and stays down: B gets the delivery with the group done and runs only the grant.
-    await s.game.stop();
-    await silence(s.server.id);
-    await b.game.start();
-    await b.game.send("console oxide.group add vip");
-    await b.game.send("permission kits.vip");
-    await b.game.save();
-    await b.game.join(s.player);
-    await retryIsDue(entryId);
-    await b.game.advance(15);
-    await b.game.save();
-    await b.game.advance(15);
-    const granted = await delivery(entryId);
-    assert.equal(granted?.status, "done");
-    assert.deepEqual(granted?.states, ["saved", "saved"]);
-    assert.equal((await entry(entryId)).used_server_id, b.other.id);
-    assert.equal(await b.game.hasPermission(s.player, "kits.vip"), true);
+    const entryId = await splitVip(s, b, 30);
 
     // The month is over: B takes the permission away, and B alone never touches A's group.
     await timeRunsOut(entryId);
@@ -85,18 +103,7 @@ test("item 3: a rank split by a hand-off is taken back on both servers when its 
       { status: "done", done_server_id: b.other.id },
     ]);
 
-    // A comes back with its saved world, the group in it, and takes the group away (a revoke needs nobody online).
-    const fromStart = s.game.events.length;
-    await s.game.start();
-    await s.game.join(s.player);
-    await s.game.advance(15);
-    await s.game.save();
-    await s.game.advance(15);
-    assert.equal(await s.game.inGroup(s.player, "vip"), false);
-    assert.deepEqual(
-      s.game.all("group", fromStart).map((event) => [event.op, event.steam_id, event.group]),
-      [["remove", s.player, "vip"]],
-    );
+    await aTakesTheGroup(s);
     // Two revokes, one done by each server (A was registered first).
     assert.deepEqual(await revokes(entryId), [
       { status: "done", done_server_id: s.server.id },
@@ -117,6 +124,40 @@ test("item 3: a rank split by a hand-off is taken back on both servers when its 
       assert.deepEqual([...game.all("group", from), ...game.all("perm", from)], []);
     }
     assert.equal(await s.game.inGroup(s.player, "vip"), false);
+  } finally {
+    await b.game.stop();
+    await s.end();
+  }
+});
+
+test("item 3: «до вайпа» split by a hand-off ends with B's wipe, and A takes its part away too", async () => {
+  const s = await scenario({ groups: ["vip"] });
+  const b = await secondServer(s);
+  try {
+    const entryId = await splitVip(s, b, 0);
+    const used = await one<{ used_at: number }>("SELECT used_at FROM inventory_entries WHERE id = ?", entryId);
+
+    // The owner wipes B (its map's save is deleted, the server stopped); its plugin reports the new map.
+    await b.game.stop();
+    const wait = Number(used.used_at) + 1000 - Date.now();
+    if (wait > 0) await new Promise((done) => setTimeout(done, wait));
+    b.game.wipe();
+    await b.game.start();
+    await b.game.advance(15);
+    await b.game.save();
+    await b.game.advance(15);
+    assert.equal(await b.game.hasPermission(s.player, "kits.vip"), false);
+    assert.notEqual((await entry(entryId)).expires_at, null);
+    assert.deepEqual(await revokes(entryId), [
+      { status: "pending", done_server_id: null },
+      { status: "done", done_server_id: b.other.id },
+    ]);
+
+    await aTakesTheGroup(s);
+    assert.deepEqual(await revokes(entryId), [
+      { status: "done", done_server_id: s.server.id },
+      { status: "done", done_server_id: b.other.id },
+    ]);
   } finally {
     await b.game.stop();
     await s.end();
