@@ -23,6 +23,7 @@ export const BOTH_RUNTIMES = [
   // delivery to the game
   "tests/game-delivery.test.ts",
   "tests/game-delivery-progress.test.ts",
+  "tests/game-split-revokes.test.ts",
   "tests/game-signing.test.ts",
   "tests/admin-servers.test.ts",
   "tests/game-keys.test.ts",

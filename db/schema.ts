@@ -534,6 +534,10 @@ export const deliveries = sqliteTable(
     countedLease: integer("counted_lease").notNull().default(0),
     // «Повторить» pressed this many times: an uncertain command runs again only after one.
     retries: integer("retries").notNull().default(0),
+    // Decision 132. A revoke for one more server where the entry's grant took effect (a grant split by
+    // a hand-off): only that server leases it. NULL on an entry's own revoke, which follows the entry's
+    // server (revokeTarget). Its kind is `revoke@<server>` while UNIQUE(entry, kind) stands.
+    revokeServerId: integer("revoke_server_id"),
     createdAt: createdAt(),
   },
   (t) => [
@@ -549,6 +553,10 @@ export const deliveries = sqliteTable(
       .where(sql`${t.status} = 'pending' AND ${t.requiresOnline} = 0`),
     // The upkeep's revokes that are due.
     index("deliveries_pending_revoke").on(t.notBefore).where(sql`${t.status} = 'pending' AND ${t.kind} = 'revoke'`),
+    // The upkeep's due revokes on the other servers of a split grant (decision 132).
+    index("deliveries_pending_split_revoke")
+      .on(t.notBefore)
+      .where(sql`${t.status} = 'pending' AND ${t.revokeServerId} IS NOT NULL`),
   ],
 );
 

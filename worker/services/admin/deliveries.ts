@@ -8,6 +8,7 @@ import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { LEASE_HOLDER_ALIVE_MS, parseCommands } from "../game/deliveries.ts";
 import { readProgress } from "../game/progress.ts";
+import { deliveryKind } from "../game/revoke-targets.ts";
 import { auditStatement } from "./audit.ts";
 import { type AdminResult, reasonSchema } from "./balance.ts";
 import { type PlanServer, type RetryPlan, retryPlan, serverAlive } from "./delivery-plan.ts";
@@ -26,7 +27,9 @@ export const deliveryActionSchema = z.discriminatedUnion("intent", [
 
 const PLAN_SELECT = {
   id: deliveries.id,
-  kind: deliveries.kind,
+  kind: deliveryKind,
+  // A split grant's twin revoke runs on this server (decision 132).
+  revokeServerId: deliveries.revokeServerId,
   status: deliveries.status,
   serverType: deliveries.serverType,
   attempts: deliveries.attempts,
@@ -114,7 +117,10 @@ function planFor(row: PlanRow, context: Awaited<ReturnType<typeof planContext>>,
       homeServerId: row.homeServerId,
       leasedServerId: row.leasedServerId,
       leaseUntil: row.leaseUntil,
-      revokeServerId: row.kind === "revoke" ? (row.usedServerId ?? context.grantServer.get(row.entryId) ?? null) : null,
+      revokeServerId:
+        row.kind === "revoke"
+          ? (row.revokeServerId ?? row.usedServerId ?? context.grantServer.get(row.entryId) ?? null)
+          : null,
     },
     context.servers,
     now,

@@ -2,6 +2,7 @@ import { desc, eq, like, or, sql } from "drizzle-orm";
 import { z } from "zod";
 import { deliveries, inventoryEntries, items, ledger, payments, purchases, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
+import { deliveryKind } from "../game/revoke-targets.ts";
 import { ledgerRowsOf } from "../profile/ledger-rows.ts";
 
 export const playerSearchSchema = z.string().trim().max(64).catch("");
@@ -86,7 +87,7 @@ export async function playerDetail(deps: Pick<Deps, "db">, steamId: string) {
     deps.db.orm
       .select({
         id: deliveries.id,
-        kind: deliveries.kind,
+        kind: deliveryKind,
         itemName: items.name,
         serverType: deliveries.serverType,
         status: deliveries.status,

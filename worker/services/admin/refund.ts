@@ -1,10 +1,11 @@
 import { eq, sql } from "drizzle-orm";
 import { z } from "zod";
 import { REFUND_TEXT } from "#core/messages/admin.ts";
-import { inventoryEntries, purchases } from "#db/schema.ts";
+import { purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { deliveryIdFor } from "../game/delivery-id.ts";
+import { effectServersOf, splitRevokeStatements } from "../game/revoke-targets.ts";
 import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import { type AdminResult, reasonSchema } from "./balance.ts";
@@ -24,7 +25,8 @@ export const refundSchema = z.object({ purchaseId: z.coerce.number().int().posit
  *  5. the purchase becomes refunded; 6. a limited item gets its unit of stock back;
  *  7. what reached the game is taken back: a revoke delivery due now for an entry that was
  *     delivered, or whose grant a plugin took and may have run (its lease out or lapsed unreported,
- *     or a command of it in the game: decision 124), on the server that holds it;
+ *     or a command of it in the game: decision 124), on the server that holds it, and on every other
+ *     server where a command of its grant took effect (decision 132);
  *  8. a grant not yet handed out is cancelled; 9. the Корзина entry shows «Возвращено».
  */
 export async function refundPurchase(
@@ -45,10 +47,11 @@ export async function refundPurchase(
   const token = crypto.randomUUID();
   const amount = sql`(SELECT amount FROM refunds WHERE token = ${token})`;
   // Revoke ids come from the entry, as every delivery's (decision 124).
-  const entryRows = await deps.db.orm
-    .select({ id: inventoryEntries.id, createdAt: inventoryEntries.createdAt })
-    .from(inventoryEntries)
-    .where(eq(inventoryEntries.purchaseId, purchaseId));
+  const { rows: entryRows } = await deps.db.run<{ id: number; createdAt: number; grantProgress: string | null }>(
+    statement(sql`SELECT e.id, e.created_at AS createdAt,
+        (SELECT g.progress FROM deliveries g WHERE g.inventory_entry_id = e.id AND g.kind = 'grant') AS grantProgress
+      FROM inventory_entries e WHERE e.purchase_id = ${purchaseId}`),
+  );
   const revokes = await Promise.all(
     entryRows.map(async (row) =>
       statement(sql`INSERT INTO deliveries
@@ -62,6 +65,14 @@ export async function refundPurchase(
         ON CONFLICT (inventory_entry_id, kind) DO UPDATE SET not_before = MIN(not_before, ${now})
           WHERE deliveries.status = 'pending'`),
     ),
+  );
+  const splitRevokes = await splitRevokeStatements(
+    entryRows.map((row) => ({
+      entryId: row.id,
+      entryCreatedAt: row.createdAt,
+      servers: effectServersOf(row.grantProgress),
+    })),
+    now,
   );
   const balance = sql`(SELECT balance FROM users WHERE id = ${purchase.userId})`;
   const entries = sql`(SELECT id FROM inventory_entries WHERE purchase_id = ${purchaseId})`;
@@ -92,6 +103,7 @@ export async function refundPurchase(
       statement(sql`UPDATE items SET sold_quantity = sold_quantity - 1
         WHERE id = ${purchase.itemId} AND max_quantity IS NOT NULL AND sold_quantity > 0`),
       ...revokes,
+      ...splitRevokes,
       statement(sql`UPDATE deliveries SET status = 'cancelled', last_error = ${REFUND_TEXT.deliveryCancelled}, lease_until = NULL
         WHERE kind = 'grant' AND inventory_entry_id IN ${entries}
           AND (status = 'failed' OR (status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})))`),

@@ -240,6 +240,8 @@ export async function removeServer(
   const queueAllowed = options.confirmQueued ? sql`1` : sql`NOT (${lastOfType} AND EXISTS (SELECT 1 ${grantsWaiting}))`;
   const removable = sql`EXISTS (SELECT 1 FROM servers WHERE id = ${serverId}) AND NOT ${leased} AND ${queueAllowed}`;
   const grantedThere = sql`SELECT id FROM inventory_entries WHERE used_server_id = ${serverId}`;
+  // The revokes that would run there: its entries' own, and the twins of grants split onto it (decision 132).
+  const revokesThere = sql`((kind = 'revoke' AND inventory_entry_id IN (${grantedThere})) OR revoke_server_id = ${serverId})`;
   // The last server of a type takes the type off sale: the catalog's revision moves (decision 122).
   const [state, audit, stranded] = await batchChangingCatalog(deps.db, [
     // What the answer says, read before anything changes: the server's type, whether it is busy,
@@ -254,8 +256,7 @@ export async function removeServer(
         targetType: "server",
         targetId: serverId,
         before: sql`(SELECT json_object('name', name, 'server_type', server_type, 'ip_port', ip_port,
-          'pending_revokes', (SELECT COUNT(*) FROM deliveries WHERE kind = 'revoke' AND status = 'pending'
-            AND inventory_entry_id IN (${grantedThere})),
+          'pending_revokes', (SELECT COUNT(*) FROM deliveries WHERE status = 'pending' AND ${revokesThere}),
           'last_of_type', json(CASE WHEN ${lastOfType} THEN 'true' ELSE 'false' END),
           'grants_waiting', (SELECT COUNT(*) ${grantsWaiting}))
           FROM servers WHERE id = ${serverId})`,
@@ -267,7 +268,7 @@ export async function removeServer(
     statement(sql`UPDATE deliveries SET status = 'stranded', lease_until = NULL,
         last_error = (SELECT 'Сервер #' || s.id || ' «' || s.name || '», выдавший привилегию, удалён; снимите её вручную по окончании срока'
           FROM servers s WHERE s.id = ${serverId})
-      WHERE kind = 'revoke' AND status = 'pending' AND inventory_entry_id IN (${grantedThere}) AND ${removable}`),
+      WHERE status = 'pending' AND ${revokesThere} AND ${removable}`),
     statement(
       sql`UPDATE inventory_entries SET used_server_id = NULL WHERE used_server_id = ${serverId} AND ${removable}`,
     ),

@@ -17,8 +17,21 @@ import {
   parseProgressLetters,
   readProgress,
 } from "./progress.ts";
+import {
+  dueRevokeIds,
+  effectServers,
+  effectServersOf,
+  kindOf,
+  lacksSplitRevoke,
+  revokeServer,
+  revokeTarget,
+  type SplitGrant,
+  splitRevokeStatements,
+} from "./revoke-targets.ts";
 import type { GameServer } from "./signature.ts";
 import { endWipedEntries } from "./wipe-ends.ts";
+
+export { revokeTarget };
 
 // Pull-based delivery, each command exactly once (decisions 061, 104, 124).
 //
@@ -44,7 +57,7 @@ export const MAX_DELIVERIES_PER_POLL = 20;
 const DAY_MS = 24 * 60 * 60 * 1000;
 // The plugin runs an answer in order: an overdue revoke before a new grant of the same rank,
 // so the grant is what stays.
-const SERVED_ORDER = rawSql("CASE d.kind WHEN 'revoke' THEN 0 ELSE 1 END, d.not_before, d.created_at");
+const SERVED_ORDER = rawSql("CASE d.kind WHEN 'grant' THEN 1 ELSE 0 END, d.not_before, d.created_at");
 
 /**
  * Whether inventory entries `a` and `b` (SQL aliases) hold the same rank: the same item, or
@@ -59,16 +72,6 @@ function sameRank(a: string, b: string) {
   return rawSql(
     `(${a}.item_id = ${b}.item_id OR (EXISTS (${revokesOf(a, "rk_any")}) AND ${allIn(a, b)} AND ${allIn(b, a)}))`,
   );
-}
-
-/**
- * The server whose Oxide holds what entry `e` granted, so its revoke runs there: the server the
- * grant was delivered on, or — for a grant refunded before it was acknowledged — the server that
- * holds its effects or its lease.
- */
-export function revokeTarget(e: string) {
-  return rawSql(`COALESCE(${e}.used_server_id, (SELECT COALESCE(g.home_server_id, g.leased_server_id)
-    FROM deliveries g WHERE g.inventory_entry_id = ${e}.id AND g.kind = 'grant'))`);
 }
 
 /** Whether server `serverId` (SQL) heartbeated in the last LEASE_HOLDER_ALIVE_MS and is of type `serverType` (SQL). */
@@ -195,20 +198,24 @@ async function queueNewGrants(deps: Deps, serverType: string, entryIds: readonly
 
 /**
  * Revoke deliveries for delivered timed entries that lack one (the ack normally creates them;
- * this is the cron's backstop, e.g. for revoke commands added to an item later). Due at expiry.
+ * this is the cron's backstop, e.g. for revoke commands added to an item later), with the twins a
+ * split grant owes its other servers (decision 132). Due at expiry.
  * `since`: only entries ending after it (the hourly backstop reads the running ranks, not every one).
  */
 export async function ensureRevokeDeliveries(deps: Deps, since: number | null = null): Promise<number> {
-  const missing = await deps.db.run<NewDelivery>(
+  const missing = await deps.db.run<NewDelivery & { grantProgress: string | null }>(
     statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
-         u.steam_id AS steamId, 0 AS requiresOnline, e.expires_at AS notBefore
+         u.steam_id AS steamId, 0 AS requiresOnline, e.expires_at AS notBefore,
+         (SELECT g.progress FROM deliveries g WHERE g.inventory_entry_id = e.id AND g.kind = 'grant') AS grantProgress
        FROM inventory_entries e
        JOIN users u ON u.id = e.user_id
        WHERE e.status = 'used' AND e.expires_at IS NOT NULL AND e.expires_at > ${since ?? -1}
          AND EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = 'revoke')
-         AND NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')`),
+         AND (NOT EXISTS (SELECT 1 FROM deliveries d WHERE d.inventory_entry_id = e.id AND d.kind = 'revoke')
+           OR ${lacksSplitRevoke("e")})`),
   );
-  return insertDeliveries(deps, "revoke", missing.rows);
+  const splits = missing.rows.map((row) => ({ ...row, servers: effectServersOf(row.grantProgress) }));
+  return insertDeliveries(deps, "revoke", missing.rows, await splitRevokeStatements(splits, deps.now().getTime()));
 }
 
 /** A delivery the plugin was served and did not start (player not ready, no room): its lease ends unbound. */
@@ -232,13 +239,13 @@ export function leasable(server: GameServer, now: number) {
     -- a reported delivery whose home is gone moves on with its progress.
     AND (${bound} IS NULL OR ${bound} = ${server.id}
       OR (d.lease_until IS NULL AND NOT ${alive("d.home_server_id", "d.server_type", now)}))
-    AND (d.commands IS NOT NULL OR EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = d.kind))
+    AND (d.commands IS NOT NULL OR EXISTS (SELECT 1 FROM item_commands c WHERE c.item_id = e.item_id AND c.phase = ${kindOf("d")}))
     -- After a restore from a backup, nothing of the type moves until each of its servers has said what it ran.
     AND NOT EXISTS (SELECT 1 FROM servers rs WHERE rs.server_type = d.server_type AND rs.needs_resync = 1)
     -- A grant only for an entry still waiting: one returned by its buyer is never handed out (decision 111).
     AND (d.kind <> 'grant' OR e.status = 'not_used')
-    -- The rank lives in the Oxide of the server that granted it.
-    AND (d.kind = 'grant' OR ${revokeTarget("e")} = ${server.id})
+    -- The rank lives in the Oxide of the server that granted it; a split grant's twin revokes on its own (decision 132).
+    AND (d.kind = 'grant' OR ${revokeServer("d", "e")} = ${server.id})
     -- A grant waits out this server's fair-play window after its wipe (decision 129).
     AND (d.kind <> 'grant' OR NOT ${grantWaitsSql(server.id, now)})`;
 }
@@ -315,7 +322,7 @@ export async function leaseDeliveries(
 
   const idsJson = JSON.stringify(ids);
   const [details, templates] = await deps.db.batch([
-    statement(sql`SELECT d.id, d.kind, d.steam_id, d.requires_online, d.commands, d.progress, d.lease_seq, d.retries,
+    statement(sql`SELECT d.id, ${kindOf("d")} AS kind, d.steam_id, d.requires_online, d.commands, d.progress, d.lease_seq, d.retries,
            e.item_id, e.duration_days, e.is_permanent, u.nickname, i.name AS title
          FROM deliveries d
          JOIN inventory_entries e ON e.id = d.inventory_entry_id
@@ -449,12 +456,14 @@ export type DeliveryStatus = (typeof deliveries.$inferSelect)["status"];
 function supersedeCoveredRevokes(now: number, serverId: number | null): Statement {
   // Only due revokes: one not yet due is retired when it falls due, before any poll could serve it,
   // and reading every running rank's revoke on every poll read them all (decision 126).
+  // A split grant's twin is covered on its own server, by the entries the site counts there (decision 132).
+  const on = rawSql("COALESCE(deliveries.revoke_server_id, a.used_server_id)");
   return statement(sql`UPDATE deliveries SET status = 'superseded', lease_until = NULL, done_at = ${now}
-     WHERE kind = 'revoke' AND status = 'pending' AND not_before <= ${now} AND (lease_until IS NULL OR lease_until <= ${now})
+     WHERE id IN ${dueRevokeIds(now)} AND (lease_until IS NULL OR lease_until <= ${now})
        AND EXISTS (
          SELECT 1 FROM inventory_entries a JOIN inventory_entries b
-           ON b.user_id = a.user_id AND b.server_type = a.server_type AND b.used_server_id = a.used_server_id
-         WHERE a.id = deliveries.inventory_entry_id AND (${serverId} IS NULL OR a.used_server_id = ${serverId})
+           ON b.user_id = a.user_id AND b.server_type = a.server_type AND b.used_server_id = ${on}
+         WHERE a.id = deliveries.inventory_entry_id AND (${serverId} IS NULL OR ${on} = ${serverId})
            AND b.id <> a.id AND b.status = 'used'
            -- A running «до вайпа» entry covers every earlier end: the wipe ends it (decision 130).
            AND (b.is_permanent = 1 OR (b.duration_days = 0 AND b.expires_at IS NULL)
@@ -490,13 +499,13 @@ export async function strandRevokes(deps: Deps): Promise<number> {
   const stranded = await deps.db.run<{ id: string; inventory_entry_id: number; steam_id: string; last_error: string }>(
     statement(sql`UPDATE deliveries
        SET status = 'stranded', lease_until = NULL,
-           last_error = (SELECT CASE WHEN ${revokeTarget("e")} IS NULL
+           last_error = (SELECT CASE WHEN ${revokeServer("deliveries", "e")} IS NULL
                  THEN 'Неизвестно, какой сервер выдал привилегию; снимите её вручную'
-                 ELSE 'Сервер #' || ${revokeTarget("e")} || ', выдавший привилегию, удалён или сменил тип; снимите её вручную' END
+                 ELSE 'Сервер #' || ${revokeServer("deliveries", "e")} || ', выдавший привилегию, удалён или сменил тип; снимите её вручную' END
                FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
-       WHERE kind = 'revoke' AND status = 'pending' AND not_before <= ${now}
+       WHERE id IN ${dueRevokeIds(now)}
          AND (lease_until IS NULL OR lease_until <= ${now})
-         AND NOT EXISTS (SELECT 1 FROM inventory_entries e JOIN servers s ON s.id = ${revokeTarget("e")}
+         AND NOT EXISTS (SELECT 1 FROM inventory_entries e JOIN servers s ON s.id = ${revokeServer("deliveries", "e")}
            WHERE e.id = deliveries.inventory_entry_id AND s.server_type = deliveries.server_type)
        RETURNING id, inventory_entry_id, steam_id, last_error`),
   );
@@ -611,6 +620,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
   const outcomes: { delivery_id: string; status: AckStatus }[] = [];
   const seen = new Set<string>();
   let coversRanks = false;
+  const splits: SplitGrant[] = [];
 
   for (const result of results) {
     const row = byId.get(result.delivery_id);
@@ -622,6 +632,7 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     const stale = reported !== null && (result.lease ?? 0) < row.lease_seq;
     const progress =
       reported && !stale ? mergeProgress(readProgress(row.progress, commands.length), reported, server.id, now) : null;
+    if (progress && row.kind === "grant") splits.push(...splitGrant(row, progress));
 
     if (row.status !== "pending") {
       // Already done, failed or cancelled: a repeat. What a plugin-3 report says ran is still kept.
@@ -723,6 +734,8 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
     outcomes.push({ delivery_id: row.id, status: finalFailure ? "failed" : "retry" });
   }
 
+  // After the entries' own revokes: their twins on the other servers where a split grant took effect.
+  statements.push(...(await splitRevokeStatements(splits, now)));
   if (coversRanks) statements.push(supersedeCoveredRevokes(now, server.id));
   // Every accepted acknowledgement moves the server's counter on; a restored site's is behind (decision 124).
   statements.push(statement(sql`UPDATE servers SET ack_seq = ack_seq + 1 WHERE id = ${server.id} RETURNING ack_seq`));
@@ -736,13 +749,19 @@ export async function acknowledgeDeliveries(deps: Deps, server: GameServer, resu
 
 async function readDeliveryStates(deps: Deps, ids: string[]): Promise<Map<string, DeliveryState>> {
   const rows = await deps.db.run<DeliveryState>(
-    statement(sql`SELECT d.id, d.kind, d.status, d.attempts, d.lease_until, d.leased_server_id, d.done_server_id,
+    statement(sql`SELECT d.id, ${kindOf("d")} AS kind, d.status, d.attempts, d.lease_until, d.leased_server_id, d.done_server_id,
          d.home_server_id, d.saving_since, d.lease_seq, d.counted_lease, d.commands, d.progress,
          e.id AS entry_id, e.created_at AS entry_created_at
        FROM deliveries d JOIN inventory_entries e ON e.id = d.inventory_entry_id
        WHERE d.id IN (SELECT value FROM json_each(${JSON.stringify(ids)}))`),
   );
   return new Map(rows.rows.map((row) => [row.id, row]));
+}
+
+/** A grant whose commands took effect on more than one server: its revoke goes to each (decision 132). */
+function splitGrant(row: DeliveryState, progress: CommandProgress[]): SplitGrant[] {
+  const servers = effectServers(progress);
+  return servers.length > 1 ? [{ entryId: row.entry_id, entryCreatedAt: row.entry_created_at, servers }] : [];
 }
 
 /**
@@ -798,7 +817,7 @@ function deliveredStatements(row: DeliveryState, server: GameServer, now: number
     // Through the player's entries on this server, not every pending revoke (decision 126).
     statement(sql`UPDATE deliveries INDEXED BY deliveries_entry_kind
          SET not_before = (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
-         WHERE kind = 'revoke' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
+         WHERE kind <> 'grant' AND status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})
            AND not_before < (SELECT e.expires_at FROM inventory_entries e WHERE e.id = deliveries.inventory_entry_id)
            -- The player's running ranks on this server (inventory_timed_player): only their revokes move.
            AND inventory_entry_id IN (SELECT id FROM inventory_entries WHERE used_server_id = ${server.id}
