@@ -4,8 +4,8 @@
 // - node: the Node build behind Caddy terminating TLS with the README's Caddyfile, migrated at start;
 // - worker: the Worker build in workerd (`vite preview`) over TLS, as Cloudflare's edge hands it
 //   https requests, on a local D1 that only the migrations have touched.
-import { execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
+import { type ChildProcess, execFileSync } from "node:child_process";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -196,6 +196,39 @@ function edgeCertificate(dir: string): { cert: string; key: string } {
   return { cert, key };
 }
 
+/** An owner's own-server `.env` in the checkout, as on a machine that also builds the Worker (issue 45). */
+const OWNER_ENV = [
+  "APP_ENV=production",
+  "PUBLIC_URL=https://owner-own-server.example.ru",
+  "SESSION_SECRET=the-owner-s-own-server-session-secret-0123456789",
+  "GAME_KEY_SECRET=the-owner-s-own-server-game-key-secret-0123456789",
+  "DATABASE_URL=file:data/site.db",
+  "",
+].join("\n");
+
+/** Puts OWNER_ENV at `.env` unless the checkout has one already; returns how to take it away again. */
+function ownerEnvInCheckout(): () => void {
+  if (existsSync(".env")) return () => {};
+  writeFileSync(".env", OWNER_ENV, { mode: 0o600 });
+  return () => rmSync(".env", { force: true });
+}
+
+/** The Worker's build keeps no copy of `.env`'s secrets (the Cloudflare plugin's build/server/.dev.vars). */
+function assertNoEnvCopied(): void {
+  const env = readFileSync(".env", "utf8");
+  const secrets = env
+    .split("\n")
+    .map((line) => line.split("=").slice(1).join("=").trim())
+    .filter((value) => value.length >= 16);
+  for (const folder of ["build/server", "build/client"]) {
+    const devVars = join(folder, ".dev.vars");
+    const copied = existsSync(devVars) ? readFileSync(devVars, "utf8") : "";
+    for (const secret of secrets) {
+      if (copied.includes(secret)) throw new Error(`${devVars} holds a secret from .env`);
+    }
+  }
+}
+
 async function workerOverTls(): Promise<ProductionSite> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "site-production-worker-"));
@@ -216,20 +249,28 @@ async function workerOverTls(): Promise<ProductionSite> {
     E2E_TLS_CERT: tls.cert,
     E2E_TLS_KEY: tls.key,
   };
-  execFileSync(resolve("node_modules/.bin/react-router"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
-  // An empty D1: the migrations only, as `wrangler d1 migrations apply` leaves a new database.
-  execFileSync(
-    resolve("node_modules/.bin/wrangler"),
-    ["d1", "migrations", "apply", "DB", "--local", "--env", "e2e", "--persist-to", state],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...env, CI: "true" } },
-  );
-  const server = await servePreview({
-    port,
-    stateDir: state,
-    readyUrl: `${publicUrl}/api/server-types`,
-    ready: async () => (await https("/api/server-types")).status === 200,
-    env,
-  });
+  const removeOwnerEnv = ownerEnvInCheckout();
+  let server: ChildProcess;
+  try {
+    execFileSync(resolve("node_modules/.bin/react-router"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
+    assertNoEnvCopied();
+    // An empty D1: the migrations only, as `wrangler d1 migrations apply` leaves a new database.
+    execFileSync(
+      resolve("node_modules/.bin/wrangler"),
+      ["d1", "migrations", "apply", "DB", "--local", "--env", "e2e", "--persist-to", state],
+      { stdio: ["ignore", "ignore", "inherit"], env: { ...env, CI: "true" } },
+    );
+    server = await servePreview({
+      port,
+      stateDir: state,
+      readyUrl: `${publicUrl}/api/server-types`,
+      ready: async () => (await https("/api/server-types")).status === 200,
+      env,
+    });
+  } catch (error) {
+    removeOwnerEnv();
+    throw error;
+  }
   const d1File = () => {
     const folder = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
     const file = existsSync(folder) ? readdirSync(folder).find((name) => name.endsWith(".sqlite")) : undefined;
@@ -248,6 +289,7 @@ async function workerOverTls(): Promise<ProductionSite> {
     async stop() {
       stopSite(server);
       await boundary.stop();
+      removeOwnerEnv();
     },
   };
 }
