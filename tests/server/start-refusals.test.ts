@@ -128,7 +128,14 @@ describe("the built server refuses to start", () => {
       const result = await refusedStart(env, site, OTHER_USER);
       assertRefused(
         result,
-        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to this user: sudo mkdir -p .*\/data && sudo chown nobody .*\/data$/,
+        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to the site's user: sudo mkdir -p .*\/data && sudo chown nobody .*\/data$/,
+      );
+      // The site's folder is another user's (the site's user, here daemon): data/ is made for that
+      // user, not for whoever ran the start (issue 45).
+      chownSync(site, 1, 1);
+      assertRefused(
+        await refusedStart(env, site, OTHER_USER),
+        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to the site's user: sudo mkdir -p .*\/data && sudo chown daemon .*\/data$/,
       );
     } else {
       chmodSync(site, 0o555);

@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
 
@@ -125,4 +125,16 @@ export function accessProblem(
 export function isAccessError(error: unknown): error is NodeJS.ErrnoException & { path: string } {
   const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
   return (code === "EACCES" || code === "EPERM") && typeof path === "string";
+}
+
+/**
+ * Who a folder about to be made is for: the owner of the nearest folder that exists (the site's
+ * user owns the site's folder, README "Your own server"), not whoever ran the command; the current
+ * user when that folder is root's.
+ */
+export function siteUserFor(path: string): string {
+  let parent = dirname(path);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  const { uid } = statSync(parent);
+  return uid === 0 ? currentAccount().name : accountName(uid);
 }
