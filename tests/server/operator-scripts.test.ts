@@ -42,7 +42,13 @@ async function script(name: string, ...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join("scripts", name), ...args], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_AUTH_TOKEN: "", GAME_KEY_SECRET: GAME_SECRET },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_AUTH_TOKEN: "",
+      GAME_KEY_SECRET: GAME_SECRET,
+      ADMIN_STEAM_IDS: "76561198000000077",
+    },
   });
   return stdout;
 }
@@ -107,6 +113,11 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(listed, /'76561198000000042' │ 'support' │ '\(not signed in yet\)'/);
   });
 
+  it("admins list also shows the admins ADMIN_STEAM_IDS makes", async () => {
+    const listed = await script("admins.ts", "list");
+    assert.match(listed, /'76561198000000077' │ 'admin'\s+│ '\(not signed in yet\)'\s+│ 'ADMIN_STEAM_IDS'/);
+  });
+
   it("promo create says what it made in a line (not its SQL); promo list shows the code", async () => {
     const created = await script(
       "promo.ts",
@@ -163,6 +174,25 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(listed, /'WINTER'\s+│ 'BALANCE' │ 100\s+│/);
     assert.match(listed, /│ 0\s+│ 50\s+│/);
     assert.doesNotMatch(listed, /DRY/);
+  });
+
+  it("promo create with a taken code says so as the console does, and changes nothing", async () => {
+    const taken = await refusal(
+      "promo.ts",
+      "create",
+      "--code",
+      "Winter",
+      "--type",
+      "BALANCE",
+      "--value",
+      "5",
+      "--max-uses",
+      "1",
+    );
+    assert.match(taken, /^Такой промокод уже есть: «WINTER» \(file:.*\)\. Ничего не изменено\.\n$/);
+    assert.deepEqual(await sqlRows("SELECT value, max_uses FROM promo_codes WHERE code = 'WINTER'"), [
+      { value: 10000, max_uses: 50 },
+    ]);
   });
 
   it("categories: an empty shop gets its catalog from the shell; the shop's revision moves with each change", async () => {
