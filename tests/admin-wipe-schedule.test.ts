@@ -210,7 +210,8 @@ describe("what players read follows the console at once (issue 45)", () => {
     expect(listed?.wipe).toEqual({ kind: "weekly", weekday: 3, minute: 18 * 60 + 30 });
     expect(await itemWipe()).toEqual({ server: server.name, phrase: "вайп завтра в 18:30" });
 
-    expect((await post(admin.token, { intent: "remove", serverId: String(server.id), confirm: "yes" })).status).toBe(200);
+    const removed = await post(admin.token, { intent: "remove", serverId: String(server.id), confirm: "yes" });
+    expect(removed.status).toBe(200);
     expect((await wipes()).servers?.some((row) => row.name === server.name)).toBe(false);
     expect(await itemWipe()).toBeNull();
   });
