@@ -2,7 +2,7 @@
 // server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -96,6 +96,40 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.equal(row?.key_hash, null);
     assert.equal(key, await deriveServerKey(GAME_SECRET, 7, String(row?.key_salt)));
     assert.doesNotMatch(await script("servers.ts", "list"), /OLD/);
+  });
+
+  it("the plugin README's key rotation for a site on its own server runs as written", async () => {
+    const readme = readFileSync(join(root, "plugins/oxide/README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Rotating a key"), readme.indexOf("## Local development"));
+    const line = section.match(/^npm run servers -- (rotate-key --id N --libsql)\b/m)?.[1];
+    assert.ok(line, "the README rotates a key on the Node server's database");
+    const rotated = await script("servers.ts", ...line.replace("N", "1").split(" "));
+    const key = rotated.match(/"Server key": "(rsk_[\w-]+)"/)?.[1];
+    const [row] = await sqlRows("SELECT key_salt FROM servers WHERE id = 1");
+    assert.equal(key, await deriveServerKey(GAME_SECRET, 1, String(row?.key_salt)));
+  });
+
+  it("servers wipe sets a wipe schedule as the console does, refusing what is not one in its words", async () => {
+    assert.match(
+      await script("servers.ts", "wipe", "--id", "1", "--kind", "weekly", "--weekday", "4", "--time", "14:00"),
+      /^Расписание вайпов сервера №1 сохранено — каждую неделю: чт 14:00 \(file:.*\)\.\n/,
+    );
+    assert.match(
+      await refusal("servers.ts", "wipe", "--id", "1", "--kind", "every_weeks", "--weeks", "2", "--time", "14:00"),
+      /^Дата первого вайпа в виде 2026-12-03\n/,
+    );
+    assert.match(await refusal("servers.ts", "wipe", "--id", "99", "--kind", "forced"), /^No server #99 in /);
+    const [row] = await sqlRows(
+      "SELECT wipe_kind, wipe_weekday, wipe_minute, wipe_every_weeks, wipe_from, wipe_schedule_set_at > 0 AS set_now FROM servers WHERE id = 1",
+    );
+    assert.deepEqual(row, {
+      wipe_kind: "weekly",
+      wipe_weekday: 4,
+      wipe_minute: 14 * 60,
+      wipe_every_weeks: null,
+      wipe_from: null,
+      set_now: 1,
+    });
   });
 
   it("a second server on the same address is refused and not listed", async () => {
