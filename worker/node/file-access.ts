@@ -135,6 +135,10 @@ export function isAccessError(error: unknown): error is NodeJS.ErrnoException & 
 export function siteUserFor(path: string): string {
   let parent = dirname(path);
   while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
-  const { uid } = statSync(parent);
-  return uid === 0 ? currentAccount().name : accountName(uid);
+  try {
+    const { uid } = statSync(parent);
+    return uid === 0 ? currentAccount().name : accountName(uid);
+  } catch {
+    return currentAccount().name; // not even its owner can be read: the advice names this user, as before
+  }
 }
