@@ -5,7 +5,7 @@
 // - worker: the Worker build in workerd (`vite preview`) over TLS, as Cloudflare's edge hands it
 //   https requests, on a local D1 that only the migrations have touched.
 import { type ChildProcess, execFileSync } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
@@ -13,6 +13,7 @@ import { freePort, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
 import { servePreview, stopSite } from "../e2e/site.ts";
 import { type BoundaryServer, startBoundaryServer } from "./boundary-server.ts";
 import { type Caddy, startCaddy } from "./caddy.ts";
+import { ownerEnvInCheckout } from "./owner-env.ts";
 import { rows as rowsOf } from "./owner-site.ts";
 
 /** The shop's public name; browsers and the notification sender resolve it to this machine. */
@@ -194,23 +195,6 @@ function edgeCertificate(dir: string): { cert: string; key: string } {
     { stdio: "ignore" },
   );
   return { cert, key };
-}
-
-/** An owner's own-server `.env` in the checkout, as on a machine that also builds the Worker (issue 45). */
-const OWNER_ENV = [
-  "APP_ENV=production",
-  "PUBLIC_URL=https://owner-own-server.example.ru",
-  "SESSION_SECRET=the-owner-s-own-server-session-secret-0123456789",
-  "GAME_KEY_SECRET=the-owner-s-own-server-game-key-secret-0123456789",
-  "DATABASE_URL=file:data/site.db",
-  "",
-].join("\n");
-
-/** Puts OWNER_ENV at `.env` unless the checkout has one already; returns how to take it away again. */
-function ownerEnvInCheckout(): () => void {
-  if (existsSync(".env")) return () => {};
-  writeFileSync(".env", OWNER_ENV, { mode: 0o600 });
-  return () => rmSync(".env", { force: true });
 }
 
 /** The Worker's build keeps no copy of `.env`'s secrets (the Cloudflare plugin's build/server/.dev.vars). */
