@@ -3,6 +3,11 @@ import { cloudflare } from "@cloudflare/vite-plugin";
 import { reactRouter } from "@react-router/dev/vite";
 import { defineConfig } from "vite";
 
+// `.env` is the owner's own server's production settings (README "Running on your own server"); the
+// Worker's local settings are wrangler.jsonc's vars and `.dev.vars` only. Without this the Cloudflare
+// plugin reads `.env` into `vite dev` and copies its secrets into build/server/.dev.vars, which
+// `vite preview` then serves with (issue 45).
+process.env.CLOUDFLARE_LOAD_DEV_VARS_FROM_DOT_ENV = "false";
 // Browser tests and benchmarks serve the build with their own local D1/KV state.
 const stateDir = process.env.SITE_STATE_DIR;
 // SITE_RUNTIME=node: the same pages built for Node, with worker/node/server.ts as the server's entry.

@@ -9,6 +9,7 @@
 // ADMIN_STEAM_IDS setting are admins whatever this table says (decision 096).
 import { parseArgs } from "node:util";
 import { OPERATOR_ROLES } from "../db/schema.ts";
+import { adminSteamIdsOf } from "../worker/config.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
 const ROLES: readonly string[] = OPERATOR_ROLES;
@@ -75,14 +76,30 @@ if (command === "add") {
     `SELECT o.steam_id, o.role, u.nickname, o.created_at FROM operators o
      LEFT JOIN users u ON u.steam_id = o.steam_id ORDER BY o.role, o.steam_id`,
   );
-  console.table(
-    rows.map((row) => ({
+  // ADMIN_STEAM_IDS (the environment or .env, as the Node server reads it) makes admins whatever the
+  // table says, so they are listed too; the Worker's own setting is in its vars or secrets.
+  const fromSetting = adminSteamIdsOf(process.env.ADMIN_STEAM_IDS);
+  const nicknames = new Map<string, string>();
+  if (fromSetting.length > 0 && fromSetting.every((id) => /^\d{17}$/.test(id))) {
+    const users = await database.query(
+      `SELECT steam_id, nickname FROM users WHERE steam_id IN (${fromSetting.map((id) => `'${id}'`).join(", ")})`,
+    );
+    for (const user of users) nicknames.set(String(user.steam_id), String(user.nickname));
+  }
+  console.table([
+    ...fromSetting.map((steamId) => ({
+      steam_id: steamId,
+      role: "admin",
+      nickname: nicknames.get(steamId) ?? "(not signed in yet)",
+      since: "ADMIN_STEAM_IDS",
+    })),
+    ...rows.map((row) => ({
       steam_id: row.steam_id,
       role: row.role,
       nickname: row.nickname ?? "(not signed in yet)",
       since: typeof row.created_at === "number" ? new Date(row.created_at).toISOString() : "—",
     })),
-  );
+  ]);
 } else {
   fail(`Unknown command "${command}".`);
 }

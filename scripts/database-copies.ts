@@ -4,7 +4,14 @@ import { existsSync, statSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { integrityCheck, openLibsqlFile } from "../worker/adapters/libsql.ts";
 import { databaseAccessProblem, databaseFilePath } from "../worker/node/database-file.ts";
-import { accessProblem, accountName, currentAccount, isAccessError, type Need } from "../worker/node/file-access.ts";
+import {
+  accessProblem,
+  accountName,
+  currentAccount,
+  isAccessError,
+  type Need,
+  siteUserFor,
+} from "../worker/node/file-access.ts";
 import { databaseUrlFromEnv } from "./libsql-env.ts";
 
 export function fail(message: string): never {
@@ -33,14 +40,15 @@ export function answerAccessErrors(): void {
 
 /**
  * Backups and restores are the site's user's work: the user that owns the database's folder (the
- * README gives it data/ and backups/). Another user (root aside) is told to run it as that one.
+ * README gives it data/ and backups/). Another user, root too (whose backups/ the site's user could
+ * not write, nor the nightly timer), is told to run it as that one; a folder of root's is root's work.
  */
 export function requireSiteUser(databasePath: string, command: string): void {
   const folder = dirname(resolve(databasePath));
   if (!existsSync(folder)) return;
   const { uid } = statSync(folder);
   const me = currentAccount();
-  if (me.uid === 0 || uid === 0 || me.uid === uid) return;
+  if (uid === 0 || me.uid === uid) return;
   const owner = accountName(uid);
   fail(
     `${folder} belongs to ${owner}, the site's user, not to ${me.name}: run it as ${owner}: sudo -u ${owner} ${command}`,
@@ -70,10 +78,10 @@ export function requireWritableFolder(folder: string, what: string): void {
   while (!existsSync(parent)) parent = dirname(parent);
   const problem = accessProblem(parent, "write");
   if (problem !== null) {
-    const me = currentAccount().name;
+    const siteUser = siteUserFor(folder);
     fail(
       `${what} doesn't exist and can't be made: ${parent} ${problem.reason}; ` +
-        `make it for user ${me}: sudo mkdir -p ${folder} && sudo chown ${me} ${folder}.`,
+        `make it for user ${siteUser}: sudo mkdir -p ${folder} && sudo chown ${siteUser} ${folder}.`,
     );
   }
 }

@@ -6,6 +6,7 @@
 // Extra wrangler options pass through: --env e2e, --persist-to DIR. Add --dry-run to print the SQL only.
 import { parseArgs } from "node:util";
 import { ZodError, z } from "zod";
+import { PROMO_ADMIN_TEXT } from "../core/messages/admin.ts";
 import { describePromo, type PromoInput, parseOperatorTime, promoInsertSql } from "../db/seed/promo-sql.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
 
@@ -84,10 +85,16 @@ try {
       startsAt: values.starts,
       endsAt: values.ends,
     } as PromoInput;
-    const sql = promoInsertSql(input);
+    const sql = promoInsertSql(input, { returning: true });
     if (values["dry-run"]) console.log(sql);
     else {
-      const { where } = await run(sql);
+      const { rows, where } = await run(sql);
+      // A taken code is answered as the console answers it, not with SQLite's SQLITE_CONSTRAINT.
+      if (rows.length === 0) {
+        const code = describePromo(input).split(":")[0];
+        console.error(`${PROMO_ADMIN_TEXT.duplicate}: «${code}» (${where}). Ничего не изменено.`);
+        process.exit(1);
+      }
       console.log(`Промокод создан (${where}): ${describePromo(input)}.`);
     }
   } else if (command === "list") {

@@ -6,13 +6,17 @@
 //   npm run servers -- remove --id 6 [--confirm-queue] [--remote]
 //   npm run servers -- list [--remote]
 //   npm run servers -- resync [--remote]        after restoring the database from a backup (D1 Time Travel)
+//   npm run servers -- wipe --id 6 --kind weekly --weekday 4 --time 14:00 [--remote]   its wipe schedule (decision 128)
 //
 // Local runs accept --persist-to DIR and --env NAME like scripts/seed-local.ts.
 // A new key is printed ONCE. The database keeps only a random salt: the key is derived from
 // GAME_KEY_SECRET, the id and the salt (decision 103; scripts/game-key-secret.ts says where the
 // secret is read from). `list` flags servers with a key from before that (key_hash), to rotate.
 import { parseArgs } from "node:util";
+import { WIPE_FORM_TEXT } from "../core/messages/wipe.ts";
+import { wipeScheduleFormSchema } from "../core/schemas/wipe-schedule.ts";
 import { isIpPort, SERVER_TYPES } from "../core/shop/server-types.ts";
+import { scheduleText, scheduleToColumns } from "../core/wipe/schedule.ts";
 import { deriveServerKey, generateKeySalt } from "../worker/services/game/keys.ts";
 import { gameKeySecret } from "./game-key-secret.ts";
 import { libsqlOption, openSqlTarget } from "./sql-target.ts";
@@ -23,6 +27,9 @@ const usage = `Usage:
   npm run servers -- remove --id N [--confirm-queue] [--remote]
   npm run servers -- list [--remote]
   npm run servers -- resync [--remote]   after a restore: deliveries wait until every plugin has re-sent what it delivered
+  npm run servers -- wipe --id N --kind weekly --weekday 1-7 --time HH:MM [--remote]   its wipe schedule, Moscow time (1 = Monday)
+  npm run servers -- wipe --id N --kind every_weeks --weeks 2-8 --from YYYY-MM-DD --time HH:MM [--remote]
+  npm run servers -- wipe --id N --kind forced|none [--remote]   Facepunch's monthly wipe only, or no schedule
 Local options: --persist-to DIR, --env NAME
 The Node server's libSQL database instead: --libsql, or DATABASE_URL set (also read from .env)`;
 
@@ -41,6 +48,11 @@ const { values, positionals } = parseArgs({
     id: { type: "string" },
     remote: { type: "boolean", default: false },
     "confirm-queue": { type: "boolean", default: false },
+    kind: { type: "string" },
+    weekday: { type: "string" },
+    time: { type: "string" },
+    weeks: { type: "string" },
+    from: { type: "string" },
     "persist-to": { type: "string" },
     env: { type: "string" },
     help: { type: "boolean", short: "h", default: false },
@@ -52,6 +64,33 @@ function sql(value: string | number | null): string {
   if (value === null) return "NULL";
   if (typeof value === "number") return String(value);
   return `'${value.replaceAll("'", "''")}'`;
+}
+
+/**
+ * As the console's «Расписание вайпов» saves one (worker/services/admin/servers.ts, setWipeSchedule):
+ * read by the console's own schema, its columns as the console writes them, its wipes counted from now
+ * (decision 130). A script has no operator, so it writes no journal row.
+ */
+async function setWipeSchedule(id: number) {
+  if (!Number.isInteger(id) || id <= 0) fail("--id must be a server id (see `list`).");
+  const input = wipeScheduleFormSchema.safeParse({
+    wipeKind: values.kind?.trim().toLowerCase(),
+    weekday: values.weekday,
+    time: values.time,
+    weeks: values.weeks,
+    from: values.from,
+  });
+  if (!input.success) fail(input.error.issues[0]?.message ?? WIPE_FORM_TEXT.kind);
+  const columns = scheduleToColumns(input.data);
+  const rows = await database.query(
+    `UPDATE servers SET wipe_kind = ${sql(columns.wipeKind)}, wipe_weekday = ${sql(columns.wipeWeekday)},
+       wipe_minute = ${sql(columns.wipeMinute)}, wipe_every_weeks = ${sql(columns.wipeEveryWeeks)},
+       wipe_from = ${sql(columns.wipeFrom)}, wipe_schedule_set_at = ${Date.now()}
+     WHERE id = ${id} RETURNING id`,
+  );
+  if (rows.length === 0) fail(`No server #${id} in ${where}.`);
+  console.log(`${WIPE_FORM_TEXT.saved(id, scheduleText(input.data))} (${where}).`);
+  console.log("The server list and /wipes show it within two minutes (the status cron).");
 }
 
 /**
@@ -191,6 +230,8 @@ if (command === "add") {
       "last heartbeat": when(row.heartbeat_at),
     })),
   );
+} else if (command === "wipe") {
+  await setWipeSchedule(Number(values.id));
 } else if (command === "resync") {
   // Decision 124: a database restored from a backup has forgotten what the plugins delivered since.
   // Each plugin sends it again; deliveries of a server type wait until all of its servers have.

@@ -17,8 +17,13 @@ import {
 import { testClock, testDeps } from "#tests/support/deps.ts";
 import { clockedTransport, createGameServer } from "#tests/support/game-fixtures.ts";
 import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
+import { routeArgs } from "#tests/support/routes.ts";
+import { createItem } from "#tests/support/shop-fixtures.ts";
+import { STATUS_KEY } from "#worker/services/server-status.ts";
 import { formatMoment } from "../app/components/admin/format.ts";
 import AdminServers, { action, loader } from "../app/routes/admin.servers.tsx";
+import { loader as itemLoader } from "../app/routes/shop.item.tsx";
+import { loader as wipesLoader } from "../app/routes/wipes.tsx";
 
 // Tuesday 1 December 2026, 10:00 in Moscow; December's forced wipe is Thursday the 3rd, 22:00.
 const clock = testClock(Date.parse("2026-12-01T07:00:00Z"));
@@ -177,6 +182,38 @@ describe("Серверы: the wipe schedule", () => {
     expect(refused.status).toBe(403);
     expect(await columns(server.id)).toMatchObject({ kind: "none" });
     expect(await auditRowsFor(deps, "server", server.id)).toEqual([]);
+  });
+});
+
+describe("what players read follows the console at once (issue 45)", () => {
+  it("/wipes shows a schedule as soon as it is saved, and the item page drops a removed server's wipe", async () => {
+    const admin = await createOperator(deps, "admin");
+    const server = await createGameServer(deps, { name: `Сразу ${Date.now()}` });
+    const itemId = await createItem({ serverType: server.serverType });
+    // The cron's last document, written a moment before the save: the next write is minutes away.
+    await deps.kv.put(STATUS_KEY, JSON.stringify({ updated_at: clock.now().getTime(), servers: [] }));
+    const wipes = () => wipesLoader(routeArgs<Parameters<typeof wipesLoader>[0]>(deps, "http://localhost/wipes"));
+    const itemWipe = async () =>
+      (
+        await itemLoader(
+          routeArgs<Parameters<typeof itemLoader>[0]>(
+            deps,
+            `http://localhost/shop/items/${itemId}`,
+            {},
+            { params: { id: String(itemId) } },
+          ),
+        )
+      ).wipe;
+
+    await post(admin.token, plainForm(server.id, { wipeKind: "weekly", weekday: "3", time: "18:30" }));
+    const listed = (await wipes()).servers?.find((row) => row.name === server.name);
+    expect(listed?.wipe).toEqual({ kind: "weekly", weekday: 3, minute: 18 * 60 + 30 });
+    expect(await itemWipe()).toEqual({ server: server.name, phrase: "вайп завтра в 18:30" });
+
+    const removed = await post(admin.token, { intent: "remove", serverId: String(server.id), confirm: "yes" });
+    expect(removed.status).toBe(200);
+    expect((await wipes()).servers?.some((row) => row.name === server.name)).toBe(false);
+    expect(await itemWipe()).toBeNull();
   });
 });
 

@@ -134,10 +134,7 @@ export function readConfig(env: Settings): { config: Config; refusals: string[] 
         .filter(Boolean),
     },
     discordWebhookBase: env.DISCORD_WEBHOOK_BASE || DISCORD_WEBHOOK_BASE,
-    adminSteamIds: (env.ADMIN_STEAM_IDS ?? "")
-      .split(",")
-      .map((value) => value.trim())
-      .filter(Boolean),
+    adminSteamIds: adminSteamIdsOf(env.ADMIN_STEAM_IDS),
     seller: {
       name: env.SELLER_NAME?.trim() || null,
       inn: env.SELLER_INN?.trim() || null,
@@ -187,4 +184,12 @@ const standInsByConfig = new WeakMap<Config, boolean>();
 
 export function standInsEnabled(config: Config): boolean {
   return oncePer(standInsByConfig, config, ({ appEnv, publicUrl }) => isLocalSite(appEnv, publicUrl));
+}
+
+/** ADMIN_STEAM_IDS's SteamID64s, as the site reads them (and `npm run admins -- list` shows them). */
+export function adminSteamIdsOf(setting: string | undefined): string[] {
+  return (setting ?? "")
+    .split(",")
+    .map((value) => value.trim())
+    .filter(Boolean);
 }

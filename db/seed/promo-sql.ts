@@ -59,9 +59,10 @@ export type PromoInput = z.input<typeof promoInputSchema>;
 
 /**
  * The INSERT for one promo code. With `upsert`, an existing code with the same text gets the new
- * settings but keeps its use counter (the seed runs repeatedly); otherwise a duplicate code fails.
+ * settings but keeps its use counter (the seed runs repeatedly); with `returning`, a taken code is left
+ * as it is and the statement returns no row (`npm run promo` says so); otherwise a duplicate code fails.
  */
-export function promoInsertSql(raw: PromoInput, { upsert = false } = {}): string {
+export function promoInsertSql(raw: PromoInput, { upsert = false, returning = false } = {}): string {
   const input = promoInputSchema.parse(raw);
   const row = {
     code: input.code,
@@ -76,6 +77,7 @@ export function promoInsertSql(raw: PromoInput, { upsert = false } = {}): string
   };
   const columns = Object.keys(row) as (keyof typeof row)[];
   const insert = `INSERT INTO promo_codes (${columns.join(", ")}) VALUES (${columns.map((column) => sqlLiteral(row[column])).join(", ")})`;
+  if (returning) return `${insert} ON CONFLICT(code) DO NOTHING RETURNING id;`;
   if (!upsert) return `${insert};`;
   const updates = columns.filter((column) => column !== "code").map((column) => `${column} = excluded.${column}`);
   return `${insert} ON CONFLICT(code) DO UPDATE SET ${updates.join(", ")};`;

@@ -882,9 +882,14 @@ namespace Oxide.Plugins
                     return;
                 }
                 siteReached = false;
-                var hint = code == 401 ? " Check \"Server id\", \"Server key\" and this machine's clock." : "";
-                PrintWarning("Heartbeat answered {0}: {1}{2}", code, Short(response), hint);
+                PrintWarning("Heartbeat answered {0}: {1}{2}", code, Short(response), RefusedHint(code));
             });
+        }
+
+        // A 401 is the site refusing the request's signature: a wrong id or key, or a clock far off.
+        private static string RefusedHint(int code)
+        {
+            return code == 401 ? " Check \"Server id\", \"Server key\" and this machine's clock." : "";
         }
 
         #endregion
@@ -924,7 +929,7 @@ namespace Oxide.Plugins
                 {
                     if (code != 200)
                     {
-                        PrintWarning("Queue answered {0}: {1}", code, Short(response));
+                        PrintWarning("Queue answered {0}: {1}{2}", code, Short(response), RefusedHint(code));
                         return;
                     }
                     // The site has read which deliveries we did not start.

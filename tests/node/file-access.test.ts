@@ -40,6 +40,19 @@ describe("the fix for a file or folder its user can't use", () => {
     );
   });
 
+  it("is to run it as the site's user when another user ran it, never to give the site's files away", () => {
+    const admin = { name: "alice", uid: 1000 };
+    assert.equal(
+      accessFix("data/site.db", file(4242, 0o644), admin, "write", { folder: "/srv/rust-site/data", siteUser: site }),
+      "run it as rust-site, the site's user: sudo -u rust-site …",
+    );
+    // A file root left behind goes to the site's user, not to whoever ran the command.
+    assert.equal(
+      accessFix("/srv/rust-site/backups", folder(0, 0o755), admin, "write", { siteUser: site }),
+      "give it to the site's user: sudo chown -R rust-site /srv/rust-site/backups, then run it as rust-site, the site's user: sudo -u rust-site …",
+    );
+  });
+
   it("is chown then chmod when the owner is wrong and the mode would still be", () => {
     assert.equal(
       accessFix("/srv/rust-site/backups", folder(0, 0o555), site, "write"),

@@ -5,6 +5,7 @@ import assert from "node:assert/strict";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { test } from "node:test";
+import { GameServerProcess } from "./harness.ts";
 import { chats, crashBeforeAck, given, scenario, secondServer } from "./scenario.ts";
 import {
   all,
@@ -412,6 +413,33 @@ test("a good start says so in the log, and the heartbeat carries the map and the
       [Number(beat.wiped_at)],
     );
   } finally {
+    await s.end();
+  }
+});
+
+test("a wrong server key: the queue's refusal, like the heartbeat's, says what to check (issue 45)", async () => {
+  const s = await scenario({ start: false });
+  // The owner pasted another server's key: the site refuses every signed request with 401.
+  const other = await secondServer(s);
+  const game = new GameServerProcess({
+    siteUrl: `http://127.0.0.1:${s.proxy.port}`,
+    serverId: s.server.id,
+    serverKey: other.other.key,
+  });
+  try {
+    await game.start();
+    await game.advance(60);
+    const hint = 'Check "Server id", "Server key" and this machine\'s clock.';
+    const refused = game.logs("warn");
+    assert.ok(
+      refused.some((line) => line.startsWith("[RustStoreDelivery] Queue answered 401") && line.endsWith(hint)),
+      refused.join("\n"),
+    );
+    assert.ok(
+      refused.some((line) => line.startsWith("[RustStoreDelivery] Heartbeat answered 401") && line.endsWith(hint)),
+    );
+  } finally {
+    await game.stop();
     await s.end();
   }
 });

@@ -170,6 +170,13 @@ describe("a backup or restore its user can't do", () => {
         result,
         /^\/\S+\/data belongs to nobody, the site's user, not to daemon: run it as nobody: sudo -u nobody npm run db:backup -- backups\/a\.db$/,
       );
+      // Root too: its backups/ would be root's, which the site's user and the nightly timer can't write.
+      const asRootResult = await backup(site, "backups/a.db", { uid: 0, gid: 0 });
+      assertOneLine(
+        asRootResult,
+        /^\/\S+\/data belongs to nobody, the site's user, not to root: run it as nobody: sudo -u nobody npm run db:backup -- backups\/a\.db$/,
+      );
+      assert.equal(existsSync(join(site, "backups")), false, "no backups/ of root's was made");
     } else {
       // Only root can make a folder of another user's: the backup of one's own goes through.
       assert.equal((await backup(site, "backups/a.db")).code, 0);

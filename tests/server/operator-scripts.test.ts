@@ -2,7 +2,7 @@
 // server's libSQL database, migrated with `npm run db:migrate`, and no wrangler is involved.
 import assert from "node:assert/strict";
 import { execFile } from "node:child_process";
-import { existsSync, mkdtempSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { after, before, describe, it } from "node:test";
@@ -42,7 +42,13 @@ async function script(name: string, ...args: string[]): Promise<string> {
   const { stdout } = await promisify(execFile)(process.execPath, [join("scripts", name), ...args], {
     cwd: root,
     encoding: "utf8",
-    env: { ...process.env, DATABASE_URL: databaseUrl, DATABASE_AUTH_TOKEN: "", GAME_KEY_SECRET: GAME_SECRET },
+    env: {
+      ...process.env,
+      DATABASE_URL: databaseUrl,
+      DATABASE_AUTH_TOKEN: "",
+      GAME_KEY_SECRET: GAME_SECRET,
+      ADMIN_STEAM_IDS: "76561198000000077",
+    },
   });
   return stdout;
 }
@@ -92,6 +98,40 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.doesNotMatch(await script("servers.ts", "list"), /OLD/);
   });
 
+  it("the plugin README's key rotation for a site on its own server runs as written", async () => {
+    const readme = readFileSync(join(root, "plugins/oxide/README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## Rotating a key"), readme.indexOf("## Local development"));
+    const line = section.match(/^npm run servers -- (rotate-key --id N --libsql)\b/m)?.[1];
+    assert.ok(line, "the README rotates a key on the Node server's database");
+    const rotated = await script("servers.ts", ...line.replace("N", "1").split(" "));
+    const key = rotated.match(/"Server key": "(rsk_[\w-]+)"/)?.[1];
+    const [row] = await sqlRows("SELECT key_salt FROM servers WHERE id = 1");
+    assert.equal(key, await deriveServerKey(GAME_SECRET, 1, String(row?.key_salt)));
+  });
+
+  it("servers wipe sets a wipe schedule as the console does, refusing what is not one in its words", async () => {
+    assert.match(
+      await script("servers.ts", "wipe", "--id", "1", "--kind", "weekly", "--weekday", "4", "--time", "14:00"),
+      /^Расписание вайпов сервера №1 сохранено — каждую неделю: чт 14:00 \(file:.*\)\.\n/,
+    );
+    assert.match(
+      await refusal("servers.ts", "wipe", "--id", "1", "--kind", "every_weeks", "--weeks", "2", "--time", "14:00"),
+      /^Дата первого вайпа в виде 2026-12-03\n/,
+    );
+    assert.match(await refusal("servers.ts", "wipe", "--id", "99", "--kind", "forced"), /^No server #99 in /);
+    const [row] = await sqlRows(
+      "SELECT wipe_kind, wipe_weekday, wipe_minute, wipe_every_weeks, wipe_from, wipe_schedule_set_at > 0 AS set_now FROM servers WHERE id = 1",
+    );
+    assert.deepEqual(row, {
+      wipe_kind: "weekly",
+      wipe_weekday: 4,
+      wipe_minute: 14 * 60,
+      wipe_every_weeks: null,
+      wipe_from: null,
+      set_now: 1,
+    });
+  });
+
   it("a second server on the same address is refused and not listed", async () => {
     await assert.rejects(
       script("servers.ts", "add", "--name", "Копия", "--type", "SOLO", "--ip-port", "10.0.0.6:28015"),
@@ -105,6 +145,11 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(added, /76561198000000042 is now support/);
     const listed = await script("admins.ts", "list");
     assert.match(listed, /'76561198000000042' │ 'support' │ '\(not signed in yet\)'/);
+  });
+
+  it("admins list also shows the admins ADMIN_STEAM_IDS makes", async () => {
+    const listed = await script("admins.ts", "list");
+    assert.match(listed, /'76561198000000077' │ 'admin'\s+│ '\(not signed in yet\)'\s+│ 'ADMIN_STEAM_IDS'/);
   });
 
   it("promo create says what it made in a line (not its SQL); promo list shows the code", async () => {
@@ -163,6 +208,25 @@ describe("operator scripts on the Node server's libSQL database", () => {
     assert.match(listed, /'WINTER'\s+│ 'BALANCE' │ 100\s+│/);
     assert.match(listed, /│ 0\s+│ 50\s+│/);
     assert.doesNotMatch(listed, /DRY/);
+  });
+
+  it("promo create with a taken code says so as the console does, and changes nothing", async () => {
+    const taken = await refusal(
+      "promo.ts",
+      "create",
+      "--code",
+      "Winter",
+      "--type",
+      "BALANCE",
+      "--value",
+      "5",
+      "--max-uses",
+      "1",
+    );
+    assert.match(taken, /^Такой промокод уже есть: «WINTER» \(file:.*\)\. Ничего не изменено\.\n$/);
+    assert.deepEqual(await sqlRows("SELECT value, max_uses FROM promo_codes WHERE code = 'WINTER'"), [
+      { value: 10000, max_uses: 50 },
+    ]);
   });
 
   it("categories: an empty shop gets its catalog from the shell; the shop's revision moves with each change", async () => {

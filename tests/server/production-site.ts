@@ -4,7 +4,7 @@
 // - node: the Node build behind Caddy terminating TLS with the README's Caddyfile, migrated at start;
 // - worker: the Worker build in workerd (`vite preview`) over TLS, as Cloudflare's edge hands it
 //   https requests, on a local D1 that only the migrations have touched.
-import { execFileSync } from "node:child_process";
+import { type ChildProcess, execFileSync } from "node:child_process";
 import { existsSync, mkdtempSync, readdirSync, readFileSync } from "node:fs";
 import { request as httpsRequest } from "node:https";
 import { tmpdir } from "node:os";
@@ -13,6 +13,7 @@ import { freePort, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
 import { servePreview, stopSite } from "../e2e/site.ts";
 import { type BoundaryServer, startBoundaryServer } from "./boundary-server.ts";
 import { type Caddy, startCaddy } from "./caddy.ts";
+import { ownerEnvInCheckout } from "./owner-env.ts";
 import { rows as rowsOf } from "./owner-site.ts";
 
 /** The shop's public name; browsers and the notification sender resolve it to this machine. */
@@ -196,6 +197,22 @@ function edgeCertificate(dir: string): { cert: string; key: string } {
   return { cert, key };
 }
 
+/** The Worker's build keeps no copy of `.env`'s secrets (the Cloudflare plugin's build/server/.dev.vars). */
+function assertNoEnvCopied(): void {
+  const env = readFileSync(".env", "utf8");
+  const secrets = env
+    .split("\n")
+    .map((line) => line.split("=").slice(1).join("=").trim())
+    .filter((value) => value.length >= 16);
+  for (const folder of ["build/server", "build/client"]) {
+    const devVars = join(folder, ".dev.vars");
+    const copied = existsSync(devVars) ? readFileSync(devVars, "utf8") : "";
+    for (const secret of secrets) {
+      if (copied.includes(secret)) throw new Error(`${devVars} holds a secret from .env`);
+    }
+  }
+}
+
 async function workerOverTls(): Promise<ProductionSite> {
   const port = await freePort();
   const dir = mkdtempSync(join(tmpdir(), "site-production-worker-"));
@@ -216,20 +233,28 @@ async function workerOverTls(): Promise<ProductionSite> {
     E2E_TLS_CERT: tls.cert,
     E2E_TLS_KEY: tls.key,
   };
-  execFileSync(resolve("node_modules/.bin/react-router"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
-  // An empty D1: the migrations only, as `wrangler d1 migrations apply` leaves a new database.
-  execFileSync(
-    resolve("node_modules/.bin/wrangler"),
-    ["d1", "migrations", "apply", "DB", "--local", "--env", "e2e", "--persist-to", state],
-    { stdio: ["ignore", "ignore", "inherit"], env: { ...env, CI: "true" } },
-  );
-  const server = await servePreview({
-    port,
-    stateDir: state,
-    readyUrl: `${publicUrl}/api/server-types`,
-    ready: async () => (await https("/api/server-types")).status === 200,
-    env,
-  });
+  const removeOwnerEnv = ownerEnvInCheckout();
+  let server: ChildProcess;
+  try {
+    execFileSync(resolve("node_modules/.bin/react-router"), ["build"], { stdio: ["ignore", "ignore", "inherit"], env });
+    assertNoEnvCopied();
+    // An empty D1: the migrations only, as `wrangler d1 migrations apply` leaves a new database.
+    execFileSync(
+      resolve("node_modules/.bin/wrangler"),
+      ["d1", "migrations", "apply", "DB", "--local", "--env", "e2e", "--persist-to", state],
+      { stdio: ["ignore", "ignore", "inherit"], env: { ...env, CI: "true" } },
+    );
+    server = await servePreview({
+      port,
+      stateDir: state,
+      readyUrl: `${publicUrl}/api/server-types`,
+      ready: async () => (await https("/api/server-types")).status === 200,
+      env,
+    });
+  } catch (error) {
+    removeOwnerEnv();
+    throw error;
+  }
   const d1File = () => {
     const folder = join(state, "v3", "d1", "miniflare-D1DatabaseObject");
     const file = existsSync(folder) ? readdirSync(folder).find((name) => name.endsWith(".sqlite")) : undefined;
@@ -248,6 +273,7 @@ async function workerOverTls(): Promise<ProductionSite> {
     async stop() {
       stopSite(server);
       await boundary.stop();
+      removeOwnerEnv();
     },
   };
 }

@@ -70,6 +70,14 @@ describe("the built server refuses to start", () => {
         result,
         /^Cannot start: DATABASE_URL: the database file data\/site\.db can't be written by user nobody \(it belongs to root, mode 644\); give it to user nobody: sudo chown -R nobody .*\/data$/,
       );
+      // The site is another user's (its folder and data/ are daemon's): run it as that user, rather than
+      // giving the site's data to whoever started it (issue 45).
+      chownSync(site, 1, 1);
+      chownSync(join(site, "data"), 1, 1);
+      assertRefused(
+        await refusedStart(env, site, OTHER_USER),
+        /^Cannot start: DATABASE_URL: the folder .*\/data can't be written by user nobody \(it belongs to daemon, mode 755\); run it as daemon, the site's user: sudo -u daemon …$/,
+      );
     } else {
       chmodSync(join(site, "data/site.db"), 0o444);
       const result = await refusedStart(env, site);
@@ -128,7 +136,14 @@ describe("the built server refuses to start", () => {
       const result = await refusedStart(env, site, OTHER_USER);
       assertRefused(
         result,
-        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to this user: sudo mkdir -p .*\/data && sudo chown nobody .*\/data$/,
+        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to the site's user: sudo mkdir -p .*\/data && sudo chown nobody .*\/data$/,
+      );
+      // The site's folder is another user's (the site's user, here daemon): data/ is made for that
+      // user, not for whoever ran the start (issue 45).
+      chownSync(site, 1, 1);
+      assertRefused(
+        await refusedStart(env, site, OTHER_USER),
+        /^Cannot start: DATABASE_URL: can't create the folder .*\/data for file:data\/site\.db as user nobody \(EACCES\); create it and give it to the site's user: sudo mkdir -p .*\/data && sudo chown daemon .*\/data$/,
       );
     } else {
       chmodSync(site, 0o555);

@@ -1,6 +1,6 @@
 import { existsSync, mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { accessProblem, currentAccount } from "./file-access.ts";
+import { accessProblem, currentAccount, siteUserFor } from "./file-access.ts";
 import { SettingError } from "./settings.ts";
 
 // The embedded database is a file the process must be able to write, with its folder: SQLite
@@ -26,10 +26,10 @@ export function prepareFileDatabase(url: string): void {
   try {
     mkdirSync(folder, { recursive: true });
   } catch (error) {
-    const user = currentAccount().name;
+    const siteUser = siteUserFor(folder);
     throw new SettingError(
-      `DATABASE_URL: can't create the folder ${folder} for ${url} as user ${user} (${codeOf(error)}); ` +
-        `create it and give it to this user: sudo mkdir -p ${folder} && sudo chown ${user} ${folder}`,
+      `DATABASE_URL: can't create the folder ${folder} for ${url} as user ${currentAccount().name} (${codeOf(error)}); ` +
+        `create it and give it to the site's user: sudo mkdir -p ${folder} && sudo chown ${siteUser} ${folder}`,
     );
   }
   const problem = databaseAccessProblem(path);

@@ -1,4 +1,4 @@
-import { accessSync, constants, readFileSync, statSync } from "node:fs";
+import { accessSync, constants, existsSync, readFileSync, statSync } from "node:fs";
 import { userInfo } from "node:os";
 import { dirname } from "node:path";
 
@@ -31,6 +31,11 @@ export interface AccessProblem {
 export interface FixOptions {
   /** The folder that belongs wholly to the site's user (data/, backups/): a chown takes all of it. */
   folder?: string;
+  /**
+   * The site's user when it is not the one running (the owner of the folder the site's files are in,
+   * root aside): the fix is to run as that user, never to give the site's files to whoever ran this.
+   */
+  siteUser?: Account;
 }
 
 export function currentAccount(): Account {
@@ -77,9 +82,15 @@ export function accessFix(
   const chmod = `chmod ${symbolic} ${path}`;
   if (status.uid === account.uid) return `let its owner ${need} it: ${chmod}`;
   const target = options.folder ?? path;
-  const chown = `sudo chown ${target === path && !status.isDirectory ? "" : "-R "}${account.name} ${target}`;
+  const chownTo = (name: string) =>
+    `sudo chown ${target === path && !status.isDirectory ? "" : "-R "}${name} ${target}`;
   const ownerCan = (status.mode & bits) === bits;
-  return `give it to user ${account.name}: ${chown}${ownerCan ? "" : ` && sudo ${chmod}`}`;
+  const site = options.siteUser;
+  if (site && site.uid !== account.uid) {
+    const runAs = `run it as ${site.name}, the site's user: sudo -u ${site.name} …`;
+    return status.uid === site.uid ? runAs : `give it to the site's user: ${chownTo(site.name)}, then ${runAs}`;
+  }
+  return `give it to user ${account.name}: ${chownTo(account.name)}${ownerCan ? "" : ` && sudo ${chmod}`}`;
 }
 
 /** Why `account` can't `need` the existing file or folder `path`, and the fix; null when it can. */
@@ -115,14 +126,41 @@ export function accessProblem(
     return { reason: `can't be reached: ${folder} ${problem.reason}`, fix: problem.fix };
   }
   const status = { uid: stats.uid, mode: stats.mode, isDirectory: stats.isDirectory() };
+  const siteUser = options.siteUser ?? siteAccountOf(dirname(options.folder ?? path), account);
   return {
     reason: `can't be ${need === "write" ? "written" : "read"} by user ${account.name} (it belongs to ${accountName(status.uid)}, mode ${(status.mode & 0o777).toString(8)})`,
-    fix: accessFix(path, status, account, need, options),
+    fix: accessFix(path, status, account, need, { ...options, siteUser }),
   };
+}
+
+/** The owner of `folder` when it is another user than `account` and not root: then the site's user. */
+function siteAccountOf(folder: string, account: Account): Account | undefined {
+  try {
+    const { uid } = statSync(folder);
+    return uid === 0 || uid === account.uid ? undefined : { uid, name: accountName(uid) };
+  } catch {
+    return undefined;
+  }
 }
 
 /** An access error's path, for a last-resort one line: the error code without a stack. */
 export function isAccessError(error: unknown): error is NodeJS.ErrnoException & { path: string } {
   const { code, path } = (error ?? {}) as NodeJS.ErrnoException;
   return (code === "EACCES" || code === "EPERM") && typeof path === "string";
+}
+
+/**
+ * Who a folder about to be made is for: the owner of the nearest folder that exists (the site's
+ * user owns the site's folder, README "Your own server"), not whoever ran the command; the current
+ * user when that folder is root's.
+ */
+export function siteUserFor(path: string): string {
+  let parent = dirname(path);
+  while (!existsSync(parent) && dirname(parent) !== parent) parent = dirname(parent);
+  try {
+    const { uid } = statSync(parent);
+    return uid === 0 ? currentAccount().name : accountName(uid);
+  } catch {
+    return currentAccount().name; // not even its owner can be read: the advice names this user, as before
+  }
 }

@@ -225,6 +225,38 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
   return { document, written: true };
 }
 
+/**
+ * After an operator changes the servers (a wipe schedule saved, a server removed), the document the
+ * server list, /wipes and the item pages read follows at once rather than at the cron's next write,
+ * up to two minutes later (issue 45): each server's name, type and schedule from the database, its
+ * sightings as the last document had them, `updated_at` kept so the cron's budget is unchanged. One
+ * write per operator change (decision 001). No document yet: the cron writes the first.
+ */
+export async function followServerChanges(deps: Pick<Deps, "db" | "kv">): Promise<void> {
+  const [rows, previous] = await Promise.all([
+    deps.db.orm.select().from(servers).orderBy(servers.sortOrder, servers.id),
+    readDocument(deps.kv),
+  ]);
+  if (!previous) return;
+  const current = rows.map((server): PublicServer => {
+    const schedule = scheduleFromColumns(server);
+    const { wipe: _earlier, ...seen } = previous.servers.find((entry) => entry.ip_port === server.ipPort) ?? {
+      status: "offline" as const,
+      players: { current: 0, max: 0 },
+      map: null,
+      wiped_at: null,
+    };
+    return {
+      ...seen,
+      name: server.name,
+      server_type: server.serverType,
+      ip_port: server.ipPort,
+      ...(schedule.kind === "none" ? {} : { wipe: schedule }),
+    };
+  });
+  await deps.kv.put(STATUS_KEY, JSON.stringify({ ...previous, servers: current } satisfies StatusDocument));
+}
+
 function shouldWrite(previous: StatusDocument | null, next: StatusDocument): boolean {
   if (!previous) return true;
   const age = next.updated_at - previous.updated_at;

@@ -6,7 +6,7 @@ import { scheduleFromColumns, scheduleToColumns, type WipeSchedule } from "#core
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, read, statement } from "../../ports/database.ts";
 import { deriveServerKey, generateKeySalt } from "../game/keys.ts";
-import { OFFLINE_AFTER_MS } from "../server-status.ts";
+import { followServerChanges, OFFLINE_AFTER_MS } from "../server-status.ts";
 import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
@@ -157,7 +157,7 @@ export async function rotateServerKey(
  * same batch. The status cron carries it to the server list within two minutes (decision 001).
  */
 export async function setWipeSchedule(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "kv">,
   operator: Operator,
   serverId: number,
   schedule: WipeSchedule,
@@ -185,7 +185,15 @@ export async function setWipeSchedule(
       WHERE id = ${serverId}`),
   ]);
   if (audit?.changes !== 1) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
+  await followInStatus(deps);
   return { ok: true, serverId };
+}
+
+/** The pages that read the status document show the change now; a failure leaves it to the cron. */
+async function followInStatus(deps: Pick<Deps, "db" | "kv">): Promise<void> {
+  await followServerChanges(deps).catch((error: unknown) => {
+    console.error(JSON.stringify({ event: "server_status_follow_failed", error: String(error) }));
+  });
 }
 
 /**
@@ -227,7 +235,7 @@ export type RemoveResult =
  * and is delivered once a server of the type is added again.
  */
 export async function removeServer(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "kv">,
   operator: Operator,
   serverId: number,
   options: { confirmQueued?: boolean } = {},
@@ -279,6 +287,7 @@ export async function removeServer(
   if (!server) return { ok: false, status: 404, error: SERVER_TEXT.notFound };
   const waiting = Number(server.waiting);
   if (audit?.changes === 1) {
+    await followInStatus(deps);
     return {
       ok: true,
       serverId,
