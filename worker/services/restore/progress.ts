@@ -7,8 +7,8 @@ import type { SiteProgress } from "../../ports/witness.ts";
 
 const counters = read<{ ledger: number | null; entries: number | null; newest: number | null }>(
   `SELECT (SELECT MAX(id) FROM ledger) AS ledger, (SELECT MAX(id) FROM inventory_entries) AS entries,
-     MAX(COALESCE((SELECT created_at FROM ledger ORDER BY id DESC LIMIT 1), 0),
-         COALESCE((SELECT created_at FROM inventory_entries ORDER BY id DESC LIMIT 1), 0)) AS newest`,
+     MAX(COALESCE((SELECT created_at FROM ledger WHERE id = (SELECT MAX(id) FROM ledger)), 0),
+         COALESCE((SELECT created_at FROM inventory_entries WHERE id = (SELECT MAX(id) FROM inventory_entries)), 0)) AS newest`,
 );
 const acks = read<{ id: number; ack_seq: number }>("SELECT id, ack_seq FROM servers");
 
