@@ -11,6 +11,7 @@ import {
   createDeliverableItem,
   createEntry,
   createGameServer,
+  rewindDelivery,
   uniqueServerType,
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
@@ -101,20 +102,7 @@ describe("the site's witness of its progress (decision 133)", () => {
     await cron(deps);
 
     // The database is put back to before that delivery, and nobody tells the site.
-    await deps.db.orm
-      .update(deliveries)
-      .set({
-        status: "pending",
-        leaseUntil: null,
-        leasedServerId: null,
-        doneAt: null,
-        doneServerId: null,
-        commands: null,
-        progress: null,
-        leaseSeq: 0,
-        homeServerId: null,
-      })
-      .where(eq(deliveries.id, id));
+    await rewindDelivery(deps, id);
     await deps.db.orm
       .update(inventoryEntries)
       .set({ status: "not_used", usedAt: null, usedServerId: null })
