@@ -37,9 +37,14 @@ async function serverList(deps: Deps) {
 
 describe("the site's witness of its progress (decision 133)", () => {
   // First in the file: the database is as a new site's, with nothing in it yet.
-  it("a fresh, empty site is not taken for a restored one, and its first server delivers", async () => {
+  it("a fresh, empty site is not taken for a restored one, even beside an earlier site's witness, and its first server delivers", async () => {
     const clock = testClock(Date.parse("2026-11-20T12:00:00Z"));
     const deps = testDeps({ now: clock.now });
+    // The witness of a site whose database was deleted to start over (its file left in data/, or its
+    // status document left in KV).
+    const earlier = { at: clock.now().getTime() - DAY, progress: { ledger: 500, entries: 300, acks: { "1": 40 } } };
+    if (deps.witness) await deps.witness.write(earlier);
+    else await deps.kv.put(STATUS_KEY, JSON.stringify({ updated_at: earlier.at, servers: [], witness: earlier }));
     await cron(deps);
     clock.advance(3 * MINUTE);
     await cron(deps);
