@@ -5,7 +5,7 @@ import { runScheduledWipes } from "../services/game/wipe-ends.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
 import { runAfterRestoreSteps } from "../services/restore/after-restore.ts";
-import { type WatchResult, watchForRestore } from "../services/restore/watch.ts";
+import { watchForRestore } from "../services/restore/watch.ts";
 import { type RefreshOptions, refreshServerStatus, statusDocumentWitness } from "../services/server-status.ts";
 
 export interface ScheduledOptions {
@@ -18,9 +18,13 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
   // The restore watch (decision 133) runs first in the status job: on Workers the status document
   // carries its witness. A watch that fails is its own failed job; the server list is still refreshed,
   // and its document keeps the witness it had.
-  const watching = watchRestores(deps);
+  const watching = watchForRestore(deps, deps.witness ?? statusDocumentWitness(deps.kv));
   const jobs: Record<string, () => Promise<unknown>> = {
-    restoreWatch: () => watching,
+    // What follows a restore it finds (the payments reconciliation) doesn't hold the server list up.
+    restoreWatch: async () => {
+      const { restore } = await watching;
+      if (restore) await runAfterRestoreSteps(deps, restore);
+    },
     serverStatus: async () => {
       const watched = await watching.catch(() => null);
       const carried = deps.witness === null && watched ? { witness: watched.witness } : {};
@@ -68,11 +72,4 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
   }
   // Let Cloudflare record the run as failed, after every job had its chance.
   if (failed.length > 0) throw new Error(`cron jobs failed: ${failed.join(", ")}`);
-}
-
-/** The minute's restore watch, and the steps that follow a restore it finds. */
-async function watchRestores(deps: Deps): Promise<WatchResult> {
-  const watched = await watchForRestore(deps, deps.witness ?? statusDocumentWitness(deps.kv));
-  if (watched.restore) await runAfterRestoreSteps(deps, watched.restore);
-  return watched;
 }
