@@ -12,6 +12,7 @@ import {
   createDeliverableItem,
   createEntry,
   createGameServer,
+  rewindDelivery,
   uniqueServerType,
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
@@ -278,20 +279,7 @@ describe("each command's progress (decision 124)", () => {
     expect(done.json).toMatchObject({ results: [{ delivery_id: id, status: "done" }], ack_seq: 1 });
 
     // The owner restores a backup from before that delivery (npm run db:restore marks every server).
-    await deps.db.orm
-      .update(deliveries)
-      .set({
-        status: "pending",
-        leaseUntil: null,
-        leasedServerId: null,
-        doneAt: null,
-        doneServerId: null,
-        commands: null,
-        progress: null,
-        leaseSeq: 0,
-        homeServerId: null,
-      })
-      .where(eq(deliveries.id, id));
+    await rewindDelivery(deps, id);
     await deps.db.orm.update(servers).set({ ackSeq: 0, needsResync: true }).where(eq(servers.serverType, serverType));
 
     // B has nothing to re-send, but A has not re-sent yet: nothing of the type moves.

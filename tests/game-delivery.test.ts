@@ -59,6 +59,27 @@ async function deliveryRows(entryId: number) {
 }
 
 describe("delivery queue and acknowledgements", () => {
+  it("gives a plugin before 3.0 nothing and says why in its console; its heartbeats still count (decision 134)", async () => {
+    const { deps, player, item, sim, serverType } = await world();
+    const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType });
+    expect((await sim.heartbeat([player.steamId])).status).toBe(200);
+    // Plugin 2.0 polls with the online players only (no counter: it can't re-send after a restore).
+    const signed = await sim.sign("/api/game/queue", { online: [player.steamId] });
+    const answer = await sim.send(signed);
+    const text = await answer.text();
+    expect(answer.status).toBe(426);
+    // What 2.0 prints for it (git show 55fc412:plugins/oxide/RustStoreDelivery.cs, Poll: PrintWarning
+    // "Queue answered {0}: {1}" with the answer cut at 200 characters by Short): the whole reason.
+    expect(text.length).toBeLessThanOrEqual(200);
+    expect(`Queue answered ${answer.status}: ${text}`).toBe(
+      'Queue answered 426: {"error":"Плагин старше 3.0 не получает выдач: после восстановления сайта он выдал бы их снова. Обновите RustStoreDelivery.cs до 3.x"}',
+    );
+    expect(await deliveryRows(entry.id)).toEqual([]);
+    expect(await entryRow(entry.id)).toMatchObject({ status: "not_used" });
+    // Upgraded to 3.x, the same server is served.
+    expect((await sim.poll([player.steamId])).deliveries).toHaveLength(1);
+  });
+
   it("serves a grant once to an online player and marks the Корзина entry used; repeated polls and acks change nothing", async () => {
     const { deps, server, player, item, sim, serverType, clock } = await world({
       grant: ["oxide.usergroup add {steamid} vip", "say {nickname} получил VIP на {server}"],

@@ -259,7 +259,7 @@ describe("a replayed request changes nothing, and only a request that changes so
   it("refuses a poll that leased something, and an ack, when either comes again", async () => {
     const { sim, deps, server, item, player } = await shop();
     const entry = await createEntry(deps, { userId: player.id, itemId: item.id, serverType: server.serverType });
-    const poll = await sim.sign("/api/game/queue", { online: [player.steamId] });
+    const poll = await sim.sign("/api/game/queue", { online: [player.steamId], site_seq: 0 });
     const first = await sim.send(poll);
     expect(first.status).toBe(200);
     const [delivery] = ((await first.json()) as { deliveries: QueueDelivery[] }).deliveries;
@@ -316,7 +316,7 @@ describe("a replayed request changes nothing, and only a request that changes so
 
   it("refuses a poll replayed after something fell due once a newer request was recorded", async () => {
     const { sim, deps, server, item, player, clock } = await shop();
-    const idle = await sim.sign("/api/game/queue", { online: [player.steamId] });
+    const idle = await sim.sign("/api/game/queue", { online: [player.steamId], site_seq: 0 });
     expect((await sim.send(idle)).status).toBe(200);
     clock.advance(30_000);
     expect((await sim.heartbeat([player.steamId])).status).toBe(200);

@@ -2,6 +2,7 @@ import { oncePer } from "#core/once-per.ts";
 import { type Config, loadConfig } from "./config.ts";
 import type { Database } from "./ports/database.ts";
 import type { KeyValueStore } from "./ports/key-value.ts";
+import type { WitnessStore } from "./ports/witness.ts";
 import type { Settings } from "./settings.ts";
 
 /** What a runtime hands the site: its two ports and its settings. */
@@ -9,12 +10,16 @@ export interface Platform {
   db: Database;
   kv: KeyValueStore;
   settings: Settings;
+  /** Where the site keeps the witness of its progress (decision 133); absent on Workers, where the status document carries it. */
+  witness?: WitnessStore;
 }
 
 // Everything a service may touch, built once per request (or cron run).
 export interface Deps {
   db: Database;
   kv: KeyValueStore;
+  /** The witness of the site's progress outside its database (Node); null: the status document in KV carries it. */
+  witness: WitnessStore | null;
   config: Config;
   now: () => Date;
   // Outbound HTTP. Locally it routes the stand-ins' URLs in-process.
@@ -36,6 +41,7 @@ export function buildDeps(platform: Platform, overrides: DepsOverrides = {}): De
   return {
     db: platform.db,
     kv: platform.kv,
+    witness: platform.witness ?? null,
     config: oncePer(parsedConfigs, platform.settings, loadConfig),
     now: overrides.now ?? (() => new Date()),
     fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),

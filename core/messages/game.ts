@@ -12,6 +12,10 @@ export const GAME_ERRORS = {
   badRequest: "Неверный формат запроса",
   unknownDeliveries: "Неизвестные доставки",
   foreignDeliveries: "Доставки выданы другому серверу",
+  // A plugin before 3.0 prints this in the game server's console («Queue answered 426: …», which cuts the
+  // answer at 200 characters): it can't re-send what it gave after a restore (decision 134).
+  pluginTooOld:
+    "Плагин старше 3.0 не получает выдач: после восстановления сайта он выдал бы их снова. Обновите RustStoreDelivery.cs до 3.x",
 } as const;
 
 /**

@@ -104,7 +104,13 @@ describe("backup under purchase load, then restore, with the README's commands",
     );
     // It names the process that holds the file (Linux's /proc): the owner sees which one to stop.
     assert.match(refused.stderr, new RegExp(`[(;] ?PID ${server.process.pid}: \\S*node \\S*server`));
-    assert.deepEqual(readdirSync(join(live, "data")).sort(), ["site.db", "site.db-shm", "site.db-wal"]);
+    // …and the site's witness of its progress beside it (decision 133).
+    assert.deepEqual(readdirSync(join(live, "data")).sort(), [
+      "site.db",
+      "site.db-shm",
+      "site.db-wal",
+      "site.db.witness",
+    ]);
     assert.deepEqual(await rows(join(live, "data/site.db"), PURCHASES), before);
   });
 
@@ -115,6 +121,43 @@ describe("backup under purchase load, then restore, with the README's commands",
     const wal = join(live, "data/site.db-wal");
     assert.ok(!existsSync(wal) || statSync(wal).size === 0, "no WAL content left");
     assert.deepEqual(await rows(join(live, "data/site.db"), "PRAGMA integrity_check"), [["ok"]]);
+  });
+
+  it("a backup copied back by hand behind the site's back is found at the next start: every game server re-sends first", async () => {
+    const database = join(live, "data/site.db");
+    const start = async () => {
+      const port = await freePort();
+      const env = localSiteEnv(port, "");
+      delete env.DATABASE_URL;
+      return serveNodeSite(env, live);
+    };
+    const stop = async (site: NodeServer) => {
+      site.process.kill("SIGTERM");
+      await new Promise((done) => site.process.once("exit", done));
+    };
+    // A start runs the minute's jobs at once: the witness beside the file takes every purchase made.
+    const again = await start();
+    await until(() => again.output().includes("server_status_refreshed"));
+    await stop(again);
+    assert.deepEqual(await rows(database, "SELECT count(*) FROM servers WHERE needs_resync = 1"), [[0]]);
+
+    // The owner copies the backup over the database (not db:restore: it marks the servers itself).
+    copyFileSync(join(live, backupFile), database);
+    const restored = await start();
+    try {
+      await until(() => restored.output().includes("restore_detected"));
+      const [[servers, waiting]] = (await rows(database, "SELECT count(*), sum(needs_resync) FROM servers")) as [
+        [number, number],
+      ];
+      assert.ok(servers > 0);
+      assert.equal(waiting, servers, "every server is to re-send before its type's deliveries move");
+      const [[finding]] = (await rows(database, "SELECT value FROM key_values WHERE key = 'restore-detected:v1'")) as [
+        [string],
+      ];
+      assert.match(JSON.parse(finding).lost.join("; "), /^ledger \d+ < \d+/);
+    } finally {
+      await stop(restored);
+    }
   });
 
   it("restored into a fresh folder: the same balances and purchases, integrity_check ok, and the site serves them", async () => {
@@ -181,4 +224,12 @@ describe("backup under purchase load, then restore, with the README's commands",
  */
 function siteFiles(folder: string): string[] {
   return readdirSync(folder).filter((name) => !/-(wal|shm)$/.test(name));
+}
+
+/** Waits until `done` holds, checking every 100 ms, for 30 s at most. */
+async function until(done: () => boolean): Promise<void> {
+  for (let waited = 0; !done(); waited += 100) {
+    assert.ok(waited < 30_000, "timed out");
+    await new Promise((resolve) => setTimeout(resolve, 100));
+  }
 }

@@ -1,7 +1,8 @@
 // Rows the game-delivery tests need. Each test uses its own server type (a free-text column),
 // so polls never see another test's deliveries in the shared D1.
 import { createExecutionContext, env } from "cloudflare:test";
-import { categories, inventoryEntries, itemCommands, itemDurations, items, servers } from "#db/schema.ts";
+import { eq } from "drizzle-orm";
+import { categories, deliveries, inventoryEntries, itemCommands, itemDurations, items, servers } from "#db/schema.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import { deriveServerKey, generateKeySalt, hashServerKey } from "#worker/services/game/keys.ts";
@@ -127,4 +128,22 @@ export function clockedTransport(now: () => Date): Transport {
     overrides: () => ({ now }),
   });
   return async (request) => app.fetch(request, env, createExecutionContext());
+}
+
+/** A delivery as a backup from before its first lease holds it: pending, never leased, nothing run. */
+export async function rewindDelivery(deps: Deps, deliveryId: string) {
+  await deps.db.orm
+    .update(deliveries)
+    .set({
+      status: "pending",
+      leaseUntil: null,
+      leasedServerId: null,
+      doneAt: null,
+      doneServerId: null,
+      commands: null,
+      progress: null,
+      leaseSeq: 0,
+      homeServerId: null,
+    })
+    .where(eq(deliveries.id, deliveryId));
 }

@@ -184,7 +184,7 @@ interface Leased {
 }
 
 const poll = async (site: HotSite, fixture: HotFixture, online: string[]) =>
-  ((await pluginRequest(site, fixture, "/api/game/queue", { online })).deliveries as Leased[]) ?? [];
+  ((await pluginRequest(site, fixture, "/api/game/queue", { online, site_seq: 0 })).deliveries as Leased[]) ?? [];
 
 /**
  * Plugin 3's report (decision 124): each command given ("g") after it ran, then saved ("s") once the

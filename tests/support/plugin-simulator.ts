@@ -238,9 +238,13 @@ export class PluginSimulator {
     });
   }
 
-  /** Polls the queue and, like the plugin, refuses an answer whose signature doesn't match. */
+  /**
+   * Polls the queue and, like the plugin, refuses an answer whose signature doesn't match. It sends a
+   * counter as plugin 3 does (the site gives a plugin without one nothing, decision 134); it keeps none,
+   * so it is never asked to re-send.
+   */
   async poll(online: string[]): Promise<{ status: number; deliveries: QueueDelivery[] }> {
-    const signed = await this.sign("/api/game/queue", { online });
+    const signed = await this.sign("/api/game/queue", { online, site_seq: 0 });
     const response = await this.send(signed);
     if (response.status !== 200) return { status: response.status, deliveries: [] };
     const json = (await response.json()) as { deliveries?: QueueDelivery[]; response_signature?: string };

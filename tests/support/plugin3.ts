@@ -32,7 +32,7 @@ export class Plugin3 {
   ) {}
 
   async poll(online: string[], skipped: { delivery_id: string; lease: number }[] = []): Promise<ServedV3[]> {
-    const answer = await this.sim.post("/api/game/queue", { online, skipped });
+    const answer = await this.sim.post("/api/game/queue", { online, skipped, site_seq: 0 });
     expect(answer.status).toBe(200);
     const served = answer.json.deliveries as ServedV3[];
     const lines = ["v3"];

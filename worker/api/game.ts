@@ -162,6 +162,9 @@ gameApi.post("/heartbeat", async (c) => {
 gameApi.post("/queue", async (c) => {
   const body = parseBody(c, queueSchema);
   if (!body) return c.json(badRequest, 400);
+  // Plugin 3 always sends its counter; one before 3.0 sends none and can't re-send what it gave after a
+  // restore, so it is given nothing and told why in its console; its heartbeats and acks still count (decision 134).
+  if (body.site_seq === undefined) return c.json({ error: GAME_ERRORS.pluginTooOld }, 426);
   const { server, signature, key } = c.get("game");
   const deps = c.get("deps");
   // A poll writes, and so is recorded first, when it starts or ends a re-sync after a restore, ends

@@ -4,7 +4,9 @@ import { runGameMaintenance } from "../services/game/maintenance.ts";
 import { runScheduledWipes } from "../services/game/wipe-ends.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
-import { type RefreshOptions, refreshServerStatus } from "../services/server-status.ts";
+import { runAfterRestoreSteps } from "../services/restore/after-restore.ts";
+import { watchForRestore } from "../services/restore/watch.ts";
+import { type RefreshOptions, refreshServerStatus, statusDocumentWitness } from "../services/server-status.ts";
 
 export interface ScheduledOptions {
   serverStatus?: RefreshOptions;
@@ -13,9 +15,20 @@ export interface ScheduledOptions {
 // Every minute (wrangler.jsonc "triggers" on Workers). Each job is isolated: one failing job is
 // logged and reported without keeping the others from running.
 export async function runScheduled(cron: string, deps: Deps, options: ScheduledOptions = {}): Promise<void> {
+  // The restore watch (decision 133) runs first in the status job: on Workers the status document
+  // carries its witness. A watch that fails is its own failed job; the server list is still refreshed,
+  // and its document keeps the witness it had.
+  const watching = watchForRestore(deps, deps.witness ?? statusDocumentWitness(deps.kv));
   const jobs: Record<string, () => Promise<unknown>> = {
+    // What follows a restore it finds (the payments reconciliation) doesn't hold the server list up.
+    restoreWatch: async () => {
+      const { restore } = await watching;
+      if (restore) await runAfterRestoreSteps(deps, restore);
+    },
     serverStatus: async () => {
-      const { document, written } = await refreshServerStatus(deps, options.serverStatus);
+      const watched = await watching.catch(() => null);
+      const carried = deps.witness === null && watched ? { witness: watched.witness } : {};
+      const { document, written } = await refreshServerStatus(deps, { ...options.serverStatus, ...carried });
       const online = document.servers.filter((server) => server.status === "online").length;
       console.log(
         JSON.stringify({

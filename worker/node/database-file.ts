@@ -15,6 +15,18 @@ export function databaseFilePath(url: string): string | null {
   return path && path !== ":memory:" ? path : null;
 }
 
+/**
+ * The witness of the site's progress (decision 133), kept outside the database: beside the file, so
+ * every instance on one file shares it; over a libSQL server, in this instance's data folder (each
+ * instance keeps its own, and the one that finds a restore tells the others through the database).
+ */
+export function witnessPathFor(url: string): string {
+  const path = databaseFilePath(url);
+  if (path !== null) return `${path}.witness`;
+  mkdirSync("data", { recursive: true });
+  return resolve("data", "libsql-server.witness");
+}
+
 /** SQLite's companions of a database file in WAL mode. */
 export const walFilesOf = (path: string) => [`${path}-wal`, `${path}-shm`];
 

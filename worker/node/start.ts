@@ -2,10 +2,11 @@
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
 import { checkpointWal, libsqlPorts } from "../adapters/libsql.ts";
+import { witnessFile } from "../adapters/witness-file.ts";
 import { pageHandlerOf } from "../page-handler.ts";
 import { wireDeps } from "../wiring.ts";
 import { createNodeApp } from "./app.ts";
-import { databaseFilePath } from "./database-file.ts";
+import { databaseFilePath, witnessPathFor } from "./database-file.ts";
 import { scheduleMinutelyJobs } from "./schedule.ts";
 import { loadEnvFile, readNodeSettings, SettingError } from "./settings.ts";
 import { shutdownOnSignals } from "./shutdown.ts";
@@ -29,7 +30,11 @@ export async function startServer(buildDir: URL): Promise<void> {
   } catch (error) {
     refuse(error);
   }
-  const platform = { ...libsqlPorts(client), settings: settings.site };
+  const platform = {
+    ...libsqlPorts(client),
+    settings: settings.site,
+    witness: witnessFile(witnessPathFor(settings.database.url)),
+  };
   const app = createNodeApp({
     pageHandler: pageHandlerOf(() => import("virtual:react-router/server-build"), import.meta.env.MODE),
     platform,

@@ -6,6 +6,8 @@ import type { Deps } from "../deps.ts";
 import { findSteamServer, type SteamServer, steamWipedAt } from "../integrations/steam/game-servers.ts";
 import { statement } from "../ports/database.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
+import { type Witness, type WitnessStore, witnessSchema } from "../ports/witness.ts";
+import { sameProgress } from "./restore/progress.ts";
 
 export const STATUS_KEY = "server-status:v1";
 /** A server seen neither by Steam nor by its own heartbeat for this long is offline. */
@@ -49,6 +51,9 @@ const publicServerSchema = z.object({
 const statusDocumentSchema = z.object({
   updated_at: z.number(),
   servers: z.array(publicServerSchema),
+  // On Workers, the site's witness of its own progress rides here (decision 133): it adds no KV write.
+  // Never served: /api/server-status answers the servers only. One that doesn't parse is dropped.
+  witness: witnessSchema.optional().catch(undefined),
 });
 
 /** What the API and the pages show of a server. */
@@ -91,6 +96,19 @@ export async function readServerStatus(deps: Pick<Deps, "kv">): Promise<ServerSt
 export interface RefreshOptions {
   /** How long one Steam lookup may take before the server counts as "not seen now". */
   steamTimeoutMs?: number;
+  /** The witness the document carries (Workers, decision 133); left out, the previous document's stays. */
+  witness?: Witness;
+}
+
+/**
+ * The witness as the status document in KV carries it (Workers, decision 133). `write` does nothing:
+ * the cron's refresh writes the document with the witness in it, within the KV budget of decision 001.
+ */
+export function statusDocumentWitness(kv: KeyValueStore): WitnessStore {
+  return {
+    read: async () => (await readDocument(kv))?.witness ?? null,
+    write: async () => {},
+  };
 }
 
 export interface RefreshResult {
@@ -219,7 +237,8 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
     };
   });
 
-  const document: StatusDocument = { updated_at: now, servers: current };
+  const witness = options.witness ?? previous?.witness;
+  const document: StatusDocument = { updated_at: now, servers: current, ...(witness ? { witness } : {}) };
   if (!shouldWrite(previous, document)) return { document, written: false };
   await deps.kv.put(STATUS_KEY, JSON.stringify(document));
   return { document, written: true };
@@ -262,7 +281,12 @@ function shouldWrite(previous: StatusDocument | null, next: StatusDocument): boo
   const age = next.updated_at - previous.updated_at;
   if (age < 0) return true; // a document from the future: the clock moved, don't trust it
   if (age >= REWRITE_UNCHANGED_AFTER_MS) return true;
-  return age >= MIN_WRITE_INTERVAL_MS && !sameServers(previous.servers, next.servers);
+  return age >= MIN_WRITE_INTERVAL_MS && (!sameServers(previous.servers, next.servers) || !sameWitness(previous, next));
+}
+
+function sameWitness(a: StatusDocument, b: StatusDocument): boolean {
+  if (!a.witness || !b.witness) return a.witness === b.witness;
+  return sameProgress(a.witness.progress, b.witness.progress);
 }
 
 function sameServers(a: PublicServer[], b: PublicServer[]): boolean {
