@@ -83,7 +83,7 @@ describe("creating a YooKassa payment", () => {
       capture: true,
       confirmation: { type: "redirect", return_url: `http://localhost:5173/api/payment/return/${body.payment_id}` },
       description: "Пополнение баланса на 150,50 ₽",
-      metadata: { payment_id: body.payment_id },
+      metadata: { payment_id: body.payment_id, steam_id: player.steamId },
       receipt: {
         customer: { email: "player@example.com" },
         items: [

@@ -9,6 +9,12 @@ export interface Platform {
   db: Database;
   kv: KeyValueStore;
   settings: Settings;
+  /**
+   * Where the local payment stand-in keeps its payments when `kv` lives in the site's own database
+   * (Node): a restore of that database must not take the provider's payments back (decision 135).
+   * Unset: `kv` (on Workers KV is outside D1 already).
+   */
+  standInKv?: KeyValueStore;
 }
 
 // Everything a service may touch, built once per request (or cron run).

@@ -26,6 +26,7 @@ export const AUDIT_ACTIONS = {
   "server.fair_play_set": "Окно после вайпа задано",
   "server.fair_play_remove": "Окно после вайпа убрано",
   "payment.recheck": "Платёж проверен у провайдера",
+  "payment.restore_credit": "Платёж зачислен после восстановления базы",
   "export.download": "Выгрузка CSV",
   "discord.settings": "Уведомления Discord изменены",
   "discord.drop": "Уведомление Discord не доставлено за сутки",
@@ -131,5 +132,10 @@ export async function listAudit(deps: Pick<Deps, "db">, options: { before?: numb
     .where(options.before ? lt(auditLog.id, options.before) : undefined)
     .orderBy(desc(auditLog.id))
     .limit(AUDIT_PAGE_SIZE);
-  return rows.map((row) => ({ ...row, actionLabel: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action }));
+  return rows.map((row) => ({
+    ...row,
+    // The site's own lines (decision 135) are signed with the account they concern, not an operator's.
+    operatorNickname: row.operatorRole === "site" ? "Сайт" : row.operatorNickname,
+    actionLabel: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action,
+  }));
 }
