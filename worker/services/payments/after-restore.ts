@@ -13,7 +13,7 @@ import { type PaymentProvider, PaymentProviderError, paymentProvider } from "./p
 // once, whoever else asks. Decision 135.
 
 /**
- * The KV key of a restore waiting for this walk: `{ markedAt, since?, until? }` (ms). `npm run
+ * The KV key of a restore waiting for this walk: `{ markedAt, since?, until?, marginMs? }` (ms). `npm run
  * db:restore` writes it into the restored database's key_values; whatever else notices a restore
  * writes it with markRestoreForPayments. The minutely job walks and then deletes it.
  */
@@ -30,6 +30,7 @@ const markerSchema = z.object({
   markedAt: z.number().int(),
   since: z.number().int().optional(),
   until: z.number().int().optional(),
+  marginMs: z.number().int().min(0).optional(),
 });
 export type RestoreMarker = z.infer<typeof markerSchema>;
 
@@ -65,21 +66,21 @@ export async function restoredDataTime(deps: Pick<Deps, "db">, before: number): 
 }
 
 /**
- * Credits, once each, the succeeded payments created at the provider from `since` (ms; CLOCK_MARGIN_MS
- * earlier is asked) up to `until` (default: now) that the ledger doesn't hold. Reads at most
+ * Credits, once each, the succeeded payments created at the provider from `since` (ms; `marginMs`,
+ * by default CLOCK_MARGIN_MS, earlier is asked) up to `until` (default: now) that the ledger doesn't hold. Reads at most
  * RECONCILE_PAGES_PER_RUN pages; the report says whether it reached the end, and where to go on.
  * A provider that can't answer throws PaymentProviderError (nothing half-credited: each credit is its batch).
  */
 export async function reconcilePaymentsAfterRestore(
   deps: Deps,
-  options: { since: number; until?: number },
+  options: { since: number; until?: number; marginMs?: number },
   provider: PaymentProvider = paymentProvider(deps),
 ): Promise<ReconcileReport> {
   const report: ReconcileReport = { listed: 0, held: 0, credited: 0, left: 0, complete: false, until: null };
   let cursor: string | undefined;
   for (let page = 0; page < RECONCILE_PAGES_PER_RUN; page++) {
     const { items, nextCursor } = await provider.list({
-      createdFrom: options.since - CLOCK_MARGIN_MS,
+      createdFrom: options.since - (options.marginMs ?? CLOCK_MARGIN_MS),
       createdUntil: options.until,
       status: "succeeded",
       limit: PAGE_SIZE,
@@ -134,7 +135,7 @@ export async function reconcilePaymentsAfterRestore(
 /** Asks the minutely job to walk the provider's payments since the restored data's time. */
 export async function markRestoreForPayments(
   deps: Pick<Deps, "kv" | "now">,
-  marker: { since?: number; until?: number } = {},
+  marker: Omit<RestoreMarker, "markedAt"> = {},
 ): Promise<void> {
   const value: RestoreMarker = { markedAt: deps.now().getTime(), ...marker };
   await deps.kv.put(RESTORE_MARKER_KEY, JSON.stringify(value));
@@ -169,7 +170,7 @@ export async function reconcileIfRestored(deps: Deps): Promise<RestoreJobResult>
   const since = marker.since ?? (await restoredDataTime(deps, marker.markedAt)) ?? 0;
   let report: ReconcileReport;
   try {
-    report = await reconcilePaymentsAfterRestore(deps, { since, until: marker.until });
+    report = await reconcilePaymentsAfterRestore(deps, { since, until: marker.until, marginMs: marker.marginMs });
   } catch (error) {
     if (!(error instanceof PaymentProviderError)) throw error;
     // The marker stays: next minute asks again from the start of what is left.
