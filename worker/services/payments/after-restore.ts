@@ -4,6 +4,7 @@ import { ledger } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { settleFromProvider } from "./payments.ts";
 import { type PaymentProvider, PaymentProviderError, paymentProvider } from "./provider.ts";
+import { RESTORE_MARKER_KEY } from "./restore-marker.ts";
 
 // After a restore the database has forgotten the top-ups paid since its copy was made, and the
 // provider has already been answered 200 for each, so it never notifies again. The provider keeps
@@ -12,12 +13,7 @@ import { type PaymentProvider, PaymentProviderError, paymentProvider } from "./p
 // settleFromProvider (the row and the player put back, the one guarded batch, a journal line in it):
 // once, whoever else asks. Decision 135.
 
-/**
- * The KV key of a restore waiting for this walk: `{ markedAt, since?, until?, marginMs? }` (ms). `npm run
- * db:restore` writes it into the restored database's key_values; whatever else notices a restore
- * writes it with markRestoreForPayments. The minutely job walks and then deletes it.
- */
-export const RESTORE_MARKER_KEY = "payments-after-restore";
+export { RESTORE_MARKER_KEY };
 
 /** Our clock and the provider's may differ: the walk starts this much before the restored data's time. */
 export const CLOCK_MARGIN_MS = 60 * 60 * 1000;
