@@ -14,7 +14,7 @@ import { reconcilePaymentsAfterRestore } from "#worker/services/payments/after-r
 import { createTopUp, creditPayment } from "#worker/services/payments/payments.ts";
 import { FakeYooKassa } from "./fakes/yookassa.ts";
 import { balanceOf, expectBalancesMatchLedger, ledgerRows } from "./support/money.ts";
-import { createPlayer } from "./support/players.ts";
+import { createPlayer, uniqueSteamId } from "./support/players.ts";
 import { bearer } from "./support/sign-in.ts";
 import { raw } from "./support/sql.ts";
 
@@ -85,7 +85,7 @@ describe("creating a YooKassa payment", () => {
       capture: true,
       confirmation: { type: "redirect", return_url: `http://localhost:5173/api/payment/return/${body.payment_id}` },
       description: "Пополнение баланса на 150,50 ₽",
-      metadata: { payment_id: body.payment_id, steam_id: player.steamId },
+      metadata: { payment_id: body.payment_id, steam_id: player.steamId, site: "localhost:5173" },
       receipt: {
         customer: { email: "player@example.com" },
         items: [
@@ -218,6 +218,27 @@ describe("a payment the database lost in a restore (decision 135)", () => {
     touchedUsers.push(again.id);
     expect(again.balance).toBe(80_00);
     expect(fake.requests.filter((seen) => seen.path.startsWith("/payments?"))).toHaveLength(2);
+  });
+});
+
+describe("a paid payment the database never had", () => {
+  it("is not put back when another site on the same shop made it, nor when it names no player", async () => {
+    const { fake, deps, notify } = setup();
+    const steamId = uniqueSteamId();
+    const paid = { status: "succeeded" as const, paid: true, amount: { value: "300.00", currency: "RUB" } };
+    const foreign = fake.add({
+      ...paid,
+      metadata: { payment_id: crypto.randomUUID(), steam_id: steamId, site: "other-shop.example" },
+    });
+    const anonymous = fake.add({ ...paid, metadata: { payment_id: crypto.randomUUID(), site: "localhost:5173" } });
+
+    expect((await notify(fake.notification(foreign.id))).status).toBe(200);
+    const walk = await reconcilePaymentsAfterRestore(deps, { since: Date.now() - 60_000 });
+    expect(walk).toMatchObject({ listed: 2, credited: 0, left: 2 });
+    expect(await deps.db.orm.select().from(users).where(eq(users.steamId, steamId))).toEqual([]);
+    for (const id of [foreign.id, anonymous.id]) {
+      expect(await deps.db.orm.select().from(ledger).where(eq(ledger.providerPaymentId, id))).toEqual([]);
+    }
   });
 });
 

@@ -8,7 +8,7 @@ import { constraintViolation, type Statement, statement } from "../../ports/data
 import { safeReturnPath } from "../auth/return-path.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
-import { findProviderPayment, restoredCreditJournal, restoreMissingPayment } from "./restored-payment.ts";
+import { findProviderPayment, restoredCreditJournal, restoreMissingPayment, siteOf } from "./restored-payment.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
 // from what the provider's API says (never from what a notification says).
@@ -94,6 +94,7 @@ export async function createTopUp(
     remote = await provider.create({
       paymentId,
       steamId: user.steamId,
+      site: siteOf(deps.config),
       amount,
       email: input.email,
       description: `Пополнение баланса на ${kopecksToYooKassaValue(amount).replace(".", ",")} ₽`,

@@ -25,6 +25,8 @@ export interface ProviderPayment {
   ourPaymentId: string | null;
   /** The player's SteamID64, as we put it in the metadata (payments made before decision 135 lack it). */
   steamId: string | null;
+  /** The host of the site that made it (metadata `site`): one shop may serve several sites. */
+  site: string | null;
   /** When the provider made it (ms), if it said. */
   createdAt: number | null;
   /** Whether any of it was refunded at the provider. */
@@ -65,6 +67,8 @@ export interface CreateProviderPayment {
   paymentId: string;
   /** The player's SteamID64, in the metadata: a restore that lost the player still knows whom it pays (decision 135). */
   steamId: string;
+  /** This site's host, in the metadata: a payment is put back only by the site that made it. */
+  site: string;
   /** Kopecks. */
   amount: number;
   email: string;
@@ -99,6 +103,7 @@ export function standInApiBase(config: Config): string {
 function toProviderPayment(payment: YooKassaPayment): ProviderPayment {
   const ourPaymentId = payment.metadata?.payment_id;
   const steamId = payment.metadata?.steam_id;
+  const site = payment.metadata?.site;
   const createdAt = payment.created_at ? Date.parse(payment.created_at) : Number.NaN;
   return {
     id: payment.id,
@@ -107,6 +112,7 @@ function toProviderPayment(payment: YooKassaPayment): ProviderPayment {
     currency: payment.amount.currency,
     ourPaymentId: typeof ourPaymentId === "string" ? ourPaymentId : null,
     steamId: typeof steamId === "string" ? steamId : null,
+    site: typeof site === "string" ? site : null,
     createdAt: Number.isFinite(createdAt) ? createdAt : null,
     refunded: payment.refunded_amount !== undefined && yooKassaValueToKopecks(payment.refunded_amount.value) !== 0,
     confirmationUrl: payment.confirmation?.confirmation_url ?? null,
@@ -154,7 +160,7 @@ function yooKassaProtocol(
             capture: true,
             confirmation: { type: "redirect", return_url: input.returnUrl },
             description: input.description,
-            metadata: { payment_id: input.paymentId, steam_id: input.steamId },
+            metadata: { payment_id: input.paymentId, steam_id: input.steamId, site: input.site },
             receipt: {
               customer: { email: input.email },
               items: [

@@ -14,6 +14,11 @@ import type { PaymentProvider, ProviderPayment } from "./provider.ts";
 /** The journal's operator for what the site does by itself: no operator's account, the role says so. */
 export const SITE_OPERATOR_ROLE = "site";
 
+/** This site's name in the provider's metadata: PUBLIC_URL's host. */
+export function siteOf(config: Pick<Deps["config"], "publicUrl">): string {
+  return new URL(config.publicUrl).host;
+}
+
 const UUID = /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/i;
 
 function log(event: string, details: Record<string, unknown>) {
@@ -48,6 +53,11 @@ export async function restoreMissingPayment(
   if (remote.refunded) {
     // Its refund was lost with it: an operator decides (the refund would have to be taken again too).
     log("payment.restore_refunded_left", { paymentId: ourId, providerPaymentId: remote.id });
+    return false;
+  }
+  if (remote.site !== siteOf(deps.config)) {
+    // Another site on the same shop made it (or it predates the metadata): not ours to put back.
+    log("payment.restore_other_site", { paymentId: ourId, providerPaymentId: remote.id, site: remote.site });
     return false;
   }
   if (!remote.steamId || !isIndividualSteamId(remote.steamId)) {
