@@ -68,13 +68,16 @@ async function paidTopUp(rubles: number) {
  */
 async function restoreCopyFromBefore(
   topUp: Awaited<ReturnType<typeof paidTopUp>>,
-  options: { account?: boolean } = {},
+  options: { account?: boolean; paymentStarted?: boolean } = {},
 ) {
   const deps = testDeps();
   const { player, paymentId } = topUp;
   await deps.db.batch([
     raw("DELETE FROM ledger WHERE payment_id = ?", paymentId),
-    raw("DELETE FROM payments WHERE id = ?", paymentId),
+    // `paymentStarted`: the copy was made while the player was on the payment page.
+    options.paymentStarted
+      ? raw("UPDATE payments SET status = 'pending', completed_at = NULL WHERE id = ?", paymentId)
+      : raw("DELETE FROM payments WHERE id = ?", paymentId),
     raw("UPDATE users SET balance = 0 WHERE id = ?", player.id),
     ...(options.account
       ? [raw("DELETE FROM sessions WHERE user_id = ?", player.id), raw("DELETE FROM users WHERE id = ?", player.id)]
@@ -178,6 +181,20 @@ describe("a top-up paid after the backup that was restored", () => {
     expect((await notifyAgain(topUp.providerPaymentId)).status).toBe(200);
     expect(await balanceOf(again.id)).toBe(300_00);
     expect(await ledgerRows(again.id)).toHaveLength(1);
+  });
+
+  it("whose payment had started before the copy is credited by the walk once, journaled too", async () => {
+    const since = Date.now();
+    const topUp = await paidTopUp(40);
+    const until = Date.now();
+    await restoreCopyFromBefore(topUp, { paymentStarted: true });
+
+    const deps = testDeps();
+    expect(await reconcilePaymentsAfterRestore(deps, { since, until, marginMs: 0 })).toMatchObject({ credited: 1 });
+    expect(await reconcilePaymentsAfterRestore(deps, { since, until, marginMs: 0 })).toMatchObject({ credited: 0 });
+    expect(await balanceOf(topUp.player.id)).toBe(40_00);
+    expect(await ledgerRows(topUp.player.id)).toHaveLength(1);
+    expect(await journalOf(topUp.paymentId)).toEqual([expect.objectContaining({ action: "payment.restore_credit" })]);
   });
 
   it("is credited by the minutely job when a restore marker is there, which it then removes", async () => {

@@ -104,7 +104,7 @@ export async function reconcilePaymentsAfterRestore(
         report.held++;
         continue;
       }
-      const outcome = await settleFromProvider(deps, provider, remote);
+      const outcome = await settleFromProvider(deps, provider, remote, [], { afterRestore: true });
       if (outcome === "credited") {
         report.credited++;
         log("payment.credited_after_restore", {

@@ -139,23 +139,26 @@ function isGuardFailure(error: unknown): boolean {
  * only a payment the API reports for our row (metadata and provider id both
  * match), succeeded, in RUB and for the amount we created, is credited. A succeeded
  * payment whose row a restore took away is put back first (restoreMissingPayment) and
- * credited with a journal line (decision 135).
+ * credited with a journal line (decision 135), as is any credit made `afterRestore` (the walk).
  */
 export async function settleFromProvider(
   deps: Deps,
   provider: PaymentProvider,
   remote: ProviderPayment,
   alongsideCredit: readonly Statement[] = [],
+  options: { afterRestore?: boolean } = {},
 ): Promise<SettleOutcome> {
   const ourId = remote.ourPaymentId;
   const read = async () =>
     ourId ? (await deps.db.orm.select().from(payments).where(eq(payments.id, ourId)).limit(1))[0] : undefined;
   let row = await read();
+  let journal = options.afterRestore === true;
   if (ourId && (!row || row.providerPaymentId === null) && (await restoreMissingPayment(deps, provider, remote))) {
     row = await read();
-    if (row?.status === "pending") {
-      alongsideCredit = [...alongsideCredit, restoredCreditJournal(ourId, remote, deps.now().getTime())];
-    }
+    journal = true;
+  }
+  if (journal && ourId && row?.status === "pending") {
+    alongsideCredit = [...alongsideCredit, restoredCreditJournal(ourId, remote, deps.now().getTime())];
   }
   if (!row || row.provider !== provider.name || row.providerPaymentId !== remote.id) {
     log("payment.notification_mismatch", {
