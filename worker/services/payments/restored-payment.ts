@@ -1,8 +1,10 @@
 import { and, eq, isNull, sql } from "drizzle-orm";
+import { PAYMENT_ADMIN_TEXT } from "#core/messages/admin.ts";
 import { isIndividualSteamId } from "#core/shop/gift.ts";
 import { payments } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type Statement, statement } from "../../ports/database.ts";
+import { SITE_OPERATOR_ROLE } from "../admin/audit.ts";
 import { upsertSteamUser } from "../auth/steam-sign-in.ts";
 import type { PaymentProvider, ProviderPayment } from "./provider.ts";
 
@@ -10,9 +12,6 @@ import type { PaymentProvider, ProviderPayment } from "./provider.ts";
 // the provider keeps every payment. The provider's API names our payment id and the player's SteamID
 // in the metadata (decision 135), which is all it takes to put the row back and credit it once
 // through the one guarded batch (decision 041).
-
-/** The journal's operator for what the site does by itself: no operator's account, the role says so. */
-export const SITE_OPERATOR_ROLE = "site";
 
 /** This site's name in the provider's metadata: PUBLIC_URL's host. */
 export function siteOf(config: Pick<Deps["config"], "publicUrl">): string {
@@ -95,7 +94,7 @@ export function restoredCreditJournal(paymentId: string, remote: ProviderPayment
       (operator_user_id, operator_steam_id, operator_role, action, target_type, target_id, before, after, reason, created_at)
     SELECT p.user_id, ${SITE_OPERATOR_ROLE}, ${SITE_OPERATOR_ROLE}, 'payment.restore_credit', 'payment', p.id, NULL,
       json_object('providerPaymentId', ${remote.id}, 'amount', p.amount, 'steamId', u.steam_id),
-      ${"Платёж был у провайдера, а база его не помнила (восстановление из копии)"}, ${now}
+      ${PAYMENT_ADMIN_TEXT.restoreCreditReason}, ${now}
     FROM payments p JOIN users u ON u.id = p.user_id
     WHERE p.id = ${paymentId} AND p.status = 'completed'`);
 }
