@@ -13,6 +13,7 @@ export const BOTH_RUNTIMES = [
   "tests/payment-yookassa.test.ts",
   "tests/payment-refunds.test.ts",
   "tests/payment-recheck.test.ts",
+  "tests/payment-after-restore.test.ts",
   "tests/promo-concurrency.test.ts",
   "tests/promo-validate.test.ts",
   "tests/promo-rate-limit.test.ts",

@@ -10,6 +10,7 @@ import { parseArgs } from "node:util";
 import { openLibsqlFile, takeSoleHold } from "../worker/adapters/libsql.ts";
 import { walFilesOf } from "../worker/node/database-file.ts";
 import { holdersOf } from "../worker/node/file-holders.ts";
+import { RESTORE_MARKER_KEY } from "../worker/services/payments/restore-marker.ts";
 import {
   answerAccessErrors,
   CopyProblem,
@@ -94,12 +95,27 @@ const restored = openLibsqlFile(path);
 const marked = await restored
   .execute("UPDATE servers SET needs_resync = 1")
   .then((result) => result.rowsAffected)
-  .catch(() => null)
+  .catch(() => null);
+// The backup has forgotten the top-ups paid since it was made, and the provider, answered 200 for
+// each, won't notify again: the site's minutely job asks the provider for them (decision 135). Its
+// marker is a key-value row, which on Node lives in this file.
+const paymentsMarked = await restored
+  .execute({
+    sql: "INSERT INTO key_values (key, value, expires_at) VALUES (?, ?, NULL) ON CONFLICT (key) DO UPDATE SET value = excluded.value, expires_at = NULL",
+    args: [RESTORE_MARKER_KEY, JSON.stringify({ markedAt: Date.now() })],
+  })
+  .then(() => true)
+  .catch(() => false)
   .finally(() => restored.close());
 console.log(`Restored ${backup} into ${path} (${describeCopy(copy)}).`);
 if (marked !== null && marked > 0) {
   console.log(
     `${marked} game server(s) will send again what they delivered since the backup; deliveries wait until they have.`,
+  );
+}
+if (paymentsMarked) {
+  console.log(
+    "On start the site asks the payment provider for the top-ups paid since the backup and credits those it lacks, once each.",
   );
 }
 if (keptAs) console.log(`The database it replaced is kept as ${keptAs}.`);

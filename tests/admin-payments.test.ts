@@ -19,7 +19,7 @@ describe("Платежи", () => {
   it("credits a paid top-up whose notification was lost, once, through the webhook's path", async () => {
     const support = await createOperator(deps, "support");
     const player = await createPlayer({ deps: deps });
-    const created = await createTopUp(lostNotifications, { id: player.id }, { amount: 250, email: "p@example.com" });
+    const created = await createTopUp(lostNotifications, player, { amount: 250, email: "p@example.com" });
     const paid = await lostNotifications.fetch(created.paymentUrl, {
       method: "POST",
       headers: { "content-type": "application/x-www-form-urlencoded" },

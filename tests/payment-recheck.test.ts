@@ -13,7 +13,7 @@ import type { Deps } from "#worker/deps.ts";
 import { createTopUp } from "#worker/services/payments/payments.ts";
 import { type PaymentProvider, paymentProvider } from "#worker/services/payments/provider.ts";
 import { RECHECK_PER_RUN, recheckPendingPayments } from "#worker/services/payments/recheck.ts";
-import { testClock, testDeps } from "./support/deps.ts";
+import { standInPaymentsKv, testClock, testDeps } from "./support/deps.ts";
 import { balanceOf, expectBalancesMatchLedger, ledgerRows } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
 import { bearer } from "./support/sign-in.ts";
@@ -174,9 +174,10 @@ describe("a top-up nobody paid", () => {
 
     // The stand-in keeps its payments as YooKassa's API shows them; this one was made two hours ago.
     const key = `standin-payment:${providerPaymentId}`;
-    const stored = JSON.parse((await deps.kv.get(key)) ?? "null") as { created_at: string };
+    const store = standInPaymentsKv();
+    const stored = JSON.parse((await store.get(key)) ?? "null") as { created_at: string };
     stored.created_at = new Date(Date.now() - 2 * 60 * MINUTE).toISOString();
-    await deps.kv.put(key, JSON.stringify(stored));
+    await store.put(key, JSON.stringify(stored));
 
     clock.advance(MINUTE);
     expect(await recheckPendingPayments(deps)).toMatchObject({ asked: 1, cancelled: 1 });

@@ -5,16 +5,18 @@
 import { createExecutionContext, env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { afterEach, describe, expect, it } from "vitest";
-import { ledger, payments } from "#db/schema.ts";
+import { ledger, payments, users } from "#db/schema.ts";
 import { depsFor } from "#tests/support/deps.ts";
 import { createWorkerApp } from "#worker/cloudflare/worker-app.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Env } from "#worker/env.ts";
+import { reconcilePaymentsAfterRestore } from "#worker/services/payments/after-restore.ts";
 import { createTopUp, creditPayment } from "#worker/services/payments/payments.ts";
 import { FakeYooKassa } from "./fakes/yookassa.ts";
 import { balanceOf, expectBalancesMatchLedger, ledgerRows } from "./support/money.ts";
-import { createPlayer } from "./support/players.ts";
+import { createPlayer, uniqueSteamId } from "./support/players.ts";
 import { bearer } from "./support/sign-in.ts";
+import { raw } from "./support/sql.ts";
 
 const CREATE_FAILED = "Произошла ошибка при создании платежа. Попробуйте позже.";
 const YOOKASSA_ADDRESSES =
@@ -83,7 +85,7 @@ describe("creating a YooKassa payment", () => {
       capture: true,
       confirmation: { type: "redirect", return_url: `http://localhost:5173/api/payment/return/${body.payment_id}` },
       description: "Пополнение баланса на 150,50 ₽",
-      metadata: { payment_id: body.payment_id },
+      metadata: { payment_id: body.payment_id, steam_id: player.steamId, site: "localhost:5173" },
       receipt: {
         customer: { email: "player@example.com" },
         items: [
@@ -163,6 +165,82 @@ async function pendingTopUp(deps: Deps, fake: FakeYooKassa, amount = 250) {
     remote: fake.get(row.providerPaymentId),
   };
 }
+
+describe("a payment the database lost in a restore (decision 135)", () => {
+  /** The database put back to before the payment: its ledger row, its row and, with `account`, the player gone. */
+  async function forget(deps: Deps, topUp: Awaited<ReturnType<typeof pendingTopUp>>, account: boolean) {
+    await deps.db.batch([
+      raw("DELETE FROM ledger WHERE payment_id = ?", topUp.paymentId),
+      raw("DELETE FROM payments WHERE id = ?", topUp.paymentId),
+      raw("UPDATE users SET balance = 0 WHERE id = ?", topUp.player.id),
+      ...(account
+        ? [
+            raw("DELETE FROM sessions WHERE user_id = ?", topUp.player.id),
+            raw("DELETE FROM users WHERE id = ?", topUp.player.id),
+          ]
+        : []),
+    ]);
+    // A player the restore took is checked under the id they get again, not the old one.
+    if (account) touchedUsers.splice(touchedUsers.indexOf(topUp.player.id), 1);
+  }
+
+  it("is credited once when YooKassa notifies again, instead of refused as a mismatch", async () => {
+    const { fake, deps, notify } = setup();
+    const topUp = await pendingTopUp(deps, fake, 500);
+    fake.pay(topUp.remoteId);
+    expect((await notify(fake.notification(topUp.remoteId))).status).toBe(200);
+    expect(await balanceOf(topUp.player.id)).toBe(500_00);
+    await forget(deps, topUp, false);
+
+    expect((await notify(fake.notification(topUp.remoteId))).status).toBe(200);
+    expect((await notify(fake.notification(topUp.remoteId))).status).toBe(200);
+    expect(await balanceOf(topUp.player.id)).toBe(500_00);
+    expect((await ledgerRows(topUp.player.id)).map((row) => `${row.kind} ${row.amount}`)).toEqual(["deposit 50000"]);
+  });
+
+  it("is found by the walk of YooKassa's list, its player made again, and credited once", async () => {
+    const { fake, deps } = setup();
+    const topUp = await pendingTopUp(deps, fake, 80);
+    fake.pay(topUp.remoteId);
+    await forget(deps, topUp, true);
+    // Payments of other players, held or not paid, on more than one page.
+    for (let index = 0; index < 120; index++) fake.add({ amount: { value: "10.00", currency: "RUB" } });
+
+    const since = Date.now() - 60_000;
+    expect(await reconcilePaymentsAfterRestore(deps, { since })).toMatchObject({
+      listed: 1,
+      credited: 1,
+      complete: true,
+    });
+    expect(await reconcilePaymentsAfterRestore(deps, { since })).toMatchObject({ listed: 1, held: 1, credited: 0 });
+    const [again] = await deps.db.orm.select().from(users).where(eq(users.steamId, topUp.player.steamId));
+    if (!again) throw new Error("the player was not made again");
+    touchedUsers.push(again.id);
+    expect(again.balance).toBe(80_00);
+    expect(fake.requests.filter((seen) => seen.path.startsWith("/payments?"))).toHaveLength(2);
+  });
+});
+
+describe("a paid payment the database never had", () => {
+  it("is not put back when another site on the same shop made it, nor when it names no player", async () => {
+    const { fake, deps, notify } = setup();
+    const steamId = uniqueSteamId();
+    const paid = { status: "succeeded" as const, paid: true, amount: { value: "300.00", currency: "RUB" } };
+    const foreign = fake.add({
+      ...paid,
+      metadata: { payment_id: crypto.randomUUID(), steam_id: steamId, site: "other-shop.example" },
+    });
+    const anonymous = fake.add({ ...paid, metadata: { payment_id: crypto.randomUUID(), site: "localhost:5173" } });
+
+    expect((await notify(fake.notification(foreign.id))).status).toBe(200);
+    const walk = await reconcilePaymentsAfterRestore(deps, { since: Date.now() - 60_000 });
+    expect(walk).toMatchObject({ listed: 2, credited: 0, left: 2 });
+    expect(await deps.db.orm.select().from(users).where(eq(users.steamId, steamId))).toEqual([]);
+    for (const id of [foreign.id, anonymous.id]) {
+      expect(await deps.db.orm.select().from(ledger).where(eq(ledger.providerPaymentId, id))).toEqual([]);
+    }
+  });
+});
 
 describe("YooKassa notifications", () => {
   it("payment.succeeded credits the balance and records one deposit", async () => {

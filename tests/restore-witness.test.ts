@@ -19,7 +19,9 @@ import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import { runScheduled } from "#worker/cron/index.ts";
 import type { Deps } from "#worker/deps.ts";
 import { rebuildWaiting } from "#worker/services/game/poll.ts";
-import { RESTORE_KEY } from "#worker/services/restore/watch.ts";
+import { RESTORE_MARKER_KEY } from "#worker/services/payments/after-restore.ts";
+import { runAfterRestoreSteps } from "#worker/services/restore/after-restore.ts";
+import { type DetectedRestore, RESTORE_KEY } from "#worker/services/restore/watch.ts";
 import { STATUS_KEY } from "#worker/services/server-status.ts";
 
 const MINUTE = 60_000;
@@ -151,5 +153,23 @@ describe("the site's witness of its progress (decision 133)", () => {
     expect(list.servers.map((server) => server.name)).toEqual(expect.arrayContaining(["A", "B"]));
     expect(JSON.stringify(list)).not.toContain("witness");
     expect(await deps.kv.get(STATUS_KEY)).not.toBeNull();
+  });
+
+  it("a restore it finds asks for the payments walk, as db:restore does (decision 135)", async () => {
+    const deps = testDeps();
+    await deps.kv.delete(RESTORE_MARKER_KEY);
+    const now = deps.now().getTime();
+    const found = { ledger: 1, entries: 1, acks: {} };
+    const restore: DetectedRestore = {
+      detectedAt: now,
+      witnessedAt: now,
+      dataUpTo: now - DAY,
+      lost: ["ledger 1 < 2"],
+      witnessed: { ...found, ledger: 2 },
+      found,
+    };
+    await runAfterRestoreSteps(deps, restore);
+    expect(JSON.parse((await deps.kv.get(RESTORE_MARKER_KEY)) ?? "null")).toMatchObject({ markedAt: now });
+    await deps.kv.delete(RESTORE_MARKER_KEY);
   });
 });

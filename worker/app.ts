@@ -102,7 +102,8 @@ export function createApp({ pageHandler, platform, overrides, pageCache, plainTe
 
   app.all(`${STANDIN_PREFIX}*`, async (c, next) => {
     if (!standInsEnabled(c.get("deps").config)) return next();
-    const env = { ...standInEnvOf(c.get("deps"), selfFetch(c)), styleNonce: c.get("secureHeadersNonce") };
+    const standInKv = platform(c).standInKv;
+    const env = { ...standInEnvOf(c.get("deps"), selfFetch(c), standInKv), styleNonce: c.get("secureHeadersNonce") };
     return standInsApp().fetch(c.req.raw, env);
   });
 

@@ -12,6 +12,12 @@ export interface Platform {
   settings: Settings;
   /** Where the site keeps the witness of its progress (decision 133); absent on Workers, where the status document carries it. */
   witness?: WitnessStore;
+  /**
+   * Where the local payment stand-in keeps its payments when `kv` lives in the site's own database
+   * (Node): a restore of that database must not take the provider's payments back (decision 135).
+   * Unset: `kv` (on Workers KV is outside D1 already).
+   */
+  standInKv?: KeyValueStore;
 }
 
 // Everything a service may touch, built once per request (or cron run).

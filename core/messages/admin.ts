@@ -11,6 +11,10 @@ export const PAYMENT_ADMIN_TEXT = {
   notFound: "Платёж не найден",
   noProviderId: "Платёж не дошёл до провайдера: проверять нечего",
   providerDown: "Провайдер не отвечает, попробуйте позже",
+  /** The journal's reason for a credit of a payment a restore had lost (decision 135). */
+  restoreCreditReason: "Платёж был у провайдера, а база его не помнила (восстановление из копии)",
+  /** Who the journal names for what the site did by itself. */
+  siteOperator: "Сайт",
 } as const;
 
 export const PROMO_ADMIN_TEXT = {

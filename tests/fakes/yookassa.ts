@@ -1,4 +1,5 @@
-// A network-boundary fake of the YooKassa API v3 (POST /payments, GET /payments/{id}, GET /refunds/{id}),
+// A network-boundary fake of the YooKassa API v3 (POST /payments, GET /payments with created_at.gte and
+// status filters and cursor paging, GET /payments/{id}, GET /refunds/{id}),
 // answering in YooKassa's JSON with Basic auth and Idempotence-Key semantics. Pass
 // `fake.fetch` as the Worker's outbound fetch and point YOOKASSA_API_BASE at `fake.base`.
 // Tests move payments (pay, cancel), script failures, and read the requests it saw.
@@ -174,6 +175,7 @@ export class FakeYooKassa {
       return error(401, "invalid_credentials", "Login or password is incorrect");
     }
     if (request.method === "POST" && path === "/payments") return this.create(request, body);
+    if (request.method === "GET" && (path === "/payments" || path.startsWith("/payments?"))) return this.list(path);
     const match = /^\/payments\/([^/]+)$/.exec(path);
     if (request.method === "GET" && match?.[1]) {
       const payment = this.payments.get(decodeURIComponent(match[1]));
@@ -186,6 +188,23 @@ export class FakeYooKassa {
     }
     return error(404, "not_found", "Not found");
   };
+
+  // Newest first; the cursor is the index of the next payment in that order.
+  private list(path: string): Response {
+    const query = new URL(path, this.base).searchParams;
+    const from = Date.parse(query.get("created_at.gte") ?? "1970-01-01T00:00:00Z");
+    const status = query.get("status");
+    const limit = Number(query.get("limit") ?? "10");
+    if (!Number.isInteger(limit) || limit < 1 || limit > 100)
+      return error(400, "invalid_request", "Invalid limit", "limit");
+    const matching = [...this.payments.values()]
+      .filter((payment) => Date.parse(payment.created_at) >= from && (status === null || payment.status === status))
+      .sort((a, b) => Date.parse(b.created_at) - Date.parse(a.created_at));
+    const start = Number(query.get("cursor") ?? "0");
+    const items = matching.slice(start, start + limit);
+    const next = start + limit < matching.length ? { next_cursor: String(start + limit) } : {};
+    return json({ type: "list", items, ...next });
+  }
 
   private create(request: Request, body: unknown): Response {
     const key = request.headers.get("idempotence-key");

@@ -43,6 +43,17 @@ export function kvStore(kv: KVNamespace): KeyValueStore {
       kv.get(key, options?.cacheTtlSeconds ? { type: "text", cacheTtl: options.cacheTtlSeconds } : { type: "text" }),
     put: (key, value, options) =>
       kv.put(key, value, options?.expirationTtlSeconds ? { expirationTtl: options.expirationTtlSeconds } : {}),
+    delete: (key) => kv.delete(key),
+    async list(prefix) {
+      const keys: string[] = [];
+      let cursor: string | undefined;
+      do {
+        const page = await kv.list({ prefix, cursor });
+        keys.push(...page.keys.map((key) => key.name));
+        cursor = page.list_complete ? undefined : page.cursor;
+      } while (cursor);
+      return keys;
+    },
   };
 }
 

@@ -105,6 +105,42 @@ export function libsqlKeyValueStore(client: Client, now: () => number = Date.now
         "write",
       );
     },
+    async delete(key) {
+      await client.execute({ sql: "DELETE FROM key_values WHERE key = ?", args: [key] });
+    },
+    async list(prefix) {
+      const result = await client.execute({
+        sql: "SELECT key FROM key_values WHERE substr(key, 1, length(?)) = ? AND (expires_at IS NULL OR expires_at > ?) ORDER BY key",
+        args: [prefix, prefix, now()],
+      });
+      return result.rows.map((row) => String(row[0]));
+    },
+  };
+}
+
+/**
+ * A key-value store in a SQLite file of its own, opened (and made) on first use. The payment
+ * stand-in keeps its payments there on Node: an outside provider's data, which a restore of the
+ * site's database must not take back (decision 135).
+ */
+export function libsqlKeyValueFile(path: string): KeyValueStore {
+  let opened: Promise<KeyValueStore> | undefined;
+  const open = async () => {
+    const client = await openLibsql({ url: `file:${path}` });
+    await client.execute(
+      "CREATE TABLE IF NOT EXISTS key_values (key TEXT PRIMARY KEY NOT NULL, value TEXT NOT NULL, expires_at INTEGER)",
+    );
+    return libsqlKeyValueStore(client);
+  };
+  const store = () => {
+    opened ??= open();
+    return opened;
+  };
+  return {
+    get: async (key, options) => (await store()).get(key, options),
+    put: async (key, value, options) => (await store()).put(key, value, options),
+    delete: async (key) => (await store()).delete(key),
+    list: async (prefix) => (await store()).list(prefix),
   };
 }
 

@@ -3,6 +3,7 @@ import { scheduleWipeSales } from "../services/admin/wipe-sales.ts";
 import { runGameMaintenance } from "../services/game/maintenance.ts";
 import { runScheduledWipes } from "../services/game/wipe-ends.ts";
 import { sendDiscordNotifications } from "../services/notifications/discord.ts";
+import { reconcileIfRestored } from "../services/payments/after-restore.ts";
 import { recheckPendingPayments } from "../services/payments/recheck.ts";
 import { runAfterRestoreSteps } from "../services/restore/after-restore.ts";
 import { watchForRestore } from "../services/restore/watch.ts";
@@ -47,6 +48,11 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // Ask the payment provider about top-ups still pending here: a lost notification is credited (decision 105).
     pendingPayments: async () => {
       console.log(JSON.stringify({ event: "pending_payments_rechecked", ...(await recheckPendingPayments(deps)) }));
+    },
+    // After a restore (its marker in KV), credit the top-ups the provider has and the ledger lost (decision 135).
+    paymentsAfterRestore: async () => {
+      const result = await reconcileIfRestored(deps);
+      if (result.ran) console.log(JSON.stringify({ event: "payments_reconciled_after_restore", ...result }));
     },
     // Send the console's Discord notifications that are due; drop, journaled, those a day old (decision 110).
     discordNotifications: async () => {

@@ -1,7 +1,9 @@
 // The Node server itself, started by worker/node/server.ts once React knows it runs in production.
+
+import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { serve } from "@hono/node-server";
-import { checkpointWal, libsqlPorts } from "../adapters/libsql.ts";
+import { checkpointWal, libsqlKeyValueFile, libsqlPorts } from "../adapters/libsql.ts";
 import { witnessFile } from "../adapters/witness-file.ts";
 import { pageHandlerOf } from "../page-handler.ts";
 import { wireDeps } from "../wiring.ts";
@@ -11,6 +13,9 @@ import { scheduleMinutelyJobs } from "./schedule.ts";
 import { loadEnvFile, readNodeSettings, SettingError } from "./settings.ts";
 import { shutdownOnSignals } from "./shutdown.ts";
 import { openSiteDatabase } from "./site-database.ts";
+
+/** The payment stand-in's own file, in the database's folder (outside production only). */
+export const STANDIN_PAYMENTS_FILE = "payment-stand-in.db";
 
 /** Prints each reason as one `Cannot start: …` line and exits 1: no stack trace for an owner to read. */
 function refuse(error: unknown): never {
@@ -30,10 +35,15 @@ export async function startServer(buildDir: URL): Promise<void> {
   } catch (error) {
     refuse(error);
   }
+  const databaseFile = databaseFilePath(settings.database.url);
   const platform = {
     ...libsqlPorts(client),
     settings: settings.site,
     witness: witnessFile(witnessPathFor(settings.database.url)),
+    // The payment stand-in's payments, beside the database and never in it: a restore of the site's
+    // data leaves them, as YooKassa keeps its own (decision 135). Opened only if the stand-in is used.
+    standInKv:
+      databaseFile === null ? undefined : libsqlKeyValueFile(join(dirname(databaseFile), STANDIN_PAYMENTS_FILE)),
   };
   const app = createNodeApp({
     pageHandler: pageHandlerOf(() => import("virtual:react-router/server-build"), import.meta.env.MODE),

@@ -20,4 +20,9 @@ export function formatMoment(ms: number | null | undefined): string {
   return ms == null ? "—" : dateTime.format(new Date(ms));
 }
 
-export const ROLE_LABEL: Record<string, string> = { admin: "Администратор", support: "Поддержка" };
+export const ROLE_LABEL: Record<string, string> = {
+  admin: "Администратор",
+  support: "Поддержка",
+  // The site by itself (a payment a restore had lost, decision 135); the row names the player it paid.
+  site: "автоматически",
+};

@@ -5,6 +5,8 @@ import type { KeyValueStore } from "../../ports/key-value.ts";
 export interface StandInEnv {
   db: Database;
   kv: KeyValueStore;
+  /** The payment stand-in's own store, outside the site's database, as a real provider's data is (decision 135). */
+  paymentsKv: KeyValueStore;
   publicUrl: string;
   steamOpenIdEndpoint: string;
   /** Keys the OpenID stand-in's signatures; the site's own session secret, never used for anything else there. */

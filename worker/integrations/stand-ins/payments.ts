@@ -4,19 +4,24 @@ import { STANDIN_SECRET_KEY, STANDIN_SHOP_ID } from "../../services/payments/pro
 import type { StandInEnv } from "./env.ts";
 import { styleNonceAttribute } from "./style-nonce.ts";
 
-// A local payment provider speaking YooKassa's API v3 (POST /v3/payments,
-// GET /v3/payments/{id}, GET /v3/refunds/{id}) plus a checkout page with Оплатить /
+// A local payment provider speaking YooKassa's API v3 (POST /v3/payments, GET /v3/payments with
+// created_at filters and cursor paging, GET /v3/payments/{id}, GET /v3/refunds/{id}) plus a checkout page with Оплатить /
 // Отменить, and Вернуть платёж once paid (the shop refunding it, as from YooKassa's
 // dashboard). A button changes the payment's status (or makes a refund), sends the
 // notification YooKassa would send to our webhook, and returns the player to the shop's return_url.
-// Its state lives in KV under standin-payment:<id>, never in our payments
-// table, so our code learns the outcome only the way it would from YooKassa. A form field
+// Its state lives in its own store (StandInEnv.paymentsKv) under standin-payment:<id>, never in our
+// payments table nor in the site's database, so our code learns the outcome only the way it would
+// from YooKassa, and a restore of the site's database leaves the payments as YooKassa would (decision 135). A form field
 // `notification=drop` changes the payment without notifying us (a notification lost on the way).
 export const paymentsStandIn = new Hono<{ Bindings: StandInEnv }>();
 
 const paymentKey = (id: string) => `standin-payment:${id}`;
 const idempotenceKey = (key: string) => `standin-payment-idempotence:${key}`;
 const refundKey = (id: string) => `standin-refund:${id}`;
+// The list's index: one key a payment, in creation order (keys list in their order; ISO times sort as times).
+const CREATED_PREFIX = "standin-payment-created:";
+const createdKey = (payment: { created_at: string; id: string }) =>
+  `${CREATED_PREFIX}${payment.created_at}:${payment.id}`;
 const TTL_SECONDS = 7 * 24 * 60 * 60;
 
 const createSchema = z.object({
@@ -72,7 +77,7 @@ function origin(env: StandInEnv): string {
 export const STANDIN_PAYMENT_EXPIRES_MS = 60 * 60 * 1000;
 
 async function load(env: StandInEnv, id: string): Promise<StandInPayment | null> {
-  const raw = await env.kv.get(paymentKey(id));
+  const raw = await env.paymentsKv.get(paymentKey(id));
   if (raw === null) return null;
   const payment = JSON.parse(raw) as StandInPayment;
   if (payment.status !== "pending" || Date.now() - Date.parse(payment.created_at) < STANDIN_PAYMENT_EXPIRES_MS) {
@@ -89,7 +94,7 @@ async function load(env: StandInEnv, id: string): Promise<StandInPayment | null>
 }
 
 async function save(env: StandInEnv, payment: StandInPayment): Promise<void> {
-  await env.kv.put(paymentKey(payment.id), JSON.stringify(payment), { expirationTtlSeconds: TTL_SECONDS });
+  await env.paymentsKv.put(paymentKey(payment.id), JSON.stringify(payment), { expirationTtlSeconds: TTL_SECONDS });
 }
 
 paymentsStandIn.use("/v3/*", async (c, next) => {
@@ -105,7 +110,7 @@ paymentsStandIn.post("/v3/payments", async (c) => {
   if (!key || key.length > 64) {
     return c.json(apiError("invalid_request", "Idempotence key is missing or too long", "Idempotence-Key"), 400);
   }
-  const known = await c.env.kv.get(idempotenceKey(key));
+  const known = await c.env.paymentsKv.get(idempotenceKey(key));
   if (known) {
     const payment = await load(c.env, known);
     if (payment) return c.json(payment);
@@ -132,12 +137,60 @@ paymentsStandIn.post("/v3/payments", async (c) => {
     test: true,
   };
   await save(c.env, payment);
-  await c.env.kv.put(idempotenceKey(key), id, { expirationTtlSeconds: TTL_SECONDS });
+  await c.env.paymentsKv.put(createdKey(payment), id, { expirationTtlSeconds: TTL_SECONDS });
+  await c.env.paymentsKv.put(idempotenceKey(key), id, { expirationTtlSeconds: TTL_SECONDS });
   return c.json(payment);
 });
 
+const isoTime = z.iso.datetime({ offset: true }).transform((value) => Date.parse(value));
+const listSchema = z.object({
+  "created_at.gte": isoTime.optional(),
+  "created_at.gt": isoTime.optional(),
+  "created_at.lte": isoTime.optional(),
+  "created_at.lt": isoTime.optional(),
+  status: z.enum(["pending", "waiting_for_capture", "succeeded", "canceled"]).optional(),
+  limit: z.coerce.number().int().min(1).max(100).default(10),
+  cursor: z.string().max(200).optional(),
+});
+
+// YooKassa's list of payments: newest first, `limit` a page, `next_cursor` while more remain.
+paymentsStandIn.get("/v3/payments", async (c) => {
+  const parsed = listSchema.safeParse(c.req.query());
+  if (!parsed.success) return c.json(apiError("invalid_request", z.prettifyError(parsed.error)), 400);
+  const query = parsed.data;
+  let after: string | null = null;
+  if (query.cursor) {
+    try {
+      after = atob(query.cursor);
+    } catch {
+      return c.json(apiError("invalid_request", "Cursor is invalid", "cursor"), 400);
+    }
+  }
+  const timeOf = (key: string) => Date.parse(key.slice(CREATED_PREFIX.length, key.lastIndexOf(":")));
+  const keys = (await c.env.paymentsKv.list(CREATED_PREFIX)).reverse().filter((key) => {
+    const at = timeOf(key);
+    return (
+      (after === null || key < after) &&
+      (query["created_at.gte"] === undefined || at >= query["created_at.gte"]) &&
+      (query["created_at.gt"] === undefined || at > query["created_at.gt"]) &&
+      (query["created_at.lte"] === undefined || at <= query["created_at.lte"]) &&
+      (query["created_at.lt"] === undefined || at < query["created_at.lt"])
+    );
+  });
+  const items: StandInPayment[] = [];
+  let last: string | null = null;
+  for (const key of keys) {
+    if (items.length === query.limit) break;
+    last = key;
+    const payment = await load(c.env, key.slice(key.lastIndexOf(":") + 1));
+    if (payment && (query.status === undefined || payment.status === query.status)) items.push(payment);
+  }
+  const more = last !== null && keys.indexOf(last) < keys.length - 1;
+  return c.json({ type: "list", items, ...(more && last ? { next_cursor: btoa(last) } : {}) });
+});
+
 paymentsStandIn.get("/v3/refunds/:id", async (c) => {
-  const raw = await c.env.kv.get(refundKey(c.req.param("id")));
+  const raw = await c.env.paymentsKv.get(refundKey(c.req.param("id")));
   if (raw === null) return c.json(apiError("not_found", "Refund not found", "refund_id"), 404);
   return c.json(JSON.parse(raw) as StandInRefund);
 });
@@ -258,7 +311,7 @@ paymentsStandIn.post("/checkout/:id", async (c) => {
       created_at: new Date().toISOString(),
       description: "Возврат платежа (локальный стенд)",
     };
-    await c.env.kv.put(refundKey(refund.id), JSON.stringify(refund), { expirationTtlSeconds: TTL_SECONDS });
+    await c.env.paymentsKv.put(refundKey(refund.id), JSON.stringify(refund), { expirationTtlSeconds: TTL_SECONDS });
     await save(c.env, { ...payment, refundable: false, refunded_amount: payment.amount });
     await deliverNotification(c.env, "refund.succeeded", refund);
     return c.redirect(payment.confirmation.confirmation_url, 303);

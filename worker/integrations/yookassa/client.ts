@@ -1,7 +1,8 @@
 import { z } from "zod";
 
 // A small client for the YooKassa API v3 (https://yookassa.ru/developers/api):
-// create a payment and read one back, and read a refund (GET /refunds/{id}). HTTP Basic auth with shopId:secretKey,
+// create a payment and read one back, list payments by creation time (GET /payments, newest first,
+// cursor paging: https://yookassa.ru/developers/using-api/lists), and read a refund (GET /refunds/{id}). HTTP Basic auth with shopId:secretKey,
 // JSON bodies, amounts as strings with two decimals.
 
 export const YOOKASSA_STATUSES = ["pending", "waiting_for_capture", "succeeded", "canceled"] as const;
@@ -20,10 +21,31 @@ export const yooKassaPaymentSchema = z.object({
     .optional(),
   metadata: z.record(z.string(), z.unknown()).nullish(),
   created_at: z.string().optional(),
+  refunded_amount: amountSchema.optional(),
   test: z.boolean().optional(),
 });
 
 export type YooKassaPayment = z.infer<typeof yooKassaPaymentSchema>;
+
+/** A page of GET /payments: `next_cursor` is there while more remain. */
+export const yooKassaPaymentListSchema = z.object({
+  type: z.literal("list"),
+  items: z.array(yooKassaPaymentSchema),
+  next_cursor: z.string().min(1).optional(),
+});
+
+export type YooKassaPaymentList = z.infer<typeof yooKassaPaymentListSchema>;
+
+/** GET /payments filters we use: payments created at or after `createdAtGte`, in one status. */
+export interface YooKassaPaymentListQuery {
+  createdAtGte: Date;
+  /** Inclusive upper bound of the creation time. */
+  createdAtLte?: Date;
+  status?: (typeof YOOKASSA_STATUSES)[number];
+  /** 1…100. */
+  limit: number;
+  cursor?: string;
+}
 
 export const YOOKASSA_REFUND_STATUSES = ["pending", "succeeded", "canceled"] as const;
 
@@ -171,6 +193,20 @@ export function createYooKassaClient(options: YooKassaClientOptions) {
     async getPayment(id: string): Promise<YooKassaPayment | null> {
       const response = await getObject(`/payments/${encodeURIComponent(id)}`);
       return response ? readPayment(response) : null;
+    },
+
+    /** GET /payments: one page of the shop's payments, newest first. */
+    async listPayments(query: YooKassaPaymentListQuery): Promise<YooKassaPaymentList> {
+      const params = new URLSearchParams({
+        "created_at.gte": query.createdAtGte.toISOString(),
+        limit: String(query.limit),
+      });
+      if (query.createdAtLte) params.set("created_at.lte", query.createdAtLte.toISOString());
+      if (query.status) params.set("status", query.status);
+      if (query.cursor) params.set("cursor", query.cursor);
+      const response = await send(`/payments?${params}`, { method: "GET" });
+      if (!response.ok) throw new YooKassaRequestError(response.status, await response.text());
+      return readObject(response, yooKassaPaymentListSchema, "payment list");
     },
 
     /** GET /refunds/{id}; null when YooKassa doesn't know the id. */

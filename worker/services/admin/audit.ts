@@ -1,4 +1,5 @@
 import { desc, eq, is, lt, SQL, sql } from "drizzle-orm";
+import { PAYMENT_ADMIN_TEXT } from "#core/messages/admin.ts";
 import { auditLog, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { type Statement, statement } from "../../ports/database.ts";
@@ -26,6 +27,7 @@ export const AUDIT_ACTIONS = {
   "server.fair_play_set": "Окно после вайпа задано",
   "server.fair_play_remove": "Окно после вайпа убрано",
   "payment.recheck": "Платёж проверен у провайдера",
+  "payment.restore_credit": "Платёж зачислен после восстановления базы",
   "export.download": "Выгрузка CSV",
   "discord.settings": "Уведомления Discord изменены",
   "discord.drop": "Уведомление Discord не доставлено за сутки",
@@ -43,6 +45,9 @@ export const AUDIT_ACTIONS = {
 } as const;
 
 export type AuditAction = keyof typeof AUDIT_ACTIONS;
+
+/** The journal's role for what the site does by itself (decision 135): no operator's account. */
+export const SITE_OPERATOR_ROLE = "site";
 
 /** A value for the journal's before/after: a plain object, or SQL that builds the JSON inside the batch. */
 export type AuditValue = Record<string, unknown> | SQL | null;
@@ -131,5 +136,10 @@ export async function listAudit(deps: Pick<Deps, "db">, options: { before?: numb
     .where(options.before ? lt(auditLog.id, options.before) : undefined)
     .orderBy(desc(auditLog.id))
     .limit(AUDIT_PAGE_SIZE);
-  return rows.map((row) => ({ ...row, actionLabel: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action }));
+  return rows.map((row) => ({
+    ...row,
+    // The site's own lines (decision 135) are signed with the account they concern, not an operator's.
+    operatorNickname: row.operatorRole === SITE_OPERATOR_ROLE ? PAYMENT_ADMIN_TEXT.siteOperator : row.operatorNickname,
+    actionLabel: AUDIT_ACTIONS[row.action as AuditAction] ?? row.action,
+  }));
 }

@@ -8,6 +8,7 @@ import { constraintViolation, type Statement, statement } from "../../ports/data
 import { safeReturnPath } from "../auth/return-path.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { type PaymentProvider, PaymentProviderError, type ProviderPayment, paymentProvider } from "./provider.ts";
+import { findProviderPayment, restoredCreditJournal, restoreMissingPayment, siteOf } from "./restored-payment.ts";
 
 // Balance top-up: create a payment at the provider, then settle it exactly once
 // from what the provider's API says (never from what a notification says).
@@ -54,7 +55,7 @@ export function paymentReturnLocation(next: string | null | undefined, result: "
 /** Records a pending payment, creates it at the provider, and returns where the player pays. */
 export async function createTopUp(
   deps: Deps,
-  user: { id: number },
+  user: { id: number; steamId: string },
   input: TopUpInput,
   provider: PaymentProvider = paymentProvider(deps),
 ): Promise<CreatedTopUp> {
@@ -92,6 +93,8 @@ export async function createTopUp(
   try {
     remote = await provider.create({
       paymentId,
+      steamId: user.steamId,
+      site: siteOf(deps.config),
       amount,
       email: input.email,
       description: `Пополнение баланса на ${kopecksToYooKassaValue(amount).replace(".", ",")} ₽`,
@@ -134,16 +137,29 @@ function isGuardFailure(error: unknown): boolean {
 /**
  * Brings our payment in line with the provider's payment as its API reported it:
  * only a payment the API reports for our row (metadata and provider id both
- * match), succeeded, in RUB and for the amount we created, is credited.
+ * match), succeeded, in RUB and for the amount we created, is credited. A succeeded
+ * payment whose row a restore took away is put back first (restoreMissingPayment) and
+ * credited with a journal line (decision 135), as is any credit made `afterRestore` (the walk).
  */
 export async function settleFromProvider(
   deps: Deps,
   provider: PaymentProvider,
   remote: ProviderPayment,
   alongsideCredit: readonly Statement[] = [],
+  options: { afterRestore?: boolean } = {},
 ): Promise<SettleOutcome> {
   const ourId = remote.ourPaymentId;
-  const [row] = ourId ? await deps.db.orm.select().from(payments).where(eq(payments.id, ourId)).limit(1) : [];
+  const read = async () =>
+    ourId ? (await deps.db.orm.select().from(payments).where(eq(payments.id, ourId)).limit(1))[0] : undefined;
+  let row = await read();
+  let journal = options.afterRestore === true;
+  if (ourId && (!row || row.providerPaymentId === null) && (await restoreMissingPayment(deps, provider, remote))) {
+    row = await read();
+    journal = true;
+  }
+  if (journal && ourId && row?.status === "pending") {
+    alongsideCredit = [...alongsideCredit, restoredCreditJournal(ourId, remote, deps.now().getTime())];
+  }
   if (!row || row.provider !== provider.name || row.providerPaymentId !== remote.id) {
     log("payment.notification_mismatch", {
       providerPaymentId: remote.id,
@@ -284,7 +300,11 @@ export async function handleNotification(
   return settleFromProvider(deps, provider, remote, alongsideCredit);
 }
 
-/** Where the provider's return URL sends the player: asks the provider if the payment is still pending here. */
+/**
+ * Where the provider's return URL sends the player: asks the provider if the payment is still pending
+ * here, or, when the database doesn't know it (a restore took it), looks for it among the provider's
+ * payments of the last day and settles what it finds (decision 135).
+ */
 export async function paymentReturnResult(
   deps: Deps,
   paymentId: string,
@@ -292,7 +312,17 @@ export async function paymentReturnResult(
 ): Promise<"success" | "failed"> {
   const read = async () => (await deps.db.orm.select().from(payments).where(eq(payments.id, paymentId)).limit(1))[0];
   let row = await read();
-  if (!row) return "failed";
+  if (!row || (row.status === "pending" && !row.providerPaymentId)) {
+    try {
+      const remote = await findProviderPayment(deps, provider, paymentId);
+      if (remote) await settleFromProvider(deps, provider, remote);
+    } catch (error) {
+      if (!(error instanceof PaymentProviderError)) throw error;
+      log("payment.return_lookup_failed", { paymentId, reason: error.message });
+    }
+    row = await read();
+    if (!row) return "failed";
+  }
   if (row.status === "pending" && row.providerPaymentId && row.provider === provider.name) {
     try {
       const remote = await provider.get(row.providerPaymentId);

@@ -23,7 +23,32 @@ export interface ProviderPayment {
   currency: string;
   /** Our payment id, as we put it in the provider's metadata. */
   ourPaymentId: string | null;
+  /** The player's SteamID64, as we put it in the metadata (payments made before decision 135 lack it). */
+  steamId: string | null;
+  /** The host of the site that made it (metadata `site`): one shop may serve several sites. */
+  site: string | null;
+  /** When the provider made it (ms), if it said. */
+  createdAt: number | null;
+  /** Whether any of it was refunded at the provider. */
+  refunded: boolean;
   confirmationUrl: string | null;
+}
+
+/** A page of the provider's payments, newest first; `nextCursor` while more remain. */
+export interface ProviderPaymentPage {
+  items: ProviderPayment[];
+  nextCursor: string | null;
+}
+
+export interface ProviderPaymentQuery {
+  /** Created at or after (ms). */
+  createdFrom: number;
+  /** Created at or before (ms). */
+  createdUntil?: number;
+  status?: ProviderPayment["status"];
+  /** 1…100. */
+  limit: number;
+  cursor?: string;
 }
 
 /** A refund as the provider's API reports it, in our units. */
@@ -40,6 +65,10 @@ export interface ProviderRefund {
 export interface CreateProviderPayment {
   /** Our payment id: the idempotence key and the metadata. */
   paymentId: string;
+  /** The player's SteamID64, in the metadata: a restore that lost the player still knows whom it pays (decision 135). */
+  steamId: string;
+  /** This site's host, in the metadata: a payment is put back only by the site that made it. */
+  site: string;
   /** Kopecks. */
   amount: number;
   email: string;
@@ -52,6 +81,8 @@ export interface PaymentProvider {
   create(input: CreateProviderPayment): Promise<ProviderPayment>;
   /** Null when the provider doesn't know the id. */
   get(providerPaymentId: string): Promise<ProviderPayment | null>;
+  /** One page of the provider's payments by creation time (GET /v3/payments). */
+  list(query: ProviderPaymentQuery): Promise<ProviderPaymentPage>;
   /** Null when the provider doesn't know the id. */
   getRefund(providerRefundId: string): Promise<ProviderRefund | null>;
   /** Whether a notification may come from this address (CF-Connecting-IP). */
@@ -71,12 +102,19 @@ export function standInApiBase(config: Config): string {
 
 function toProviderPayment(payment: YooKassaPayment): ProviderPayment {
   const ourPaymentId = payment.metadata?.payment_id;
+  const steamId = payment.metadata?.steam_id;
+  const site = payment.metadata?.site;
+  const createdAt = payment.created_at ? Date.parse(payment.created_at) : Number.NaN;
   return {
     id: payment.id,
     status: payment.status,
     amount: yooKassaValueToKopecks(payment.amount.value),
     currency: payment.amount.currency,
     ourPaymentId: typeof ourPaymentId === "string" ? ourPaymentId : null,
+    steamId: typeof steamId === "string" ? steamId : null,
+    site: typeof site === "string" ? site : null,
+    createdAt: Number.isFinite(createdAt) ? createdAt : null,
+    refunded: payment.refunded_amount !== undefined && yooKassaValueToKopecks(payment.refunded_amount.value) !== 0,
     confirmationUrl: payment.confirmation?.confirmation_url ?? null,
   };
 }
@@ -122,7 +160,7 @@ function yooKassaProtocol(
             capture: true,
             confirmation: { type: "redirect", return_url: input.returnUrl },
             description: input.description,
-            metadata: { payment_id: input.paymentId },
+            metadata: { payment_id: input.paymentId, steam_id: input.steamId, site: input.site },
             receipt: {
               customer: { email: input.email },
               items: [
@@ -145,6 +183,17 @@ function yooKassaProtocol(
       wrap(async () => {
         const payment = await client.getPayment(providerPaymentId);
         return payment ? toProviderPayment(payment) : null;
+      }),
+    list: (query) =>
+      wrap(async () => {
+        const page = await client.listPayments({
+          createdAtGte: new Date(query.createdFrom),
+          createdAtLte: query.createdUntil === undefined ? undefined : new Date(query.createdUntil),
+          status: query.status,
+          limit: query.limit,
+          cursor: query.cursor,
+        });
+        return { items: page.items.map(toProviderPayment), nextCursor: page.next_cursor ?? null };
       }),
     getRefund: (providerRefundId) =>
       wrap(async () => {
