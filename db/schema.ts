@@ -251,7 +251,7 @@ export const sales = sqliteTable(
     serverTypes: text("server_types", { mode: "json" }).$type<string[]>(),
     // An operator ended it early; NULL while it runs as planned.
     cancelledAt: integer("cancelled_at"),
-    // A window of a wipe sale (decision 128): the cron adds one per wipe of a server type, once.
+    // A window of a wipe sale (decision 144): the cron adds one per wipe of a server type, once.
     wipeSaleId: integer("wipe_sale_id").references(() => wipeSales.id),
     createdAt: createdAt(),
   },
@@ -263,7 +263,7 @@ export const sales = sqliteTable(
   ],
 );
 
-// Wipe sales (decision 128): a percent off for `hours` after each wipe of a server type, for some
+// Wipe sales (decision 144): a percent off for `hours` after each wipe of a server type, for some
 // categories and types (JSON arrays; NULL: all). Each wipe becomes an ordinary `sales` row, so prices
 // follow decision 113 unchanged.
 export const wipeSales = sqliteTable(

@@ -1,4 +1,4 @@
-// Decision 128: a wipe sale is a percent off for some hours after each wipe of a server type. The cron
+// Decision 144: a wipe sale is a percent off for some hours after each wipe of a server type. The cron
 // adds each coming wipe's window as an ordinary sale, once; a window whose wipe left the schedule goes
 // before it starts; ending the wipe sale ends its windows. Prices follow decision 113 unchanged.
 import { eq, sql } from "drizzle-orm";

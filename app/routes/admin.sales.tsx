@@ -64,7 +64,7 @@ async function end(deps: Deps, operator: Operator, form: FormData) {
   return redirect("/admin/sales?done=ended", 303);
 }
 
-/** «Завершить» a wipe sale (decision 128): no more windows after the wipes to come. */
+/** «Завершить» a wipe sale (decision 144): no more windows after the wipes to come. */
 async function endWipe(deps: Deps, operator: Operator, form: FormData) {
   const id = positiveIdText.safeParse(form.get("id"));
   const ended = id.success
@@ -74,7 +74,7 @@ async function endWipe(deps: Deps, operator: Operator, form: FormData) {
   return redirect("/admin/sales?done=wipe-ended", 303);
 }
 
-/** A wipe sale (decision 128): a percent off for some hours after each wipe of the chosen types. */
+/** A wipe sale (decision 144): a percent off for some hours after each wipe of the chosen types. */
 async function createWipe(deps: Deps, operator: Operator, form: FormData) {
   const input = wipeSaleFormInput(form);
   if (!input.success) return invalidForm(input.error);
@@ -177,7 +177,7 @@ export default function AdminSales({ loaderData, actionData }: Route.ComponentPr
   );
 }
 
-/** Wipe sales (decision 128): the form and the list, plain forms that work without JavaScript. */
+/** Wipe sales (decision 144): the form and the list, plain forms that work without JavaScript. */
 function WipeSales({
   wipeSales,
   categories,

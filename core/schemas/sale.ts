@@ -4,7 +4,7 @@ import { MAX_SALE_PERCENT } from "../shop/sales.ts";
 import { SERVER_TYPES } from "../shop/server-types.ts";
 import { POSITIVE_ID_PATTERN } from "./common.ts";
 
-// What a dated sale and a wipe sale share (decisions 113 and 128): a title, a percent and what it
+// What a dated sale and a wipe sale share (decisions 113 and 144): a title, a percent and what it
 // covers. One schema, so the two forms can't drift apart.
 
 /** The fields both sale forms take, each with its own Russian text. */

@@ -4,7 +4,7 @@
 
 /** The most a sale (dated or at each wipe) takes off; the database's checks hold the same bound. */
 export const MAX_SALE_PERCENT = 90;
-/** The longest window of a wipe sale, in hours (decision 128). */
+/** The longest window of a wipe sale, in hours (decision 144). */
 export const MAX_WIPE_SALE_HOURS = 72;
 
 export interface SaleRule {

@@ -58,7 +58,7 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     discordNotifications: async () => {
       console.log(JSON.stringify({ event: "discord_notifications_sent", ...(await sendDiscordNotifications(deps)) }));
     },
-    // Add each coming wipe's window of the wipe sales as an ordinary sale (decision 128).
+    // Add each coming wipe's window of the wipe sales as an ordinary sale (decision 144).
     wipeSales: async () => {
       console.log(JSON.stringify({ event: "wipe_sales_scheduled", ...(await scheduleWipeSales(deps)) }));
     },

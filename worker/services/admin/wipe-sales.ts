@@ -13,7 +13,7 @@ import { auditStatement } from "./audit.ts";
 import type { Operator } from "./roles.ts";
 import { saleScope } from "./sales.ts";
 
-// Wipe sales (decision 128): a percent off for some hours after each wipe of a server type. The cron
+// Wipe sales (decision 144): a percent off for some hours after each wipe of a server type. The cron
 // turns each coming wipe into an ordinary `sales` row, so prices, the purchase's SQL and the shop's
 // catalog version follow decision 113 unchanged.
 
