@@ -265,7 +265,7 @@ function seededSite(migrations: string): string {
 /** This build beside another migrations/ folder: the site as a version with those migrations runs. */
 function buildWithMigrations(migrations: string): string {
   const folder = mkdtempSync(join(tmpdir(), "site-build-"));
-  cpSync(join(root, "build-node"), join(folder, "build-node"), { recursive: true });
+  cpSync(join(root, "build-node"), join(folder, "build-node"), { recursive: true, dereference: true });
   symlinkSync(join(root, "node_modules"), join(folder, "node_modules"));
   symlinkSync(migrations, join(folder, "migrations"));
   return folder;
