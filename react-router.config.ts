@@ -6,5 +6,6 @@ const node = process.env.SITE_RUNTIME === "node";
 
 export default {
   ssr: true,
-  ...(node ? { buildDirectory: "build-node" } : {}),
+  // scripts/build-node.ts builds into a new build-node.<time>/ and then links build-node to it (decision 137).
+  ...(node ? { buildDirectory: process.env.NODE_BUILD_DIRECTORY ?? "build-node" } : {}),
 } satisfies Config;

@@ -1,7 +1,7 @@
 // `npm run db:migrate`: applies migrations/ to the Node server's libSQL database (DATABASE_URL,
 // DATABASE_AUTH_TOKEN, from the environment or .env; default file:data/site.db). Says which
-// migrations it applied, or that there were none (the README's rollback restores a backup only
-// then); a failure is one line naming the migration and SQLite's error, and applies nothing.
+// migrations it applied, or that there were none; a failure is one line naming the migration and
+// SQLite's error, and applies nothing. Run while the old version serves: migrations only add (136).
 import { MigrationError, sqliteReason } from "../worker/adapters/libsql.ts";
 import { libsqlDatabaseFromEnv } from "./libsql-env.ts";
 

@@ -166,8 +166,11 @@ export class PluginSimulator {
   readonly journal: PluginJournal;
   readonly console: GameConsole;
   private readonly baseUrl: string;
+  private readonly options: SimulatorOptions;
 
-  constructor(private readonly options: SimulatorOptions) {
+  // No parameter property: Node's own TypeScript (strip-only) loads this file too (tests/server).
+  constructor(options: SimulatorOptions) {
+    this.options = options;
     this.journal = options.journal ?? new PluginJournal();
     this.console = options.console ?? new GameConsole();
     this.baseUrl = options.baseUrl ?? "http://localhost";

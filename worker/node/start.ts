@@ -2,7 +2,7 @@
 
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { serve } from "@hono/node-server";
+import { createAdaptorServer } from "@hono/node-server";
 import { checkpointWal, libsqlKeyValueFile, libsqlPorts } from "../adapters/libsql.ts";
 import { witnessFile } from "../adapters/witness-file.ts";
 import { pageHandlerOf } from "../page-handler.ts";
@@ -22,6 +22,13 @@ function refuse(error: unknown): never {
   if (!(error instanceof SettingError)) throw error;
   for (const problem of error.problems) console.error(`Cannot start: ${problem}`);
   process.exit(1);
+}
+
+/** The listening socket systemd passes (`LISTEN_FDS=1`: descriptor 3), when it is meant for this process. */
+function inheritedSocket(env: NodeJS.ProcessEnv): { fd: number } | null {
+  if (env.LISTEN_FDS !== "1") return null;
+  if (env.LISTEN_PID && env.LISTEN_PID !== String(process.pid)) return null;
+  return { fd: 3 };
 }
 
 /** Starts the server of the build in `buildDir` (build-node/: client/ and server/ in it, migrations/ beside it). */
@@ -54,12 +61,19 @@ export async function startServer(buildDir: URL): Promise<void> {
 
   const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));
   const address = `${settings.host}:${settings.port}`;
-  const server = serve({ fetch: app.fetch, port: settings.port, hostname: settings.host }, (info) => {
+  const server = createAdaptorServer({ fetch: app.fetch });
+  // systemd's socket activation (rust-site.socket, decision 137): the listening socket is systemd's and
+  // outlives the process, so during a restart connections wait in its queue instead of being refused.
+  const socket = inheritedSocket(process.env);
+  server.listen(socket ?? { port: settings.port, host: settings.host }, () => {
+    const info = server.address();
+    const url = typeof info === "object" && info ? `http://${info.address}:${info.port}` : `http://${address}`;
     console.log(
       JSON.stringify({
         event: "listening",
-        url: `http://${settings.host}:${info.port}`,
+        url,
         publicUrl: settings.site.PUBLIC_URL,
+        ...(socket ? { socket: "systemd" } : {}),
       }),
     );
     // A start runs the minutely jobs at once rather than at the next tick (under the same lease):

@@ -1,0 +1,53 @@
+// The previous release (releases.json's newest entry), built from git as an owner's checkout of it
+// builds (decision 136): its files at that commit in a folder of their own, this checkout's
+// node_modules when its package-lock.json is the same (else `npm ci` there), then `npm run build:node`.
+// The folder is kept in the temporary directory by commit, so a second run reuses the build.
+import assert from "node:assert/strict";
+import { execFileSync, execSync } from "node:child_process";
+import { existsSync, mkdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { root } from "./owner-site.ts";
+
+interface Release {
+  commit: string;
+  date: string;
+  newestMigration: string;
+}
+
+export function releases(): Release[] {
+  return (JSON.parse(readFileSync(join(root, "releases.json"), "utf8")) as { releases: Release[] }).releases;
+}
+
+export function previousRelease(): Release {
+  const release = releases().at(-1);
+  assert.ok(release, "releases.json lists a release");
+  return release;
+}
+
+const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
+
+/** The previous release's checkout, built for Node: a folder with build-node/, migrations/ and node_modules/. */
+export function buildPreviousRelease(): string {
+  const { commit } = previousRelease();
+  const folder = join(tmpdir(), `site-release-${commit}`);
+  const built = join(folder, ".built");
+  if (existsSync(built)) return folder;
+  try {
+    git("cat-file", "-e", `${commit}^{commit}`);
+  } catch {
+    assert.fail(
+      `releases.json's ${commit} is not in this clone: the rollback test needs the history (git fetch --unshallow)`,
+    );
+  }
+  rmSync(folder, { recursive: true, force: true });
+  mkdirSync(folder);
+  execSync(`git archive ${commit} | tar -x -C ${JSON.stringify(folder)}`, { cwd: root, stdio: "inherit" });
+  const sameLock =
+    readFileSync(join(folder, "package-lock.json"), "utf8") === readFileSync(join(root, "package-lock.json"), "utf8");
+  if (sameLock) symlinkSync(join(root, "node_modules"), join(folder, "node_modules"));
+  else execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: folder, stdio: ["ignore", "ignore", "inherit"] });
+  execFileSync("npm", ["run", "--silent", "build:node"], { cwd: folder, stdio: ["ignore", "ignore", "inherit"] });
+  writeFileSync(built, `${commit}\n`);
+  return folder;
+}
