@@ -57,6 +57,7 @@ export const BOTH_RUNTIMES = [
   "tests/sale-parity.test.ts",
   "tests/gifts.test.ts",
   "tests/gift-journey.test.ts",
+  "tests/gift-retry.test.ts",
   "tests/admin-discord.test.ts",
   "tests/admin-categories.test.ts",
   // the minutely jobs' lease (decision 121)
