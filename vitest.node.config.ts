@@ -58,6 +58,7 @@ export const BOTH_RUNTIMES = [
   "tests/gifts.test.ts",
   "tests/gift-journey.test.ts",
   "tests/gift-retry.test.ts",
+  "tests/gift-lookup-budget.test.ts",
   "tests/admin-discord.test.ts",
   "tests/admin-categories.test.ts",
   // the minutely jobs' lease (decision 121)

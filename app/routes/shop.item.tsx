@@ -113,7 +113,7 @@ const itemQuerySchema = z.object({
 
 /** The friend a top-up's return names, or why they can't be shown (the field keeps their SteamID). */
 async function giftOnReturn(deps: Deps, source: LookupSource, steamId: string) {
-  const found = await findGiftRecipient(deps, source, steamId, { known: "prefer" });
+  const found = await findGiftRecipient(deps, source, steamId);
   return found.ok
     ? { recipient: found.recipient, query: steamId, error: null }
     : { recipient: null, query: steamId, error: found.error };
@@ -196,7 +196,7 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
         giftQuery,
       });
     }
-    const found = await findGiftRecipient(deps, user, giftSteamId, { known: "prefer" });
+    const found = await findGiftRecipient(deps, user, giftSteamId);
     if (!found.ok) return refused(found.status, found.error, { giftQuery, duration: days });
     giftTo = found.recipient;
   }
