@@ -20,6 +20,7 @@ export const BOTH_RUNTIMES = [
   "tests/auth-flow.test.ts",
   "tests/auth-sessions.test.ts",
   "tests/auth-sign-in-code.test.ts",
+  "tests/auth-steam-profile-budget.test.ts",
   // delivery to the game
   "tests/game-delivery.test.ts",
   "tests/game-delivery-progress.test.ts",
