@@ -127,3 +127,24 @@ describe("an IPv6 address counts by its /64", () => {
     expect(addressBucket("unknown")).toBe("unknown");
   });
 });
+
+describe("a paying player's hour", () => {
+  it("takes at most 60 of the site's 1 000 calls, however the ten-minute windows fall", async () => {
+    const clock = testClock(Date.parse("2026-12-24T11:00:00Z"));
+    const timed = testDeps({ now: clock.now });
+    const paying = await createPlayer({ deps: timed });
+    await runBatch([raw("INSERT INTO ledger (user_id, amount, kind) VALUES (?, 10000, 'deposit')", paying.id)]);
+    await runBatch([raw("UPDATE users SET balance = 10000 WHERE id = ?", paying.id)]);
+    const from = { steamId: paying.steamId, address: "203.0.113.49" };
+    for (const _ of [1, 2]) {
+      for (let lookup = 0; lookup < 30; lookup++)
+        expect((await findGiftRecipient(timed, from, uniqueSteamId())).ok).toBe(true);
+      clock.advance(10 * 60_000);
+    }
+    expect(await findGiftRecipient(timed, from, uniqueSteamId())).toEqual({
+      ok: false,
+      status: 429,
+      error: "Слишком много проверок получателя. Попробуйте через 40 мин.",
+    });
+  });
+});

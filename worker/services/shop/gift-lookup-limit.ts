@@ -6,14 +6,16 @@ import { type Bucket, type BudgetRefusal, takeSteamCalls } from "../steam/call-b
 
 // A gift's recipient lookup spends the site's Steam quota, one call per Steam method asked (a custom
 // profile address costs two: the name, then the profile; a friend the site knows costs none), so each
-// call is counted for the player, for their address (many accounts from one place; an IPv6 address
-// by its /64), for the players who never topped up, together (many new accounts can't take the
-// site's hour: decision 141), and for the whole site (decision 127).
+// call is counted for the player (in 10 minutes and in the hour), for their address (many accounts
+// from one place; an IPv6 address by its /64), for the players who never topped up, together (many
+// new accounts can't take the site's hour: decision 141), and for the whole site (decision 127).
 
 const MINUTE = 60_000;
 
 export const STEAM_LOOKUP_LIMITS = {
   player: { calls: 30, windowMs: 10 * MINUTE },
+  /** A player's hour: a paying account too takes at most 60 of the site's 1 000. */
+  "player-hour": { calls: 60, windowMs: 60 * MINUTE },
   address: { calls: 60, windowMs: 10 * MINUTE },
   /** What accounts that never topped up may take of the site's hour, all of them together. */
   newcomers: { calls: 250, windowMs: 60 * MINUTE },
@@ -57,7 +59,7 @@ export async function takeSteamCall(
   deps: Pick<Deps, "db" | "now">,
   source: LookupSource,
 ): Promise<LookupRefusal | null> {
-  const buckets = [bucket("player", source.steamId)];
+  const buckets = [bucket("player", source.steamId), bucket("player-hour", source.steamId)];
   if (source.address !== UNKNOWN_ADDRESS) buckets.push(bucket("address", addressBucket(source.address)));
   if (await isNewcomer(deps, source.steamId)) buckets.push(bucket("newcomers", ""));
   buckets.push(bucket("site", ""));
