@@ -21,6 +21,7 @@ export const BOTH_RUNTIMES = [
   "tests/auth-flow.test.ts",
   "tests/auth-sessions.test.ts",
   "tests/auth-sign-in-code.test.ts",
+  "tests/auth-steam-profile-budget.test.ts",
   // delivery to the game
   "tests/game-delivery.test.ts",
   "tests/game-delivery-progress.test.ts",
@@ -59,6 +60,8 @@ export const BOTH_RUNTIMES = [
   "tests/sale-parity.test.ts",
   "tests/gifts.test.ts",
   "tests/gift-journey.test.ts",
+  "tests/gift-retry.test.ts",
+  "tests/gift-lookup-budget.test.ts",
   "tests/admin-discord.test.ts",
   "tests/admin-categories.test.ts",
   // the minutely jobs' lease (decision 121)

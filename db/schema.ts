@@ -430,8 +430,12 @@ export const promoAttempts = sqliteTable(
 export const steamCallBudget = sqliteTable(
   "steam_call_budget",
   {
-    // player (a SteamID), address (the client's IP), site ('').
-    scope: text("scope", { enum: ["player", "address", "site"] }).notNull(),
+    // A gift's lookup (decisions 127, 141): player and player-hour (a SteamID), address (an IPv4 address or an IPv6
+    // /64), newcomers ('': players who never topped up, together), site (''). Sign-in (issue 47):
+    // profile (a SteamID, once a day), sign-in ('').
+    scope: text("scope", {
+      enum: ["player", "player-hour", "address", "newcomers", "site", "profile", "sign-in"],
+    }).notNull(),
     subject: text("subject").notNull(),
     windowStart: integer("window_start").notNull(),
     calls: integer("calls").notNull(),

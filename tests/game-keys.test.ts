@@ -20,7 +20,7 @@ import {
   queueResponseSignatureV3,
   refusedAckResponseSignature,
 } from "#worker/services/game/response-signature.ts";
-import { canonicalRequest } from "#worker/services/game/signature.ts";
+import { canonicalRequest, requestTarget } from "#worker/services/game/signature.ts";
 import wrangler from "../wrangler.jsonc?raw";
 import {
   ackAnswerText,
@@ -112,6 +112,15 @@ describe("signing vector shared with the C# plugin", () => {
     expect(await hmacHex(key, canonicalRequest("1795000000", "post", "/api/game/queue", body))).toBe(requestSignature);
     expect((await signRequest("local-dev-key-3", "/api/game/queue", body, 1795000000)).signature).toBe(
       requestSignature,
+    );
+  });
+
+  it("signs the path and the query of a request, as the plugin's RequestTarget gives them (decision 142)", async () => {
+    const key = await vectorKey();
+    const target = requestTarget(new URL("https://shop.example/api/game/queue?online=76561198000000001"));
+    expect(target).toBe("/api/game/queue?online=76561198000000001");
+    expect(await hmacHex(key, canonicalRequest("1795000000", "POST", target, body))).toBe(
+      "e7ffc7f65a66acda8cdc89e5d4a581e70663b7fcf33af76ff482cd9781d8f708",
     );
   });
 

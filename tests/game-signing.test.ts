@@ -89,6 +89,18 @@ describe("signed plugin requests", () => {
     expect(await heartbeatRow(other.id)).toBeNull();
   });
 
+  it("covers the query too: one appended after signing is refused, one signed with the path is taken", async () => {
+    const { server, sim } = await setup();
+    const signed = await sim.sign("/api/game/heartbeat", beat);
+    const appended = await sim.send({ ...signed, path: "/api/game/heartbeat?online=76561198000000001" });
+    expect(appended.status).toBe(401);
+    expect(await appended.json()).toEqual({ error: "Неверная подпись запроса" });
+    expect(await heartbeatRow(server.id)).toBeNull();
+    const withQuery = await sim.send(await sim.sign("/api/game/heartbeat?online=76561198000000001", beat));
+    expect(withQuery.status).toBe(200);
+    expect(await heartbeatRow(server.id)).toMatchObject({ hostname: "h" });
+  });
+
   it("answers an unknown server id like a bad signature", async () => {
     const { sim } = await setup();
     const signed = await sim.sign("/api/game/heartbeat", beat);

@@ -33,7 +33,7 @@ import { readServerStatus } from "#worker/services/server-status.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
 import type { LookupSource } from "#worker/services/shop/gift-lookup-limit.ts";
 import { findGiftRecipient, type GiftRecipient } from "#worker/services/shop/gift-recipient.ts";
-import { missingFor, purchaseItem } from "#worker/services/shop/purchase.ts";
+import { earlierGift, missingFor, type PurchaseResult, purchaseItem } from "#worker/services/shop/purchase.ts";
 import { serversOfType } from "#worker/services/shop/servers-of-type.ts";
 import { GuestPrices, ServerTypeNote, ShortOfFunds } from "../components/shop/buy-dialog.tsx";
 import { DurationPicker } from "../components/shop/duration-picker.tsx";
@@ -113,7 +113,7 @@ const itemQuerySchema = z.object({
 
 /** The friend a top-up's return names, or why they can't be shown (the field keeps their SteamID). */
 async function giftOnReturn(deps: Deps, source: LookupSource, steamId: string) {
-  const found = await findGiftRecipient(deps, source, steamId, { known: "prefer" });
+  const found = await findGiftRecipient(deps, source, steamId);
   return found.ok
     ? { recipient: found.recipient, query: steamId, error: null }
     : { recipient: null, query: steamId, error: found.error };
@@ -173,13 +173,21 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
   const days = parsed.data.duration;
   let giftTo: GiftRecipient | null = null;
   if (giftSteamId) {
-    // Short of money: said before the friend is asked of Steam again (issue 36), the friend still shown.
-    const missing = await missingFor(deps, user.balance, itemId, days);
+    // The same form again after a lost answer: the gift it made, before money or Steam can refuse it (issue 47).
+    const earlier = await earlierGift(deps, user.id, parsed.data.idempotency_key, {
+      itemId,
+      serverType: parsed.data.server_type,
+      durationDays: days,
+      friend: { steamId: giftSteamId },
+    });
     const shown = shownFriendSchema.safeParse({
       steamId: giftSteamId,
       nickname: form.get("gift_nickname"),
       avatarUrl: form.get("gift_avatar"),
     });
+    if (earlier) return bought(deps, user, itemId, form, earlier, { duration: days, giftQuery, recipient: shown.data });
+    // Short of money: said before the friend is asked of Steam again (issue 36), the friend still shown.
+    const missing = await missingFor(deps, user.balance, itemId, days);
     if (missing > 0 && shown.success) {
       return refused(402, PURCHASE_ERRORS.insufficientFunds, {
         missing,
@@ -188,7 +196,7 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
         giftQuery,
       });
     }
-    const found = await findGiftRecipient(deps, user, giftSteamId, { known: "prefer" });
+    const found = await findGiftRecipient(deps, user, giftSteamId);
     if (!found.ok) return refused(found.status, found.error, { giftQuery, duration: days });
     giftTo = found.recipient;
   }
@@ -200,8 +208,21 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
     expectedPrice: parsed.data.expected_price == null ? null : rublesToKopecks(parsed.data.expected_price),
     giftTo,
   });
+  return bought(deps, user, itemId, form, result, { duration: days, giftQuery, recipient: giftTo });
+}
+
+/** The purchase's answer on the page: refused (the form keeps what it can), the receipt, or its redirect. */
+async function bought(
+  deps: Deps,
+  user: Buyer,
+  itemId: number,
+  form: FormData,
+  result: PurchaseResult,
+  kept: { duration: number | null; giftQuery: string; recipient?: GiftRecipient | null },
+) {
+  const days = kept.duration;
   // Whatever is refused, a gift stays a gift: the friend stays shown and the button says «Подарить».
-  const gift = giftTo ? { recipient: giftTo, giftQuery } : {};
+  const gift = kept.recipient ? { recipient: kept.recipient, giftQuery: kept.giftQuery } : {};
   if (!result.ok) {
     // The price changed since the page: the new one, for the terms chosen, to confirm (decision 112).
     if (result.price != null)

@@ -3,7 +3,7 @@
 //
 // Protocol (worker/api/game.ts):
 //   every request: POST JSON, headers X-Server-Id, X-Timestamp (unix seconds),
-//   X-Signature = hex HMAC-SHA256(SHA-256(server key), "{timestamp}\n{METHOD}\n{path}\n{body}")
+//   X-Signature = hex HMAC-SHA256(SHA-256(server key), "{timestamp}\n{METHOD}\n{path and query}\n{body}")
 //   POST /api/game/heartbeat  server state, map, last wipe and online SteamIDs
 //   POST /api/game/queue      deliveries due here, with their commands (signed answer, v3)
 //   POST /api/game/ack        each delivery's progress, command by command (signed answer, v3)
@@ -794,6 +794,9 @@ namespace Oxide.Plugins
 
         private static readonly RandomNumberGenerator Random = RandomNumberGenerator.Create();
 
+        /// <summary>What the signature covers of the address: its path and query, as in the request line (decision 142).</summary>
+        private static string RequestTarget(string url) => new Uri(url).PathAndQuery;
+
         /// <summary>
         /// Serializes, signs and sends; the callback gets (status, body, request signature). The fields get
         /// a random "nonce": the site takes each signature once, and two equal requests in one second
@@ -807,7 +810,7 @@ namespace Oxide.Plugins
             var body = JsonConvert.SerializeObject(fields);
             var url = config.SiteUrl.TrimEnd('/') + path;
             var timestamp = UnixSeconds().ToString(CultureInfo.InvariantCulture);
-            var signature = Hmac(timestamp + "\n" + "POST" + "\n" + new Uri(url).AbsolutePath + "\n" + body);
+            var signature = Hmac(timestamp + "\n" + "POST" + "\n" + RequestTarget(url) + "\n" + body);
             var headers = new Dictionary<string, string>
             {
                 ["Content-Type"] = "application/json",

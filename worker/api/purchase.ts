@@ -3,11 +3,12 @@ import { AUTH_REQUIRED } from "#core/messages/common.ts";
 import { PURCHASE_ERRORS } from "#core/messages/shop.ts";
 import { idempotencyKey, positiveIdText } from "#core/schemas/common.ts";
 import { purchaseBodySchema, rublesToKopecks } from "#core/schemas/purchase.ts";
+import { parseFriend } from "#core/shop/gift.ts";
 import type { AppEnv } from "../hono-env.ts";
 import { getSessionUser, readSessionToken, verifySessionToken } from "../services/auth/sessions.ts";
 import { clientAddress } from "../services/promos/client-address.ts";
 import { findGiftRecipient, type GiftRecipient } from "../services/shop/gift-recipient.ts";
-import { missingFor, purchaseItem } from "../services/shop/purchase.ts";
+import { earlierGift, missingFor, purchaseItem } from "../services/shop/purchase.ts";
 
 export const purchaseApi = new Hono<AppEnv>();
 
@@ -36,6 +37,18 @@ purchaseApi.post("/purchase/items/:id", async (c) => {
   if (body.data.gift_to) {
     const buyer = await getSessionUser(c.get("deps"), c.req.raw);
     if (!buyer) return c.json({ error: AUTH_REQUIRED }, 401);
+    // A retried key answers as it did the first time, before money or Steam can refuse it (issue 47).
+    const friend = parseFriend(body.data.gift_to);
+    if (key && friend) {
+      const terms = { itemId: id.data, serverType: body.data.server_type, durationDays: body.data.duration ?? null };
+      const earlier = await earlierGift(c.get("deps"), buyer.id, key, { ...terms, friend });
+      if (earlier && !earlier.ok) return c.json({ error: earlier.error }, earlier.status);
+      if (earlier) {
+        c.header("Cache-Control", "no-store");
+        const { purchase, balance, giftTo: to } = earlier;
+        return c.json({ purchase, balance, gift_to: { steam_id: to.steamId, nickname: to.nickname } }, 200);
+      }
+    }
     // Short of money: said before the friend is asked of Steam, which spends the site's budget (issue 36).
     if ((await missingFor(c.get("deps"), buyer.balance, id.data, body.data.duration ?? null)) > 0) {
       return c.json({ error: PURCHASE_ERRORS.insufficientFunds }, 402);

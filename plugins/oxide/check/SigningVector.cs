@@ -14,6 +14,9 @@ public static class SigningVector
     const string Key = "local-dev-key-3";
     const string RequestCanonical = "1795000000\nPOST\n/api/game/queue\n{\"online\":[\"76561198000000001\"]}";
     const string RequestSignature = "487b64eafd21d141ede51e3c41cd2ad3c5c024a8cbb06c2c635d362bed82d0eb";
+    // The same request with a query: the signature covers the request line's path and query (decision 142).
+    const string RequestUrlWithQuery = "https://shop.example/api/game/queue?online=76561198000000001";
+    const string RequestWithQuerySignature = "e7ffc7f65a66acda8cdc89e5d4a581e70663b7fcf33af76ff482cd9781d8f708";
     // Version 3 of the queue answer (decision 124): also over the lease, the retries and what is done; no re-sync.
     const string ResponseSignature = "36b3a6d6a04e26b90097c5cc27081ce7c8e3523b5512e42f54c592aaf5f2569c";
     const string EmptyResponseSignature = "9b2833b04a7cf81997c0f31315154369dc52edc5f31cccc9464781190031ae69";
@@ -42,6 +45,10 @@ public static class SigningVector
         var listType = typeof(List<>).MakeGenericType(deliveryType);
 
         Expect("request signature", (string)hmac.Invoke(plugin, new object[] { RequestCanonical }), RequestSignature);
+        var target = (string)type.GetMethod("RequestTarget", any).Invoke(null, new object[] { RequestUrlWithQuery });
+        Expect("request target", target, "/api/game/queue?online=76561198000000001");
+        var withQuery = "1795000000\nPOST\n" + target + "\n{\"online\":[\"76561198000000001\"]}";
+        Expect("request signature over path and query", (string)hmac.Invoke(plugin, new object[] { withQuery }), RequestWithQuerySignature);
 
         var delivery = Activator.CreateInstance(deliveryType);
         deliveryType.GetField("DeliveryId").SetValue(delivery, "0b7c4a52-6c39-4f5e-9d8a-2f1f6a0c1e11");

@@ -45,7 +45,8 @@ function parseIPv6(text: string): bigint | null {
   return value;
 }
 
-function parseAddress(text: string): Parsed | null {
+/** An IPv4 or IPv6 address as a number of 32 or 128 bits; null for text that is neither. */
+export function parseAddress(text: string): Parsed | null {
   const trimmed = text.trim();
   if (trimmed.includes(":")) {
     const value = parseIPv6(trimmed);

@@ -6,10 +6,11 @@ import { AUTH_ERROR_PARAM, type AuthErrorCode } from "#core/auth/errors.ts";
 import { openidNonces, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { NONCE_MAX_AGE_MS, type OpenIdFailure, SteamOpenIdError } from "../../integrations/steam/openid.ts";
-import { DEFAULT_AVATAR_URL, fallbackProfile, fetchSteamProfile } from "../../integrations/steam/profile.ts";
+import { DEFAULT_AVATAR_URL, fallbackProfile } from "../../integrations/steam/profile.ts";
 import { clearSignInStateCookie, sessionCookie } from "./cookies.ts";
 import { createSession } from "./sessions.ts";
 import { forgetExpiredSignInCodes, issueSignInCode } from "./sign-in-codes.ts";
+import { signInProfile } from "./steam-profile-refresh.ts";
 import { SteamStrategy } from "./steam-strategy.ts";
 
 type SignInDeps = Pick<Deps, "db" | "config" | "now" | "fetch" | "waitUntil">;
@@ -22,9 +23,12 @@ export interface SignedIn {
   next: string;
 }
 
-/** Creates the player on first sign-in (balance 0), refreshes nickname and avatar when Steam told us them. */
+/**
+ * Creates the player on first sign-in (balance 0), refreshes nickname and avatar when Steam told us
+ * them; Steam is asked at most once a day per player (steam-profile-refresh.ts).
+ */
 export async function upsertSteamUser(deps: Pick<Deps, "db" | "config" | "fetch" | "now">, steamId: string) {
-  const profile = await fetchSteamProfile(deps, steamId);
+  const profile = await signInProfile(deps, steamId);
   const initial = profile ?? fallbackProfile(steamId);
   const now = deps.now().getTime();
   const [row] = await deps.db.orm

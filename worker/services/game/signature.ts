@@ -9,7 +9,10 @@ import { derivedSigningKey, hexToBytes, importSigningKey } from "./keys.ts";
 // Every plugin request carries:
 //   X-Server-Id   the server's id
 //   X-Timestamp   unix seconds
-//   X-Signature   hex HMAC-SHA256(sha256(key), `${timestamp}\n${METHOD}\n${path}\n${body}`)
+//   X-Signature   hex HMAC-SHA256(sha256(key), `${timestamp}\n${METHOD}\n${target}\n${body}`)
+// where the target is the request line's: the path and the query (`/api/game/queue?x=1`), so nothing
+// can be appended to a signed request (issue 47, decision 142). Plugins send no query, so a target is
+// their path, and older plugins, which signed the path alone, are verified as before.
 // where the key is derived from GAME_KEY_SECRET, the id and the stored salt (keys.ts), or, for a
 // server not yet rotated since decision 103, its SHA-256 is the stored key_hash.
 // A request is accepted within ±5 minutes of our clock, and never again once it changed something:
@@ -78,8 +81,13 @@ export class GameRequestError extends Error {
   }
 }
 
-export function canonicalRequest(timestamp: string, method: string, path: string, body: string): string {
-  return `${timestamp}\n${method.toUpperCase()}\n${path}\n${body}`;
+export function canonicalRequest(timestamp: string, method: string, target: string, body: string): string {
+  return `${timestamp}\n${method.toUpperCase()}\n${target}\n${body}`;
+}
+
+/** What a signature covers of the address: the path and the query, as in the request line. */
+export function requestTarget(url: URL): string {
+  return `${url.pathname}${url.search}`;
 }
 
 const LOCAL_HOSTS = new Set(["localhost", "127.0.0.1", "[::1]"]);
@@ -200,7 +208,9 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   const row = (await deps.db.run<ServerRow>(serverRead(serverId))).rows[0];
   const key = row ? await serverSigningKey(deps, row) : null;
   const signatureBytes = hexToBytes(signature);
-  const canonical = new TextEncoder().encode(canonicalRequest(timestampHeader, request.method, url.pathname, body));
+  const canonical = new TextEncoder().encode(
+    canonicalRequest(timestampHeader, request.method, requestTarget(url), body),
+  );
   // Unknown servers and wrong keys answer the same, so ids can't be probed.
   if (!row || !key || !signatureBytes || !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))) {
     throw new GameRequestError(401, GAME_ERRORS.badSignature);

@@ -29,7 +29,8 @@ async function spendSteamCall(deps: Pick<Deps, "db" | "now">, source: LookupSour
   const refusal = await takeSteamCall(deps, source);
   if (!refusal) return null;
   const minutes = Math.max(1, Math.ceil((refusal.until - deps.now().getTime()) / 60_000));
-  const error = refusal.scope === "site" ? siteLookupLimitText(minutes) : giftLookupLimitText(minutes);
+  const siteWide = refusal.scope === "site" || refusal.scope === "newcomers";
+  const error = siteWide ? siteLookupLimitText(minutes) : giftLookupLimitText(minutes);
   return { ok: false, status: 429, error };
 }
 
@@ -38,15 +39,14 @@ async function spendSteamCall(deps: Pick<Deps, "db" | "now">, source: LookupSour
  * purchases an operator blocked, and for an id Steam has no account for. Their Steam name and avatar
  * when Steam tells them, else what the site knows of them. The purchase checks self and blocked again
  * inside its batch. Each Steam call counts against the player's, the address's and the site's budget
- * (gift-lookup-limit.ts): past one, 429 with when to try again; nothing else spends one.
- * `known: "prefer"` (the purchase of a friend already shown) takes the site's own row of a friend who
- * signed in here without asking Steam again.
+ * (gift-lookup-limit.ts): past one, 429 with when to try again; nothing else spends one. A friend
+ * the site knows (a row of theirs: they signed in, or a gift Steam confirmed made it) is shown as the
+ * site knows them and never costs a call (issue 47), so a spent budget can't stop a gift to them.
  */
 export async function findGiftRecipient(
   deps: Pick<Deps, "db" | "config" | "fetch" | "now">,
   source: LookupSource,
   input: string,
-  options: { known?: "prefer" } = {},
 ): Promise<RecipientResult> {
   const friend = parseFriend(input);
   if (!friend) return { ok: false, status: 400, error: GIFT_ERRORS.badFriend };
@@ -70,16 +70,19 @@ export async function findGiftRecipient(
     .where(eq(users.steamId, steamId))
     .limit(1);
   if (known?.blocked) return { ok: false, status: 403, error: GIFT_ERRORS.blocked };
-  const local = known
-    ? { nickname: known.nickname, avatarUrl: known.avatarUrl || DEFAULT_AVATAR_URL }
-    : { nickname: steamId, avatarUrl: DEFAULT_AVATAR_URL };
-  // Without a key nothing can tell: the site's own row, else the SteamID itself.
-  if (!key || (known && options.known === "prefer")) return { ok: true, recipient: { steamId, ...local } };
+  if (known) {
+    return {
+      ok: true,
+      recipient: { steamId, nickname: known.nickname, avatarUrl: known.avatarUrl || DEFAULT_AVATAR_URL },
+    };
+  }
+  // Without a key nothing can tell: the SteamID itself.
+  if (!key) return { ok: true, recipient: { steamId, nickname: steamId, avatarUrl: DEFAULT_AVATAR_URL } };
   const refused = await spendSteamCall(deps, source);
   if (refused) return refused;
   const profile = await lookUpSteamProfile(deps, key, steamId);
   // Steam has no such account: refused, never shown as a number to pay for (issue 36).
-  if (profile === "not-found" && !known) return { ok: false, status: 404, error: GIFT_ERRORS.notFound };
-  if (profile === "unavailable" && !known) return { ok: false, status: 502, error: GIFT_ERRORS.steamUnavailable };
-  return { ok: true, recipient: { steamId, ...(typeof profile === "string" ? local : profile) } };
+  if (profile === "not-found") return { ok: false, status: 404, error: GIFT_ERRORS.notFound };
+  if (profile === "unavailable") return { ok: false, status: 502, error: GIFT_ERRORS.steamUnavailable };
+  return { ok: true, recipient: { steamId, ...profile } };
 }

@@ -6,6 +6,7 @@ import { GIFT_ERRORS } from "#core/messages/gifts.ts";
 import { PURCHASE_ERRORS, priceChangedText, refundDebtText } from "#core/messages/shop.ts";
 import type { PurchaseReceipt } from "#core/profile/types.ts";
 import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts";
+import type { FriendRef } from "#core/shop/gift.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
 import { fairPlayText } from "#core/wipe/fair-play.ts";
@@ -158,19 +159,16 @@ export function toPurchaseView(row: PurchaseViewRow): PurchaseReceipt {
   };
 }
 
-/** The player's purchase made with `key`, with its gift's friend by SteamID (null for one's own). */
+/** The player's purchase made with `key`, with its gift's friend by SteamID and name (null for one's own). */
 async function findByKey(deps: Pick<Deps, "db">, userId: number, key: string) {
+  const friend = alias(users, "friend");
   const [row] = await deps.db.orm
-    .select({
-      purchase: purchases,
-      giftSteamId: sql<
-        string | null
-      >`(SELECT ${users.steamId} FROM ${users} WHERE ${users.id} = ${purchases.giftToUserId})`,
-    })
+    .select({ purchase: purchases, giftSteamId: friend.steamId, giftNickname: friend.nickname })
     .from(purchases)
+    .leftJoin(friend, eq(friend.id, purchases.giftToUserId))
     .where(and(eq(purchases.userId, userId), eq(purchases.idempotencyKey, key)))
     .limit(1);
-  return row ? { ...row.purchase, giftSteamId: row.giftSteamId } : null;
+  return row ? { ...row.purchase, giftSteamId: row.giftSteamId, giftNickname: row.giftNickname } : null;
 }
 
 async function balanceOf(deps: Pick<Deps, "db">, userId: number): Promise<number> {
@@ -191,7 +189,7 @@ function sameTerms(row: KeyedPurchase, input: PurchaseInput): boolean {
   );
 }
 
-type KeyedPurchase = PurchaseRow & { giftSteamId: string | null };
+type KeyedPurchase = PurchaseRow & { giftSteamId: string | null; giftNickname: string | null };
 
 async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInput, row: KeyedPurchase) {
   if (!sameTerms(row, input)) return fail(409, PURCHASE_ERRORS.idempotencyReused);
@@ -201,6 +199,44 @@ async function replay(deps: Pick<Deps, "db">, userId: number, input: PurchaseInp
     purchase: toPurchaseView(row),
     balance: kopecksToRubles(await balanceOf(deps, userId)),
   };
+}
+
+/** What a retried gift names, before anyone is asked who that is. */
+export interface RetriedGift {
+  itemId: number;
+  serverType: string;
+  durationDays: number | null;
+  friend: FriendRef;
+}
+
+export type EarlierGift =
+  | (Extract<PurchaseResult, { ok: true }> & { giftTo: { steamId: string; nickname: string } })
+  | Extract<PurchaseResult, { ok: false }>;
+
+/**
+ * The answer a gift's idempotency key already earned (issue 47): the first purchase again when the
+ * terms are the same, 409 when they differ, null for a key not used yet. Read before the funds check
+ * and the friend's lookup, so a retry after a lost answer is never refused for money it already spent
+ * or for the Steam lookups it already made. A custom profile address can't be told from another
+ * without asking Steam, which a retry must not need: any friend the key's gift went to is taken as it.
+ */
+export async function earlierGift(
+  deps: Pick<Deps, "db">,
+  userId: number,
+  key: string,
+  gift: RetriedGift,
+): Promise<EarlierGift | null> {
+  const row = await findByKey(deps, userId, key);
+  if (!row) return null;
+  // "" matches no friend: the key bought for the player themselves.
+  const named = "vanity" in gift.friend ? (row.giftSteamId ?? "") : gift.friend.steamId;
+  const answer = await replay(
+    deps,
+    userId,
+    { ...gift, idempotencyKey: key, giftTo: { steamId: named, nickname: "", avatarUrl: "" } },
+    row,
+  );
+  return answer.ok ? { ...answer, giftTo: { steamId: named, nickname: row.giftNickname ?? named } } : answer;
 }
 
 /** The buyer's id inside SQL: for a session, NULL unless it is live, which fails purchases.user_id NOT NULL. */
