@@ -129,7 +129,9 @@ public static class PluginBench
     static object Call(string hook, params object[] args)
     {
         var method = typeof(RustStoreDelivery).GetMethod(hook, Any);
-        return method == null || plugin == null ? null : method.Invoke(plugin, args);
+        if (method == null || plugin == null) return null;
+        // As Oxide: a hook's arguments go to a method that takes them (an older plugin's OnServerInitialized() takes none).
+        return method.Invoke(plugin, method.GetParameters().Length == 0 ? new object[0] : args);
     }
 
     /// <summary>Main-thread milliseconds of moving the clock `seconds` on (the stand-in site's time left out).</summary>
