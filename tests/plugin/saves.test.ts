@@ -40,146 +40,123 @@ async function outcome(s: Scenario, entryId: number) {
 
 const DELIVERED = { holds: { sulfur: 500 }, delivery: "done", entry: "used" };
 
-test("a kill before the save's hook: the give was rolled back and runs once more", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
-    await s.game.kill();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
+/**
+ * Sulfur 500 bought and given (not saved yet); then `during` does its worst to the game server around a
+ * save, and when `restart` the server starts again from its last completed save. In the end the player
+ * holds sulfur 500 exactly, and the site says so.
+ */
+function aroundASave(name: string, restart: boolean, during: (s: Scenario, entryId: number) => Promise<void>) {
+  test(name, async () => {
+    const s = await scenario();
+    try {
+      const entryId = await sulfurBought(s);
+      await during(s, entryId);
+      if (restart) await restartAndSettle(s);
+      assert.deepEqual(await outcome(s, entryId), DELIVERED);
+    } finally {
+      await s.end();
+    }
+  });
+}
+
+async function notYetDone(entryId: number): Promise<void> {
+  assert.notEqual((await delivery(entryId))?.status, "done");
+}
+
+aroundASave("a kill before the save's hook: the give was rolled back and runs once more", true, async (s) => {
+  await s.game.kill();
 });
 
-test("item 1: a kill between the hook and the write: not «Выдано» before the disk, and given again after the restart", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "item 1: a kill between the hook and the write: not «Выдано» before the disk, and given again after the restart",
+  true,
+  async (s, entryId) => {
     await s.game.send("save-to cache");
-    assert.notEqual((await delivery(entryId))?.status, "done");
+    await notYetDone(entryId);
     await s.game.send("save-to serialized");
-    assert.notEqual((await delivery(entryId))?.status, "done");
+    await notYetDone(entryId);
     await s.game.kill();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
-test("item 1: a kill during the write of the save: the last completed save comes back, and the give runs once more", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "item 1: a kill during the write of the save: the last completed save comes back, and the give runs once more",
+  true,
+  async (s) => {
     await s.game.send("fault crash-in-world-write");
     await s.game.send("save-to written").catch(() => []);
     await s.game.died();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
-test("a kill after the write, while IsSaving is still true: the save holds the sulfur and nothing is given twice", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "a kill after the write, while IsSaving is still true: the save holds the sulfur and nothing is given twice",
+  true,
+  async (s) => {
     await s.game.send("save-to written");
     await s.game.kill();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
+  },
+);
+
+aroundASave("a save that completes: «Выдано» once it is on disk, with no poll in between", false, async (s) => {
+  await s.game.save();
 });
 
-test("a save that completes: «Выдано» once it is on disk, with no poll in between", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
-    await s.game.save();
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
-
-test("item 1: `quit` during an automated save (Rust's shutdown save is refused): the give runs once more after the start", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "item 1: `quit` during an automated save (Rust's shutdown save is refused): the give runs once more after the start",
+  true,
+  async (s) => {
     await s.game.send("save-to cache");
     await s.game.stop();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
-test("item 1: a `server.save` typed during an automated save is refused and counts nothing; a crash then loses nothing", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "item 1: a `server.save` typed during an automated save is refused and counts nothing; a crash then loses nothing",
+  true,
+  async (s, entryId) => {
     await s.game.send("save-to cache");
     await s.game.send("console server.save");
-    assert.notEqual((await delivery(entryId))?.status, "done");
+    await notYetDone(entryId);
     await s.game.kill();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
-test("item 1: a plugin reload during an automated save counts nothing; a crash then loses nothing", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "item 1: a plugin reload during an automated save counts nothing; a crash then loses nothing",
+  true,
+  async (s, entryId) => {
     await s.game.send("save-to cache");
     await s.game.send("unload");
     await s.game.send("load");
-    assert.notEqual((await delivery(entryId))?.status, "done");
+    await notYetDone(entryId);
     await s.game.kill();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
-test("a plugin reload during an automated save that completes: «Выдано» once, nothing given twice", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "a plugin reload during an automated save that completes: «Выдано» once, nothing given twice",
+  false,
+  async (s) => {
     await s.game.send("save-to cache");
     await s.game.send("unload");
     await s.game.send("load");
     await s.game.save();
     await s.game.advance(15);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
-test("item 1: a save whose write fails counts nothing; the next one that reaches the disk does", async () => {
-  const s = await scenario();
-  try {
-    const entryId = await sulfurBought(s);
+aroundASave(
+  "item 1: a save whose write fails counts nothing; the next one that reaches the disk does",
+  true,
+  async (s, entryId) => {
     await s.game.send("fault world-write-fails");
     await s.game.save();
     await s.game.advance(15);
-    assert.notEqual((await delivery(entryId))?.status, "done");
+    await notYetDone(entryId);
     await s.game.kill();
-    await restartAndSettle(s);
-    assert.deepEqual(await outcome(s, entryId), DELIVERED);
-  } finally {
-    await s.end();
-  }
-});
+  },
+);
 
 test("item 2: nothing is given while a save builds its caches: a crash before its write leaves sulfur 500, not 1000", async () => {
   const s = await scenario();
