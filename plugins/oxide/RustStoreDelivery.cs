@@ -217,6 +217,8 @@ namespace Oxide.Plugins
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Message;
             public int Lease;
             [JsonProperty(DefaultValueHandling = DefaultValueHandling.Ignore)] public int Retry;
+            /// <summary>Given commands that changed Oxide's groups or permissions: Oxide writes those at the save's hook.</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public List<int> InOxide;
             /// <summary>A command outside the world's save running now, written before it runs.</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public int? Running;
             /// <summary>What the site's signed answer accepted last; the entry is reported again when it changes.</summary>
@@ -352,6 +354,7 @@ namespace Oxide.Plugins
                     uncertain++;
                 }
                 entry.Progress = new string(letters);
+                if (boot) entry.InOxide = null;
                 entry.Running = null;
                 entry.State = Open;
             }
@@ -735,18 +738,51 @@ namespace Oxide.Plugins
             Guarded("save", NoteSave);
         }
 
-        /// <summary>The save starting now holds every command given so far (nothing is given while IsSaving).</summary>
+        /// <summary>
+        /// The save starting now holds every command given so far (nothing is given while IsSaving). Oxide's
+        /// groups and permissions are on disk already: RustCore, a core plugin and so called first, has just
+        /// written them (RustCore.OnServerSave → permission.SaveData); those commands are saved now.
+        /// </summary>
         private void NoteSave()
         {
             if (journal == null) return;
+            var oxideSaved = MarkOxideSaved();
             var noted = new List<string>();
             foreach (var pair in journal.Entries)
             {
                 if (pair.Value.Progress != null && pair.Value.Progress.IndexOf(Given) >= 0) noted.Add(pair.Key);
             }
-            if (noted.Count == 0 && journal.InSave == null) return;
+            if (noted.Count == 0 && journal.InSave == null && !oxideSaved) return;
             journal.InSave = noted;
             SaveJournal();
+            // The site hears those now: a server that dies before the world is written and stays down must
+            // not have its grants run again on another server (the site's progress says where they took effect).
+            if (oxideSaved && !busy && !unloading) FlushAcks(() => { });
+        }
+
+        /// <summary>Given commands that changed Oxide's data turn saved (Oxide has written it); true when there were any.</summary>
+        private bool MarkOxideSaved()
+        {
+            var any = false;
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (entry.InOxide == null) continue;
+                if (entry.Progress != null)
+                {
+                    var letters = entry.Progress.ToCharArray();
+                    foreach (var i in entry.InOxide)
+                    {
+                        if (i < letters.Length && letters[i] == Given)
+                        {
+                            letters[i] = Saved;
+                            any = true;
+                        }
+                    }
+                    entry.Progress = new string(letters);
+                }
+                entry.InOxide = null;
+            }
+            return any;
         }
 
         /// <summary>Rust's own lines about its save (SaveRestore.Save, DoAutomatedSave), heard on the main thread as they are logged.</summary>
@@ -813,8 +849,10 @@ namespace Oxide.Plugins
         private void OnServerShutdown()
         {
             shuttingDown = true;
-            if (journal == null || SaveRestore.IsSaving || !AnyGiven()) return;
-            Guarded("save", SaveWorldAndOxide);
+            if (journal == null || !AnyGiven()) return;
+            // Oxide saves its groups and permissions as it shuts down (OxideMod.OnShutdown), save or no save.
+            if (SaveRestore.IsSaving) Guarded("save", () => MarkOxideSaved());
+            else Guarded("save", SaveWorldAndOxide);
         }
 
         private bool AnyGiven()
@@ -1281,6 +1319,11 @@ namespace Oxide.Plugins
                 }
                 ran++;
                 letters[i] = world ? Given : Saved;
+                if (world && IsOxideCommand(command))
+                {
+                    if (entry.InOxide == null) entry.InOxide = new List<int>();
+                    if (!entry.InOxide.Contains(i)) entry.InOxide.Add(i);
+                }
                 if (!world)
                 {
                     entry.Running = null;
@@ -1297,6 +1340,13 @@ namespace Oxide.Plugins
             Puts("Delivery {0} ({1}) for {2}: {3}", delivery.DeliveryId, delivery.Kind, delivery.SteamId,
                 failure == null ? "given, counted once the world is saved" : "failed: " + entry.Message);
             if (failure == null && ran > 0) Tell(delivery);
+        }
+
+        /// <summary>Whether a command changes Oxide's groups or permissions, which Oxide writes at every save's hook and at shutdown.</summary>
+        private static bool IsOxideCommand(string command)
+        {
+            var words = Words(command ?? "");
+            return words.Length > 0 && (words[0] == "oxide.usergroup" || words[0] == "oxide.grant" || words[0] == "oxide.revoke");
         }
 
         /// <summary>Whether a command changes what the world's save keeps (items, Oxide's groups and permissions).</summary>
