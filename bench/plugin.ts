@@ -48,6 +48,7 @@ console.table(
     "journal entries (archived)": row.archived,
     queued: row.queued,
     "load, ms": row.load_ms,
+    "load's longest frame, ms": row.load_longest_frame_ms,
     "idle poll, ms": row.idle_poll_ms,
     "per delivery, ms": row.per_delivery_ms,
     "longest poll, ms": row.max_poll_ms,

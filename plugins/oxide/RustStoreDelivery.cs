@@ -13,13 +13,14 @@
 // Exactly once (docs/decisions/124-delivery-exactly-once.md): every command of a delivery takes
 // effect in the world at most once, and at least once unless an operator decides otherwise.
 //   - The journal (a data file, written at once) records each command: given when it ran, saved
-//     once the world has been saved after it (OnServerSave, a console server.save, shutdown). Only
-//     saved counts as delivered on the site.
+//     once a save that holds it has reached the disk (decision 131: noted at OnServerSave, counted
+//     when Rust logs "Saved … ents" for that save). Only saved counts as delivered on the site, and
+//     nothing starts while SaveRestore.IsSaving.
 //   - Rust's world and Oxide's groups and permissions are written only when the server saves; a
-//     crash restarts from the last save. A reload never leaves a command unsaved (Unload saves
-//     first), so a command found "given" when the plugin loads was rolled back by a crash: it is
-//     pending again and runs once more when the site serves it. Commands outside the save (say, an
-//     owner's verb) are saved as they return; one the crash interrupted is uncertain, for an operator.
+//     crash restarts from the last completed save. A command found "given" when the plugin loads at a
+//     server start (OnServerInitialized(true)) was rolled back: it is pending again and runs once more
+//     when the site serves it; a reload keeps it given. Commands outside the save (say, an owner's
+//     verb) are saved as they return; one the crash interrupted is uncertain, for an operator.
 //   - The site says which commands took effect elsewhere (done); a retry runs only the rest.
 //
 // Commands run through the game's own API, never judged by words in a console reply: items are
@@ -48,8 +49,6 @@ namespace Oxide.Plugins
         private const int AckBatchMaxCount = 100;
         /// <summary>Well under the site's 64 KiB request limit.</summary>
         private const int AckBatchMaxBytes = 32 * 1024;
-        /// <summary>After a save hook nothing starts for this long: the automated save serializes a frame or two later.</summary>
-        private const float SaveQuietSeconds = 1f;
         private const float StoreCooldownSeconds = 10f;
 
         #region Configuration
@@ -218,6 +217,8 @@ namespace Oxide.Plugins
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public string Message;
             public int Lease;
             [JsonProperty(DefaultValueHandling = DefaultValueHandling.Ignore)] public int Retry;
+            /// <summary>Given commands that changed Oxide's groups or permissions: Oxide writes those at the save's hook.</summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public List<int> InOxide;
             /// <summary>A command outside the world's save running now, written before it runs.</summary>
             [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public int? Running;
             /// <summary>What the site's signed answer accepted last; the entry is reported again when it changes.</summary>
@@ -248,6 +249,11 @@ namespace Oxide.Plugins
             public long SiteSeq;
             /// <summary>The site was restored from a backup: results it acknowledged after this counter are being sent again.</summary>
             public long? Resync;
+            /// <summary>
+            /// The entries with given commands when the running save's OnServerSave hook fired (decision 131): they
+            /// turn saved once Rust logs that this save reached the disk; null when no save is awaited.
+            /// </summary>
+            [JsonProperty(NullValueHandling = NullValueHandling.Ignore)] public List<string> InSave;
             public Dictionary<string, JournalEntry> Entries = new Dictionary<string, JournalEntry>();
         }
 
@@ -316,14 +322,11 @@ namespace Oxide.Plugins
             return newest;
         }
 
-        private bool LoadJournal()
+        /// <summary>`boot`: the server has just started from its last save (OnServerInitialized(true)); else a reload in a running server.</summary>
+        private bool LoadJournal(bool boot)
         {
             journal = LoadPair(JournalFile);
-            if (journal == null || !LoadArchive())
-            {
-                journal = null;
-                return false;
-            }
+            if (journal == null) return false;
             var migrated = journal.Version < 3;
             var rolledBack = 0;
             var uncertain = 0;
@@ -337,7 +340,8 @@ namespace Oxide.Plugins
                     // Given and never saved: the server died after it, and its world (and Oxide's data)
                     // restarted from the save before it. It is pending again and runs once more. A delivery
                     // still "running" on disk had its commands run after the last save, if at all: the same.
-                    if (letters[i] == Given || (entry.State == Running && letters[i] == Pending && entry.Running != i))
+                    // A reload in a running server (OnServerInitialized(false)) finds the world as it was: given stays given.
+                    if ((boot && letters[i] == Given) || (entry.State == Running && letters[i] == Pending && entry.Running != i))
                     {
                         letters[i] = Pending;
                         rolledBack++;
@@ -350,10 +354,15 @@ namespace Oxide.Plugins
                     uncertain++;
                 }
                 entry.Progress = new string(letters);
+                if (boot) entry.InOxide = null;
                 entry.Running = null;
                 entry.State = Open;
             }
             journal.Version = 3;
+            // A save noted before a restart never completed (a completed one is confirmed as it writes); one noted
+            // before a reload is awaited only while it still runs: else its end was missed, and the next save counts.
+            var forgotSave = journal.InSave != null && (boot || !SaveRestore.IsSaving);
+            if (forgotSave) journal.InSave = null;
             if (rolledBack > 0)
                 PrintWarning("{0} command(s) ran after the last world save and were rolled back by the restart; they will run once more.", rolledBack);
             if (uncertain > 0)
@@ -364,38 +373,69 @@ namespace Oxide.Plugins
                 SaveWorldAndOxide();
                 Puts("Journal of an older plugin version migrated; the world was saved.");
             }
-            if (migrated || rolledBack > 0 || uncertain > 0) SaveJournal();
+            if (migrated || rolledBack > 0 || uncertain > 0 || forgotSave) SaveJournal();
             return true;
         }
 
-        /// <summary>The archive's day files of the last 400 days, oldest first (a later copy of an entry wins); false when one can't be read.</summary>
-        private bool LoadArchive()
+        /// <summary>Day files of the archive still to read, oldest first (a later copy of an entry wins); null once read.</summary>
+        private List<string> archiveToRead;
+        /// <summary>Main-thread time one frame spends reading the archive: its 400 day files are read over frames.</summary>
+        private const double ArchiveSliceMs = 10;
+
+        /// <summary>Starts reading the archive of the last 400 days; `loaded` runs once it is all in (never when a file is broken).</summary>
+        private void LoadArchive(Action loaded)
         {
             archive = new Journal { Version = 3 };
             archiveDays.Clear();
             archivedOn.Clear();
+            archiveToRead = new List<string>();
             var today = DateTime.UtcNow.Date;
             for (var back = ArchiveKeepDays; back >= 0; back--)
             {
                 var day = Day(today.AddDays(-back));
                 var file = ArchiveFile(day);
-                if (!Interface.Oxide.DataFileSystem.ExistsDatafile(file) && !Interface.Oxide.DataFileSystem.ExistsDatafile(file + "_copy")) continue;
-                var pair = LoadPair(file);
-                if (pair == null) return false;
+                if (Interface.Oxide.DataFileSystem.ExistsDatafile(file) || Interface.Oxide.DataFileSystem.ExistsDatafile(file + "_copy")) archiveToRead.Add(day);
+            }
+            ReadArchiveSlice(loaded);
+        }
+
+        /// <summary>Reads day files for about ArchiveSliceMs, then yields the frame; a broken one stops delivery.</summary>
+        private void ReadArchiveSlice(Action loaded)
+        {
+            if (unloading || archiveToRead == null) return;
+            var started = DateTime.UtcNow;
+            while (archiveToRead.Count > 0)
+            {
+                var day = archiveToRead[0];
+                archiveToRead.RemoveAt(0);
+                var pair = LoadPair(ArchiveFile(day));
+                if (pair == null)
+                {
+                    journal = null;
+                    archiveToRead = null;
+                    return;
+                }
                 archiveDays[day] = pair;
                 foreach (var entry in pair.Entries)
                 {
                     archive.Entries[entry.Key] = entry.Value;
                     archivedOn[entry.Key] = day;
                 }
+                if (archiveToRead.Count > 0 && (DateTime.UtcNow - started).TotalMilliseconds >= ArchiveSliceMs)
+                {
+                    NextTick(() => Guarded("archive", () => ReadArchiveSlice(loaded)));
+                    return;
+                }
             }
+            archiveToRead = null;
             // Days past the 400 are emptied, so the history on disk stays that long.
+            var today = DateTime.UtcNow.Date;
             for (var back = ArchiveKeepDays + 1; back <= ArchiveKeepDays + 7; back++)
             {
                 var file = ArchiveFile(Day(today.AddDays(-back)));
                 if (Interface.Oxide.DataFileSystem.ExistsDatafile(file)) SavePair(file, new Journal { Version = 3 });
             }
-            return true;
+            loaded();
         }
 
         /// <summary>An archived entry the site serves again goes back to the journal; its day file forgets it when next written.</summary>
@@ -423,6 +463,13 @@ namespace Oxide.Plugins
                 {
                     entry.All = true;
                     entry.Reported = "legacy";
+                }
+                else if (entry.Ok == false)
+                {
+                    // It ran and failed ("failed" on the site once heard): it stays failed, and a retry the site
+                    // serves runs it as 1.x would have; no operator is asked about it (issue 44, item 4).
+                    if (entry.Acked == true) entry.Reported = "legacy";
+                    else entry.Legacy = "failed";
                 }
                 else
                 {
@@ -569,7 +616,8 @@ namespace Oxide.Plugins
         private readonly List<Skipped> skipped = new List<Skipped>();
         private bool shuttingDown;
         private bool unloading;
-        private float saveQuietUntil;
+        /// <summary>A save confirmed on disk has turned commands saved: the site hears it once IsSaving is false.</summary>
+        private bool reportAfterSave;
 
         /// <summary>
         /// Oxide calls this after the config and before Init (Plugin.HandleAddedToManager). It writes
@@ -643,7 +691,8 @@ namespace Oxide.Plugins
             return true;
         }
 
-        private void OnServerInitialized()
+        /// <summary>Oxide.Rust: (true) once the server has started, (false) for a plugin loaded into a running one (RustCore.cs:145, 168).</summary>
+        private void OnServerInitialized(bool initial)
         {
             if (!configured) return;
             // Oxide destroys a repeating timer whose callback throws: both callbacks are guarded. The
@@ -651,49 +700,138 @@ namespace Oxide.Plugins
             // and its deliveries wait for it rather than go to another server.
             heartbeatTimer = timer.Every(config.HeartbeatIntervalSeconds, () => Guarded("heartbeat", SendHeartbeat));
             Guarded("heartbeat", SendHeartbeat);
-            if (!LoadJournal()) return;
-            pollTimer = timer.Every(config.PollIntervalSeconds, () => Guarded("poll", Tick));
-            Puts("Started: site {0}, server #{1}, polling every {2} s; {3} journal entries.",
-                config.SiteUrl, config.ServerId, config.PollIntervalSeconds, journal.Entries.Count + archive.Entries.Count);
-            Guarded("poll", Tick);
+            if (!LoadJournal(initial)) return;
+            UnityEngine.Application.logMessageReceived += OnUnityLog;
+            // Delivery starts once the archive is read (over frames): it tells a delivery served again from a new one.
+            LoadArchive(() =>
+            {
+                pollTimer = timer.Every(config.PollIntervalSeconds, () => Guarded("poll", Tick));
+                Puts("Started: site {0}, server #{1}, polling every {2} s; {3} journal entries.",
+                    config.SiteUrl, config.ServerId, config.PollIntervalSeconds, journal.Entries.Count + archive.Entries.Count);
+                Guarded("poll", Tick);
+            });
         }
 
         private void Unload()
         {
             unloading = true;
+            UnityEngine.Application.logMessageReceived -= OnUnityLog;
             if (pollTimer != null) pollTimer.Destroy();
             if (heartbeatTimer != null) heartbeatTimer.Destroy();
             if (journal == null) return;
-            // A reload must not leave a command given and unsaved: the next load would take it for one a
-            // crash rolled back and give it again. At shutdown the server saves by itself (OnServerShutdown).
-            if (!shuttingDown && AnyGiven())
-            {
-                SaveWorldAndOxide();
-                MarkSaved();
-            }
+            // Given commands stay given: a reload finds them so (OnServerInitialized(false)), a restart rolls
+            // them back; a save running now confirms its noted ones to the next load.
             SaveJournal();
         }
 
-        // The world's saves (decision 124). Oxide.Rust calls OnServerSave at the start of Rust's automated
-        // save (SaveRestore.DoAutomatedSave, every server.saveinterval) and saves its own permission data in
-        // the same hook; a console "server.save" reaches plugins as OnServerCommand before it runs; at
-        // shutdown plugins hear OnServerShutdown, then Oxide saves its data and Rust its world.
+        // The world's saves (decision 131, amending 124). Rust's automated save (SaveRestore.DoAutomatedSave,
+        // every server.saveinterval) calls OnServerSave before anything is written (Oxide.Rust Rust.opj: index 0;
+        // RustCore.OnServerSave saves Oxide's groups and permissions there), builds the entities' caches over
+        // seconds, serializes them in one frame, writes `.new`, copies it over the save and logs "Saved N ents";
+        // a failed write logs "Couldn't write save file!". SaveRestore.IsSaving is true all along, also through
+        // a failed write, and a `server.save` (SaveRestore.Save(true)) is refused while it is; when it is not, it
+        // is the same save at once, hook included. So: what is given at the hook is noted; it counts as saved
+        // when Rust logs that the save reached the disk; nothing starts while IsSaving; the site hears it after.
 
         private void OnServerSave()
         {
-            Guarded("save", MarkSavedAndReport);
+            Guarded("save", NoteSave);
         }
 
-        private object OnServerCommand(string command, string[] args)
+        /// <summary>
+        /// The save starting now holds every command given so far (nothing is given while IsSaving). Oxide's
+        /// groups and permissions are on disk already: RustCore, a core plugin and so called first, has just
+        /// written them (RustCore.OnServerSave → permission.SaveData); those commands are saved now.
+        /// </summary>
+        private void NoteSave()
         {
-            if (command != "server.save" || journal == null || unloading) return null;
-            // A console save writes the world but not Oxide's groups and permissions: those are written now.
-            Guarded("save", () =>
+            if (journal == null) return;
+            var oxideSaved = MarkOxideSaved();
+            var noted = new List<string>();
+            foreach (var pair in journal.Entries)
             {
-                if (AnyGiven()) Interface.Oxide.OnSave();
-                MarkSavedAndReport();
-            });
-            return null;
+                if (pair.Value.Progress != null && pair.Value.Progress.IndexOf(Given) >= 0) noted.Add(pair.Key);
+            }
+            if (noted.Count == 0 && journal.InSave == null && !oxideSaved) return;
+            journal.InSave = noted;
+            SaveJournal();
+            // The site hears those now: a server that dies before the world is written and stays down must
+            // not have its grants run again on another server (the site's progress says where they took effect).
+            if (oxideSaved && !busy && !unloading) FlushAcks(() => { });
+        }
+
+        /// <summary>Given commands that changed Oxide's data turn saved (Oxide has written it); true when there were any.</summary>
+        private bool MarkOxideSaved()
+        {
+            var any = false;
+            foreach (var entry in journal.Entries.Values)
+            {
+                if (entry.InOxide == null) continue;
+                if (entry.Progress != null)
+                {
+                    var letters = entry.Progress.ToCharArray();
+                    foreach (var i in entry.InOxide)
+                    {
+                        if (i < letters.Length && letters[i] == Given)
+                        {
+                            letters[i] = Saved;
+                            any = true;
+                        }
+                    }
+                    entry.Progress = new string(letters);
+                }
+                entry.InOxide = null;
+            }
+            return any;
+        }
+
+        /// <summary>Rust's own lines about its save (SaveRestore.Save, DoAutomatedSave), heard on the main thread as they are logged.</summary>
+        private void OnUnityLog(string condition, string stackTrace, UnityEngine.LogType type)
+        {
+            if (condition == null || journal == null) return;
+            if (condition.StartsWith("Saved ", StringComparison.Ordinal) && condition.Contains(" ents"))
+                Guarded("save", ConfirmSave);
+            else if (condition.StartsWith("Couldn't write save file!", StringComparison.Ordinal) || condition.StartsWith("Error when saving to disk", StringComparison.Ordinal))
+                Guarded("save", SaveFailed);
+            else if (condition == "Saving complete" && reportAfterSave)
+                NextTick(ReportAfterSave);
+        }
+
+        /// <summary>The save is on disk: what was noted at its hook counts as delivered.</summary>
+        private void ConfirmSave()
+        {
+            var noted = journal.InSave;
+            if (noted == null) return;
+            journal.InSave = null;
+            foreach (var id in noted)
+            {
+                JournalEntry entry;
+                if (journal.Entries.TryGetValue(id, out entry) && entry.Progress != null && entry.Progress.IndexOf(Given) >= 0)
+                    entry.Progress = entry.Progress.Replace(Given, Saved);
+            }
+            SaveJournal();
+            reportAfterSave = noted.Count > 0;
+        }
+
+        private void SaveFailed()
+        {
+            if (journal.InSave == null) return;
+            journal.InSave = null;
+            SaveJournal();
+            PrintWarning("Rust could not write its save: the deliveries given before it count once a later save reaches the disk.");
+        }
+
+        /// <summary>«Выдано» within one save interval: the site hears it once the save is over, not at the next poll.</summary>
+        private void ReportAfterSave()
+        {
+            if (!reportAfterSave || unloading || journal == null) return;
+            if (SaveRestore.IsSaving)
+            {
+                timer.Once(0.5f, ReportAfterSave);
+                return;
+            }
+            reportAfterSave = false;
+            if (!busy) FlushAcks(() => { });
         }
 
         /// <summary>Saves Oxide's data (permission.SaveData) and the world, as the automated save does.</summary>
@@ -703,10 +841,18 @@ namespace Oxide.Plugins
             ConsoleSystem.Run(ConsoleSystem.Option.Server.Quiet(), "server.save");
         }
 
+        /// <summary>
+        /// `quit`: Rust's own shutdown save comes after the plugins are unloaded, where this plugin can't hear it;
+        /// so the plugin saves now and hears it reach the disk. During an automated save it is refused, as Rust's
+        /// own will be: the given commands stay given and a restart gives them again.
+        /// </summary>
         private void OnServerShutdown()
         {
             shuttingDown = true;
-            Guarded("save", MarkSaved);
+            if (journal == null || !AnyGiven()) return;
+            // Oxide saves its groups and permissions as it shuts down (OxideMod.OnShutdown), save or no save.
+            if (SaveRestore.IsSaving) Guarded("save", () => MarkOxideSaved());
+            else Guarded("save", SaveWorldAndOxide);
         }
 
         private bool AnyGiven()
@@ -716,28 +862,6 @@ namespace Oxide.Plugins
                 if (entry.Progress != null && entry.Progress.IndexOf(Given) >= 0) return true;
             }
             return false;
-        }
-
-        /// <summary>Every given command is in the save now starting: it counts as delivered.</summary>
-        private void MarkSaved()
-        {
-            if (journal == null) return;
-            // The automated save serializes a frame or two after its hook: nothing starts meanwhile.
-            saveQuietUntil = Interface.Oxide.Now + SaveQuietSeconds;
-            if (!AnyGiven()) return;
-            foreach (var entry in journal.Entries.Values)
-            {
-                if (entry.Progress != null && entry.Progress.IndexOf(Given) >= 0) entry.Progress = entry.Progress.Replace(Given, Saved);
-            }
-            SaveJournal();
-        }
-
-        private void MarkSavedAndReport()
-        {
-            var had = journal != null && AnyGiven();
-            MarkSaved();
-            // «Выдано» within one save interval: the site hears it now, not at the next poll.
-            if (had && !busy && !unloading) FlushAcks(() => { });
         }
 
         private void Guarded(string what, Action action)
@@ -1121,8 +1245,8 @@ namespace Oxide.Plugins
 
             var player = FindPlayer(delivery.SteamId);
             // The player left or can't receive now (dead, asleep, wounded, connecting), or the world is being
-            // saved this very moment: released with the next poll, served again when it can run.
-            if ((delivery.RequiresOnline && !CanReceive(player)) || Interface.Oxide.Now < saveQuietUntil)
+            // saved (SaveRestore.IsSaving, decision 131): released with the next poll, served again when it can run.
+            if ((delivery.RequiresOnline && !CanReceive(player)) || SaveRestore.IsSaving)
             {
                 Skip(delivery);
                 return null;
@@ -1203,6 +1327,11 @@ namespace Oxide.Plugins
                 }
                 ran++;
                 letters[i] = world ? Given : Saved;
+                if (world && IsOxideCommand(command))
+                {
+                    if (entry.InOxide == null) entry.InOxide = new List<int>();
+                    if (!entry.InOxide.Contains(i)) entry.InOxide.Add(i);
+                }
                 if (!world)
                 {
                     entry.Running = null;
@@ -1219,6 +1348,13 @@ namespace Oxide.Plugins
             Puts("Delivery {0} ({1}) for {2}: {3}", delivery.DeliveryId, delivery.Kind, delivery.SteamId,
                 failure == null ? "given, counted once the world is saved" : "failed: " + entry.Message);
             if (failure == null && ran > 0) Tell(delivery);
+        }
+
+        /// <summary>Whether a command changes Oxide's groups or permissions, which Oxide writes at every save's hook and at shutdown.</summary>
+        private static bool IsOxideCommand(string command)
+        {
+            var words = Words(command ?? "");
+            return words.Length > 0 && (words[0] == "oxide.usergroup" || words[0] == "oxide.grant" || words[0] == "oxide.revoke");
         }
 
         /// <summary>Whether a command changes what the world's save keeps (items, Oxide's groups and permissions).</summary>

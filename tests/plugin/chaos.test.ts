@@ -3,6 +3,8 @@
 // and of the site, retries pressed by an operator and returns pressed by players, all racing. At the
 // end every delivery's effect must be in the game worlds exactly once — a returned one never — read
 // from the worlds themselves (inventories, the ground, Oxide's permissions), not from any log.
+// Saves take seconds as Rust's do (decision 131: a cache phase of 5 s here), and half the game-server
+// kills land inside one: after its hook, after its serialization frame, in its write, or after it.
 // CHAOS_SEED=… replays a run; CHAOS_STEPS=… makes it longer.
 import assert from "node:assert/strict";
 import { test } from "node:test";
@@ -87,13 +89,14 @@ test("chaos: kills of the game servers and the site, rollbacks, two servers, pla
   const permissions = Array.from({ length: PLAYERS }, (_, index) => `chaos.kit${index}`);
   const late = "chaos.late"; // a plugin that loads only halfway through: its grants fail and are retried
   let lateLoaded = false;
-  const figures = { gameKills: 0, siteKills: 0, returns: 0, retries: 0, moves: 0, saves: 0 };
+  const figures = { gameKills: 0, killsInSaves: 0, siteKills: 0, returns: 0, retries: 0, moves: 0, saves: 0 };
   const where = new Map<string, Set<number>>(); // player → the servers they are on
 
   async function boot(index: number) {
     const game = games[index] as GameServerProcess;
     await game.start();
     await game.send("console server.saveinterval 90");
+    await game.send("save-config cache 5");
     for (const permission of [...permissions, ...(lateLoaded ? [late] : [])])
       await game.send(`permission ${permission}`);
     for (const [player, on] of where) if (on.has(index)) await game.join(player);
@@ -168,10 +171,25 @@ test("chaos: kills of the game servers and the site, rollbacks, two servers, pla
         const index = random.int(2);
         const game = games[index] as GameServerProcess;
         if (!up(index)) await boot(index);
-        const advancing = game.advance(15 + random.int(30)).catch(() => []);
-        await new Promise((done) => setTimeout(done, random.int(200)));
-        await game.kill();
-        await advancing;
+        if (figures.gameKills % 2 === 0) {
+          // Every other kill lands inside a save: what ran before its hook is in it only if the save reaches the disk.
+          await game.advance(15 + random.int(30));
+          const phase = random.pick(["cache", "serialized", "written", "write"] as const);
+          if (phase === "write") {
+            await game.send("fault crash-in-world-write");
+            await game.send("save-to written").catch(() => []);
+            await game.died();
+          } else {
+            await game.send(`save-to ${phase}`);
+            await game.kill();
+          }
+          figures.killsInSaves++;
+        } else {
+          const advancing = game.advance(15 + random.int(30)).catch(() => []);
+          await new Promise((done) => setTimeout(done, random.int(200)));
+          await game.kill();
+          await advancing;
+        }
         figures.gameKills++;
         if (random.next() < 0.3) {
           // It stays down long enough to count as gone: what it reported may move to the other server.
@@ -317,12 +335,13 @@ test("chaos: kills of the game servers and the site, rollbacks, two servers, pla
       }
     }
     console.log(
-      `# chaos (${RUNTIME}, seed ${seed}): ${figures.gameKills} game-server kills, ${figures.siteKills} site kills, ` +
+      `# chaos (${RUNTIME}, seed ${seed}): ${figures.gameKills} game-server kills (${figures.killsInSaves} inside saves), ${figures.siteKills} site kills, ` +
         `${figures.moves} moves, ${figures.saves} saves, ${figures.retries} retries, ${figures.returns} returns; ` +
         `${counts.deliveries} deliveries (${counts.returned} returned), ${counts.commands} commands: ` +
         `given once ${counts.once}, twice ${counts.twice}, never ${counts.never}`,
     );
     assert.ok(figures.gameKills + figures.siteKills >= 30, "at least 30 kills");
+    assert.ok(figures.killsInSaves >= 12, "at least 12 kills inside saves");
     assert.deepEqual(wrong, [], `seed ${seed}`);
     assert.equal(open, 0, "every entry delivered or returned");
   } finally {

@@ -267,6 +267,34 @@ test("item 6: a plugin 1.x entry says nothing of what ran: reported for a check 
   }
 });
 
+test("issue 44 item 4: a plugin 1.x entry the site recorded as failed stays failed: its retry runs, no operator is asked", async () => {
+  const s = await scenario({ start: false });
+  const { type, server, game, player } = s;
+  try {
+    const itemId = await createItem({
+      serverType: type,
+      name: "Дерево",
+      grant: ["inventory.giveto {steamid} wood 500"],
+    });
+    const entryId = await giveEntry(player, itemId, type);
+    // The site heard "failed" from 1.x and its retry is due now.
+    const id = await olderLease(entryId, player, type, server.id, 1);
+    writeJournal(game, {
+      [id]: { Ok: false, Message: "Couldn't find player!", Acked: true, RecordedAt: Math.floor(Date.now() / 1000) },
+    });
+    await game.start();
+    await game.join(player);
+    await game.advance(15);
+    await game.save();
+    assert.deepEqual(given(game, player), { wood: 500 });
+    const done = await delivery(entryId);
+    assert.equal(done?.status, "done");
+    assert.notEqual(done?.last_error, "Доставка прервана, проверьте вручную");
+  } finally {
+    await s.end();
+  }
+});
+
 test("item 7: a heartbeat with a hostname the site would not keep still keeps the server alive", async () => {
   const s = await scenario();
   try {

@@ -16,11 +16,15 @@ public static class HarnessMain
     const BindingFlags Any = BindingFlags.Instance | BindingFlags.Static | BindingFlags.Public | BindingFlags.NonPublic;
     static readonly TimeSpan SettleLimit = TimeSpan.FromSeconds(30);
     static RustStoreDelivery plugin;
+    /// <summary>Oxide.Rust calls OnServerInitialized(true) once the server has started, and (false) for a plugin loaded later (RustCore.cs:145, 168).</summary>
+    static bool serverInitialized;
 
     static object Call(string hook, params object[] args)
     {
         var method = typeof(RustStoreDelivery).GetMethod(hook, Any);
         if (method == null || plugin == null) return null;
+        // Oxide passes a hook's arguments to a method that takes them, and none to one declared without.
+        if (method.GetParameters().Length == 0) args = new object[0];
         try
         {
             return method.Invoke(plugin, args);
@@ -62,7 +66,8 @@ public static class HarnessMain
                 Call("LoadConfig");
                 Call("LoadDefaultMessages"); // Oxide: Plugin.HandleAddedToManager, between the config and Init
                 Call("Init");
-                Call("OnServerInitialized");
+                Call("OnServerInitialized", !serverInitialized);
+                serverInitialized = true;
                 World.Settle(SettleLimit);
                 break;
             case "unload":
@@ -72,9 +77,19 @@ public static class HarnessMain
                 World.Settle(SettleLimit);
                 break;
             case "save":
-                // Rust's automated save now (as every server.saveinterval).
-                World.AutomatedSave();
-                World.Settle(SettleLimit);
+                // Rust's automated save now (as every server.saveinterval), run to its end: hook, cache frames,
+                // serialization, disk, "Saving complete" (World.cs), with timers and web answers in between.
+                World.RunSaveUntil("", SettleLimit);
+                break;
+            case "save-to":
+                // An automated save (started now unless one runs) run until it reaches a phase: "cache" (the hook
+                // has fired, the caches are being built), "serialized" (the buffer holds the world, nothing on
+                // disk yet) or "written" (the save is on disk, IsSaving still true). The test may then kill.
+                World.RunSaveUntil(words[1], SettleLimit);
+                break;
+            case "save-config":
+                if (words[1] != "cache") throw new ArgumentException("unknown save setting " + words[1]);
+                World.SaveCacheSeconds = double.Parse(words[2], System.Globalization.CultureInfo.InvariantCulture);
                 break;
             case "advance":
                 World.Advance(double.Parse(words[1], System.Globalization.CultureInfo.InvariantCulture), SettleLimit);
@@ -174,6 +189,8 @@ public static class HarnessMain
                     case "crash-on-give": World.CrashOnGive = words[2]; break;
                     case "give-partly": World.GivePartly = words[2]; break;
                     case "once": World.FaultsOnce.Add(words[2]); break;
+                    case "world-write-fails": World.WorldWriteFails = true; break;
+                    case "crash-in-world-write": World.CrashInWorldWrite = true; break;
                     default: throw new ArgumentException("unknown fault " + words[1]);
                 }
                 break;

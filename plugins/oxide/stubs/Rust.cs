@@ -17,6 +17,35 @@ namespace UnityEngine
         public Vector3(float x, float y, float z) { this.x = x; this.y = y; this.z = z; }
         public static Vector3 zero { get { return new Vector3(0, 0, 0); } }
     }
+
+    public enum LogType { Error, Assert, Warning, Log, Exception }
+
+    /// <summary>
+    /// Unity's log: every Debug.Log* line reaches Application.logMessageReceived at once, on the thread that
+    /// logged (the main thread for Rust's save). The stand-in world logs Rust's save lines through it.
+    /// </summary>
+    public static class Application
+    {
+        public delegate void LogCallback(string condition, string stackTrace, LogType type);
+        public static event LogCallback logMessageReceived;
+        internal static void Raise(string condition, LogType type)
+        {
+            var handlers = logMessageReceived;
+            if (handlers != null) handlers(condition, "", type);
+        }
+    }
+
+    public static class Debug
+    {
+        public static void Log(object message) { Emit(message, LogType.Log); }
+        public static void LogWarning(object message) { Emit(message, LogType.Warning); }
+        public static void LogError(object message) { Emit(message, LogType.Error); }
+        private static void Emit(object message, LogType type)
+        {
+            World.Emit(new Dictionary<string, object> { ["ev"] = "unity", ["type"] = type.ToString(), ["text"] = message == null ? "" : message.ToString() });
+            Application.Raise(message == null ? "" : message.ToString(), type);
+        }
+    }
 }
 
 public class ItemDefinition
@@ -264,6 +293,13 @@ public static class SaveRestore
     /// generates a new one now, and one that loads a save takes the time stored in it (World.LoadSave).
     /// </summary>
     public static DateTime SaveCreatedTime = DateTime.UtcNow;
+
+    /// <summary>
+    /// True from the start of DoAutomatedSave until its last frame ("Saving complete"), whether or not the
+    /// write succeeded; Save(true) (`server.save`) returns false without saving, and without the
+    /// OnServerSave hook, while it is (World.cs).
+    /// </summary>
+    public static bool IsSaving;
 }
 
 namespace ConVar

@@ -4,15 +4,15 @@
 // (plugins/oxide/harness/Main.cs reads the test's instructions from stdin). Never shipped.
 //
 // Saves and rollback, as Rust and Oxide do them (decision 124):
-//  - Rust saves the world every server.saveinterval (600 s by default). Oxide.Rust's "OnServerSave"
-//    hook is injected at the start of SaveRestore.DoAutomatedSave (resources/Rust.opj, index 0), and
-//    RustCore.OnServerSave calls Interface.Oxide.OnSave(), which is permission.SaveData()
-//    (Oxide.Core OxideMod.cs): the plugins hear the hook, then the world and Oxide's data are written.
-//  - A "server.save" on the console saves the world without that hook; plugins see the command first
-//    through IOnServerCommand → OnServerCommand(string command, string[] args) (RustHooks.cs).
+//  - Rust saves the world every server.saveinterval (600 s by default), phase by phase over seconds
+//    (see "Rust's save, phase by phase" below, decision 131): the OnServerSave hook first (Oxide's
+//    permission save inside it), the cache over frames, one serialization frame, `.new` and the copy;
+//    SaveRestore.IsSaving all along. A "server.save" is refused while it runs, else it is the same
+//    save done at once, hook included. Plugins see the console command first through
+//    IOnServerCommand → OnServerCommand(string command, string[] args) (RustHooks.cs).
 //  - "quit": ServerMgr.Shutdown calls IOnServerShutdown first (index 0): plugins hear
-//    OnServerShutdown, OxideMod.OnShutdown unloads them and saves the permission data, and Rust saves
-//    the world as it quits.
+//    OnServerShutdown, OxideMod.OnShutdown unloads them and saves the permission data, then Rust
+//    runs server.save (refused during an automated save).
 //  - Oxide's Permission keeps users, groups and grants in memory until SaveData (AddUserGroup,
 //    GrantUserPermission, CreateGroup write nothing); Rust's world likewise. A process that dies
 //    restarts from the last save: players' inventories, what lies on the ground, groups and grants
@@ -111,6 +111,9 @@ namespace Harness
             return timer;
         }
 
+        /// <summary>The longest one queued callback (a web answer, a NextTick) took on the main thread, ms (bench/plugin).</summary>
+        public static double LongestActionMs;
+
         /// <summary>Runs queued callbacks until no web request is in flight and the queue is empty.</summary>
         public static void Settle(TimeSpan limit)
         {
@@ -124,7 +127,9 @@ namespace Harness
                 }
                 if (next != null)
                 {
+                    var frame = System.Diagnostics.Stopwatch.StartNew();
                     next();
+                    LongestActionMs = Math.Max(LongestActionMs, frame.Elapsed.TotalMilliseconds);
                     continue;
                 }
                 if (Volatile.Read(ref inFlight) == 0) return;
@@ -145,6 +150,14 @@ namespace Harness
                 foreach (var t in timers)
                 {
                     if (t.ExpiresAt <= target && (due == null || t.ExpiresAt < due.ExpiresAt)) due = t;
+                }
+                var step = NextSaveStep;
+                if (!double.IsNaN(step) && step <= target && (due == null || step <= due.ExpiresAt) && !(nextSaveAt < step))
+                {
+                    if (step > Now) Now = step;
+                    StepSave();
+                    Settle(settleLimit);
+                    continue;
                 }
                 if (nextSaveAt <= target && (due == null || nextSaveAt <= due.ExpiresAt))
                 {
@@ -296,8 +309,8 @@ namespace Harness
             else File.Move(written, path);
         }
 
-        /// <summary>Rust's SaveRestore.Save: what a restart finds of players, inventories and the ground.</summary>
-        public static void WriteSave(string kind)
+        /// <summary>The world as the serialization frame finds it: players (online and asleep), inventories, the ground.</summary>
+        private static SavedWorld Serialize()
         {
             var world = new SavedWorld { saved_at = Now, created_at = new DateTimeOffset(SaveRestore.SaveCreatedTime).ToUnixTimeMilliseconds() };
             var everyone = new List<BasePlayer>(BasePlayer.activePlayerList);
@@ -313,21 +326,58 @@ namespace Harness
                 });
             }
             foreach (var pair in Ground) world.ground[pair.Key] = new Dictionary<string, int>(pair.Value);
-            Directory.CreateDirectory(Path.GetDirectoryName(WorldFile));
-            Directory.CreateDirectory(Path.GetDirectoryName(PermissionFile));
-            // Rust writes a new save beside the old one and then replaces it; so does the stand-in.
-            File.WriteAllText(WorldFile + ".tmp", JsonConvert.SerializeObject(world, Formatting.Indented));
-            MoveIn(WorldFile + ".tmp", WorldFile);
-            Emit(new Dictionary<string, object> { ["ev"] = "save", ["kind"] = kind });
+            return world;
         }
 
-        /// <summary>A (re)started server: the world and Oxide's data as the last save left them.</summary>
+        /// <summary>
+        /// SaveRestore.Save's disk step: the buffer goes to `<save>.new`, which is then copied over the save
+        /// and deleted. A write that throws logs "Couldn't write save file!" and leaves the old save; a crash
+        /// mid-write (fault crash-in-world-write) leaves a cut `.new` beside the intact save. The copy is one
+        /// rename here: the stand-in models a crash at any instant restoring the last completed save.
+        /// </summary>
+        private static bool WriteWorld(SavedWorld world, string kind)
+        {
+            Directory.CreateDirectory(Path.GetDirectoryName(WorldFile));
+            var bytes = Encoding.UTF8.GetBytes(JsonConvert.SerializeObject(world, Formatting.Indented));
+            var fresh = WorldFile + ".new";
+            if (WorldWriteFails)
+            {
+                WorldWriteFails = false;
+                if (File.Exists(fresh)) File.Delete(fresh);
+                UnityEngine.Debug.LogError("Couldn't write save file! We got an exception: System.IO.IOException: Disk full");
+                Emit(new Dictionary<string, object> { ["ev"] = "save-failed", ["kind"] = kind });
+                return false;
+            }
+            using (var stream = new FileStream(fresh, FileMode.Create, FileAccess.Write))
+            {
+                if (CrashInWorldWrite)
+                {
+                    stream.Write(bytes, 0, bytes.Length / 2);
+                    stream.Flush();
+                    Die("crash while writing the world's save");
+                }
+                stream.Write(bytes, 0, bytes.Length);
+            }
+            MoveIn(fresh, WorldFile);
+            UnityEngine.Debug.Log("Saved " + (world.players.Count + world.ground.Count).ToString("N0") + " ents, cache(0.00), write(0.00), disk(0.00).");
+            Emit(new Dictionary<string, object> { ["ev"] = "save", ["kind"] = kind });
+            return true;
+        }
+
+        /// <summary>A whole save at once (Rust's shutdown save before this model; kept for the bench).</summary>
+        public static void WriteSave(string kind)
+        {
+            WriteWorld(Serialize(), kind);
+        }
+
+        /// <summary>A (re)started server: the world and Oxide's data as the last completed save left them.</summary>
         public static void LoadSave()
         {
             if (File.Exists(PermissionFile))
                 JsonConvert.PopulateObject(File.ReadAllText(PermissionFile), Permission, PermissionSettings());
             // No save of the map (a new server, or a wipe: the owner deleted the map's save or changed its seed):
             // Rust generates the map and its save is created now. Oxide's data, in oxide/data, is not part of it.
+            // A `.new` left by a crash mid-write is not the save: Rust loads the save file itself.
             if (!File.Exists(WorldFile)) return;
             var world = JsonConvert.DeserializeObject<SavedWorld>(File.ReadAllText(WorldFile));
             if (world.created_at > 0) SaveRestore.SaveCreatedTime = DateTimeOffset.FromUnixTimeMilliseconds(world.created_at).UtcDateTime;
@@ -341,24 +391,126 @@ namespace Harness
             foreach (var pair in world.ground) Ground[pair.Key] = pair.Value;
         }
 
-        /// <summary>
-        /// Rust's automated save: OnServerSave at its start (RustCore's handler saves Oxide's data,
-        /// the plugins hear it), then the world.
-        /// </summary>
-        public static void AutomatedSave()
+        // Rust's save, phase by phase (decompiled Assembly-CSharp, SaveRestore and ConVar.Server; Oxide.Rust
+        // resources/Rust.opj: "OnServerSave" is a Simple hook at InjectionIndex 0 of SaveRestore.DoAutomatedSave,
+        // so it fires when DoAutomatedSave is called, before any of the coroutine runs):
+        //  1. the hook: RustCore.OnServerSave (src/RustCore.cs:175-180) → Interface.Oxide.OnSave() →
+        //     permission.SaveData() (Oxide.Core src/OxideMod.cs, OnSave); then the plugins' OnServerSave.
+        //     SaveRestore.IsSaving = true, and a frame passes.
+        //  2. the cache: SaveRestore.Save builds every entity's save cache (BaseNetworkable.GetSaveCache),
+        //     yielding a frame after each 5 ms of work: seconds on a full map (here SaveCacheSeconds of
+        //     virtual time, in frames of FrameSeconds; timers and web answers run between them).
+        //  3. the serialization frame: the header, a frame, then every entity's GetSaveCache() into the buffer.
+        //     A change to an entity after its cache was built does not keep the old cache: a player's inventory
+        //     change calls PlayerInventory.OnContentsDirty → InvalidateNetworkCache, which drops _SaveCache, and
+        //     GetSaveCache builds it again in this frame. So the save holds the world as this frame finds it:
+        //     a give before it is in the save, a give after it is not.
+        //  4. a frame, then the disk: `.new` written, copied over the save, "Saved N ents…" logged; a failed
+        //     write logs "Couldn't write save file!" and ends the save (the old file stays).
+        //  5. a frame, "Saving complete", IsSaving = false — after a failed write too.
+        // `server.save` (ConVar.Server.save → SaveRestore.Save(true)) returns false while IsSaving, without the
+        // hook and without saving; otherwise it runs DoAutomatedSave(true): the hook, then all of it in one call.
+
+        /// <summary>Virtual seconds the cache phase of an automated save takes (harness: `save-config cache S`).</summary>
+        public static double SaveCacheSeconds = 0.5;
+        public const double FrameSeconds = 0.05;
+        /// <summary>Faults: the next world write fails (disk full), or the process dies halfway through it.</summary>
+        public static bool WorldWriteFails;
+        public static bool CrashInWorldWrite;
+
+        private class SaveRun { public string Phase; public double NextAt; public SavedWorld Buffer; }
+        private static SaveRun saving;
+
+        public static string SavePhase { get { return saving == null ? "idle" : saving.Phase; } }
+
+        private static void SaveHook()
         {
-            CallHook("OnServerSave", new object[0]);
+            // RustCore is a core plugin, loaded first: its OnServerSave (Oxide's data) runs before the plugins'.
             WritePermissions();
-            WriteSave("automated");
+            CallHook("OnServerSave", new object[0]);
         }
 
-        /// <summary>"quit": OnServerShutdown, plugins unloaded, Oxide's data and the world saved, the process ends.</summary>
+        private static void Phase(string phase)
+        {
+            saving.Phase = phase;
+            Emit(new Dictionary<string, object> { ["ev"] = "save-phase", ["phase"] = phase });
+        }
+
+        /// <summary>Rust's automated save starts: the hook now, the rest in later frames (StepSave).</summary>
+        public static void AutomatedSave()
+        {
+            if (saving != null) return;
+            SaveHook();
+            SaveRestore.IsSaving = true;
+            saving = new SaveRun { NextAt = Now + FrameSeconds + SaveCacheSeconds };
+            Phase("cache");
+        }
+
+        /// <summary>When the running save's next frame is due (NaN when none runs).</summary>
+        public static double NextSaveStep { get { return saving == null ? double.NaN : saving.NextAt; } }
+
+        /// <summary>One frame of the running automated save.</summary>
+        public static void StepSave()
+        {
+            if (saving == null) return;
+            switch (saving.Phase)
+            {
+                case "cache":
+                    saving.Buffer = Serialize();
+                    saving.NextAt = Now + FrameSeconds;
+                    Phase("serialized");
+                    break;
+                case "serialized":
+                    WriteWorld(saving.Buffer, "automated");
+                    saving.NextAt = Now + FrameSeconds;
+                    Phase("written");
+                    break;
+                default:
+                    UnityEngine.Debug.Log("Saving complete");
+                    saving = null;
+                    SaveRestore.IsSaving = false;
+                    Emit(new Dictionary<string, object> { ["ev"] = "save-phase", ["phase"] = "complete" });
+                    break;
+            }
+        }
+
+        /// <summary>Runs the automated save's frames (and what falls between them) until it reaches `phase`.</summary>
+        public static void RunSaveUntil(string phase, TimeSpan settleLimit)
+        {
+            if (saving == null) AutomatedSave();
+            Settle(settleLimit);
+            while (saving != null && saving.Phase != phase) Advance(Math.Max(0, saving.NextAt - Now), settleLimit);
+        }
+
+        /// <summary>`server.save`: SaveRestore.Save(true). Refused while a save runs; else the hook and a whole save now.</summary>
+        private static string ConsoleSave()
+        {
+            UnityEngine.Debug.Log("Invalidate Network Cache took 0.00 seconds");
+            if (SaveRestore.IsSaving)
+            {
+                Emit(new Dictionary<string, object> { ["ev"] = "save-refused" });
+                return "";
+            }
+            SaveHook();
+            SaveRestore.IsSaving = true;
+            WriteWorld(Serialize(), "console");
+            UnityEngine.Debug.Log("Saving complete");
+            SaveRestore.IsSaving = false;
+            return "";
+        }
+
+        /// <summary>
+        /// "quit": ServerMgr.Shutdown calls IOnServerShutdown first (Rust.opj, index 0): RustCore.IOnServerShutdown
+        /// (src/RustCore.cs:185-191) calls the plugins' OnServerShutdown, then OxideMod.OnShutdown unloads them and
+        /// saves Oxide's data; then Rust runs server.save, refused if an automated save is running. The process ends.
+        /// </summary>
         public static void Quit()
         {
             CallHook("OnServerShutdown", new object[0]);
             CallHook("Unload", new object[0]);
+            CallHook = (name, args) => null;
             WritePermissions();
-            WriteSave("shutdown");
+            ConsoleSave();
             Emit(new Dictionary<string, object> { ["ev"] = "quit" });
             Environment.Exit(0);
         }
@@ -453,9 +605,7 @@ namespace Harness
             switch (verb)
             {
                 case "server.save":
-                    // SaveRestore.Save: the world only; no OnServerSave, and Oxide's data is not written.
-                    WriteSave("console");
-                    return "Saved";
+                    return ConsoleSave();
                 case "oxide.save":
                     // RustCore's SaveCommand: Interface.Oxide.OnSave(), Oxide's data only.
                     WritePermissions();
