@@ -225,7 +225,11 @@ describe("the item page says what the next wipe means", () => {
       );
     };
     const page = await load(scheduledType);
-    expect(page.wipe).toEqual({ server: "Ранний", phrase: "вайп завтра в 18:00" });
+    expect(page.wipe).toEqual({
+      server: "Ранний",
+      phrase: "вайп завтра в 18:00",
+      at: Date.parse("2026-12-02T15:00:00Z"),
+    });
     expect(renderToStaticMarkup(createElement(ItemWipeNote, { wipe: page.wipe }))).toBe(
       '<p class="item-wipe" data-testid="item-wipe"><strong>Вайп.</strong> «Ранний»: вайп завтра в 18:00. ' +
         '<span class="muted">Вайп сбрасывает карту: постройки и полученные в игре вещи пропадают. Привилегии и то, ' +

@@ -23,7 +23,7 @@ import { durationText, purchaseFormFields, purchaseFormSchema, rublesToKopecks }
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { PurchaseActionData } from "#core/shop/types.ts";
-import { isUntilWipe } from "#core/shop/until-wipe.ts";
+import { isUntilWipe, untilWipeOffer } from "#core/shop/until-wipe.ts";
 import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { SessionUser } from "#worker/services/auth/sessions.ts";
@@ -74,12 +74,18 @@ export async function loader(args: Route.LoaderArgs) {
     purchase && purchase.item_name === item.name && purchase.server_type === item.server_type
       ? { purchase, servers: await serversOfType(deps, item.server_type) }
       : null;
+  const now = deps.now().getTime();
+  // The next wipe of a server of the item's type, as the server list says it (decision 128).
+  const wipe = nextWipeOfType(status.servers, item.server_type, now);
   return {
     item,
     balance: user ? kopecksToRubles(user.balance) : null,
-    now: deps.now().getTime(),
-    // The next wipe of a server of the item's type, as the server list says it (decision 128).
-    wipe: nextWipeOfType(status.servers, item.server_type, deps.now().getTime()),
+    now,
+    wipe,
+    // When «до вайпа» ends, said where it is chosen (decision 139).
+    untilWipe: item.durations.some((duration) => isUntilWipe(duration.days))
+      ? untilWipeOffer(wipe?.at ?? null, now)
+      : null,
     // The form's idempotency key: submitting this page twice buys once.
     idempotencyKey: crypto.randomUUID(),
     receipt,
@@ -274,10 +280,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           <SaleEnds sale={item.sale} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
-          <ItemWipeNote
-            wipe={loaderData.wipe}
-            untilWipe={item.durations.some((duration) => isUntilWipe(duration.days))}
-          />
+          <ItemWipeNote wipe={loaderData.wipe} untilWipe={loaderData.untilWipe !== null} />
           {item.contents.length > 0 ? (
             <ul className="contents">
               {item.contents.map((content) => (
@@ -311,7 +314,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             <p className="form-error">{blockedText(item, state)}</p>
           ) : balance == null || error?.status === 401 ? (
             <div className="shop-item__signin">
-              <GuestPrices item={item} />
+              <GuestPrices item={item} untilWipe={loaderData.untilWipe} />
               <a className="button button--steam" href={signInHref(returnTo)}>
                 {SIGN_IN_TO_BUY}
               </a>
@@ -348,6 +351,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                   durations={item.durations}
                   discount={item.discount}
                   defaultDays={(actionData?.ok === "gift" ? actionData.duration : error?.duration) ?? duration}
+                  untilWipe={loaderData.untilWipe}
                 />
               ) : (
                 <p className="shop-item__price">

@@ -13,6 +13,9 @@ import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
 import { chosenServerType, serverTypeCookieUpdate } from "#core/shop/server-type-choice.ts";
 import { DEFAULT_SERVER_TYPE, resolveServerTypes, SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
+import { untilWipeOffer } from "#core/shop/until-wipe.ts";
+import { nextWipeOfType } from "#core/wipe/schedule.ts";
+import { readServerStatus } from "#worker/services/server-status.ts";
 import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";
 import { CategoryFilter, ServerTypeSelector } from "../components/shop/filters.tsx";
@@ -71,10 +74,12 @@ export async function loader(args: Route.LoaderArgs) {
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };
-  const [{ categories, items, total }, user] = await Promise.all([
+  const [{ categories, items, total }, user, status] = await Promise.all([
     shopPageCatalog(deps, filter, searching ? query : null, paging.page),
     pageRequest(args).user(),
+    readServerStatus(deps),
   ]);
+  const now = deps.now().getTime();
   const page = paginate(paging.page, total);
   if (!page.ok) throw data(page.error, { status: 400 });
   const categoryId = categories.some((category) => category.id === params.category_id)
@@ -90,7 +95,9 @@ export async function loader(args: Route.LoaderArgs) {
     items,
     pagination: page.pagination,
     balance: user ? kopecksToRubles(user.balance) : null,
-    now: deps.now().getTime(),
+    now,
+    // When «до вайпа» ends on this type's servers, for the buy dialog (decision 139).
+    untilWipe: untilWipeOffer(nextWipeOfType(status.servers, serverType, now)?.at ?? null, now),
   };
 }
 
@@ -101,7 +108,8 @@ function emptyText(searching: boolean, categoryId: number | null): string {
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { types, serverType, categories, categoryId, query, searching, items, pagination, balance, now } = loaderData;
+  const { types, serverType, categories, categoryId, query, searching, items, pagination, balance, now, untilWipe } =
+    loaderData;
   const navigation = useNavigation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -174,6 +182,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           returnTo={`${location.pathname}${location.search}`}
           onClose={close}
           onPurchased={purchased}
+          untilWipe={untilWipe}
         />
       ) : null}
     </main>

@@ -144,4 +144,13 @@ export const UNTIL_WIPE_TEXT = {
   ended: (date: string) => `Закончилось с вайпом ${date}`,
   /** The console's durations line: «до вайпа = 150». */
   consoleLine: "до вайпа",
+  /** Beside the term where it is chosen (decision 139): «закончится чт, 3 декабря в 22:00 МСК». */
+  ends: (when: string) => `закончится ${when}`,
+  /** Where it is chosen when no server of the type announced its wipes. */
+  endsUnknown: "закончится с вайпом сервера: дата не объявлена",
+  /**
+   * Where it is chosen when the wipe is close (decision 139): «Вайп уже через 20 ч: срок «до вайпа» будет
+   * коротким, а цена у него та же.»
+   */
+  soon: (left: string) => `Вайп уже через ${left}: срок «до вайпа» будет коротким, а цена у него та же.`,
 } as const;

@@ -303,19 +303,19 @@ export function parseWipeSchedule(value: unknown): WipeSchedule | null {
 
 /**
  * The earliest next wipe among the servers of a type (the item page's note, decision 128): the
- * server's name and the card's phrase; null when no server of the type has announced a schedule.
+ * server's name, the card's phrase and when; null when no server of the type has announced a schedule.
  */
 export function nextWipeOfType(
   servers: readonly { name: string; server_type: string; wipe?: WipeSchedule | null }[],
   serverType: string,
   now: number,
-): { server: string; phrase: string } | null {
+): { server: string; phrase: string; at: number } | null {
   const best = earliestNextWipe(
     servers.filter((server) => server.server_type === serverType),
     (server) => server.wipe ?? NO_SCHEDULE,
     now,
   );
-  return best && { server: best.of.name, phrase: nextPhrase(best.at, now) };
+  return best && { server: best.of.name, phrase: nextPhrase(best.at, now), at: best.at };
 }
 
 /** Which of `all` wipes first after `now` by its schedule, and when; null when none has a schedule. */

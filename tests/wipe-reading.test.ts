@@ -1,0 +1,146 @@
+// Issue 46: the wipe as a player reads it. Pages as the server renders them (no JavaScript), their
+// loaders on a clock the test holds: «до вайпа» says when it ends where it is chosen (decision 139).
+import { createElement, type ReactElement } from "react";
+import { renderToStaticMarkup } from "react-dom/server";
+import { createMemoryRouter, RouterProvider } from "react-router";
+import { describe, expect, it } from "vitest";
+import type { ShopCardItem } from "#core/shop/types.ts";
+import type { WipeSchedule } from "#core/wipe/schedule.ts";
+import type { Deps } from "#worker/deps.ts";
+import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
+import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
+import ShopItemPage, { loader as itemLoader } from "../app/routes/shop.item.tsx";
+import { loader as shopLoader } from "../app/routes/shop.tsx";
+import { testClock, testDeps } from "./support/deps.ts";
+import { uniqueServerType } from "./support/game-fixtures.ts";
+import { createPlayer } from "./support/players.ts";
+import { routeArgs } from "./support/routes.ts";
+import { createCategory, createItem } from "./support/shop-fixtures.ts";
+import { sessionCookie } from "./support/sign-in.ts";
+
+// Sunday 29 November 2026, 10:00 in Moscow. December's forced wipe is Thursday the 3rd at 22:00.
+const SUNDAY_10_MSK = Date.parse("2026-11-29T07:00:00Z");
+// Thursday 3 December, 22:30 in Moscow: half an hour after the forced wipe.
+const AFTER_FORCED_WIPE = Date.parse("2026-12-03T19:30:00Z");
+/** A server wiped weekly on Fridays at 18:00 Moscow time. */
+const FRIDAYS_18: WipeSchedule = { kind: "weekly", weekday: 5, minute: 18 * 60 };
+
+/** The status document the cron writes, with one server of `serverType` on `schedule`. */
+async function announce(deps: Deps, serverType: string, schedule: WipeSchedule) {
+  const server: PublicServer = {
+    name: `Свобода ${serverType}`,
+    server_type: serverType,
+    status: "online",
+    players: { current: 1, max: 10 },
+    ip_port: `192.0.2.${Math.floor(Math.random() * 250)}:28015`,
+    wipe: schedule,
+  };
+  await deps.kv.put(STATUS_KEY, JSON.stringify({ updated_at: deps.now().getTime(), servers: [server] }));
+}
+
+function render(element: ReactElement) {
+  return renderToStaticMarkup(createElement(RouterProvider, { router: createMemoryRouter([{ path: "/", element }]) }));
+}
+
+/** Markup as text a player reads: tags dropped, spaces as one. */
+function text(html: string) {
+  return html
+    .replace(/<[^>]+>/g, " ")
+    .replace(/[\s\u00a0]+/g, " ")
+    .trim();
+}
+
+/** A VIP of a new type, sold for 7 days or «до вайпа», and its page as `token`'s player (or a guest) reads it. */
+async function vipPage(now: number, signedIn: boolean, serverType = uniqueServerType()) {
+  const deps = testDeps({ now: testClock(now).now });
+  await announce(deps, serverType, FRIDAYS_18);
+  const categoryId = await createCategory();
+  const id = await createItem({ serverType, categoryId, name: "VIP", durations: [[7, 4_600]], untilWipePrice: 5_900 });
+  const player = signedIn ? await createPlayer({ deps, balance: 100_000 }) : null;
+  const url = `http://localhost/shop/items/${id}`;
+  const headers = player ? sessionCookie(player.token) : undefined;
+  const loaderData = await itemLoader(
+    routeArgs<Parameters<typeof itemLoader>[0]>(deps, url, { headers }, { params: { id: String(id) } }),
+  );
+  // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+  const html = render(createElement(ShopItemPage, { loaderData, actionData: undefined } as any));
+  return { deps, serverType, categoryId, loaderData, html, player };
+}
+
+/** The «до вайпа» choice's own text on a page: from its term to the next choice or the list's end. */
+function untilWipeChoice(html: string) {
+  const start = html.indexOf("до вайпа</span>");
+  expect(start).toBeGreaterThan(-1);
+  const end = html.indexOf("</label>", start) > -1 ? html.indexOf("</label>", start) : html.indexOf("</li>", start);
+  return text(html.slice(start, end));
+}
+
+describe("«до вайпа» says when it ends where it is chosen (decision 139)", () => {
+  it("on the item page, signed in and not: the forced wipe before the scheduled one, in Moscow time", async () => {
+    for (const signedIn of [true, false]) {
+      const { html } = await vipPage(SUNDAY_10_MSK, signedIn);
+      // Thursday's forced wipe comes before the server's Friday: the term ends with it. Over 72 hours away: no warning.
+      expect(untilWipeChoice(html)).toBe("до вайпа 59 ₽ закончится чт, 3 декабря в 22:00 МСК");
+    }
+  });
+
+  it("warns on the item page that the term is short when the wipe is under three days away", async () => {
+    const { html } = await vipPage(AFTER_FORCED_WIPE, true);
+    // Bought after Thursday's forced wipe, it lasts until Friday's: 19 and a half hours, at the full price.
+    expect(untilWipeChoice(html)).toBe(
+      "до вайпа 59 ₽ закончится пт, 4 декабря в 18:00 МСК " +
+        "Вайп уже через 19 ч: срок «до вайпа» будет коротким, а цена у него та же.",
+    );
+    // The 7-day choice says nothing of the wipe.
+    expect(text(html)).toContain("7 дней 46 ₽ до вайпа");
+  });
+
+  it("in the shop's buy dialog, the same words for the page's server type", async () => {
+    // A type the shop's selector lists, and the item's own category on it.
+    const { deps, categoryId, player } = await vipPage(AFTER_FORCED_WIPE, true, "MAX3");
+    const address = `http://localhost/shop?server_type=MAX3&category_id=${categoryId}`;
+    const shop = await shopLoader(
+      routeArgs<Parameters<typeof shopLoader>[0]>(deps, address, {
+        headers: player ? sessionCookie(player.token) : undefined,
+      }),
+    );
+    const vip = shop.items.find((item) => item.name === "VIP") as ShopCardItem;
+    expect(vip).toBeDefined();
+    const dialog = (balance: number | null) =>
+      render(
+        createElement(BuyDialog, {
+          item: vip,
+          balance,
+          returnTo: "/shop",
+          onClose: () => {},
+          onPurchased: () => {},
+          untilWipe: shop.untilWipe,
+        }),
+      );
+    const words =
+      "до вайпа 59 ₽ закончится пт, 4 декабря в 18:00 МСК " +
+      "Вайп уже через 19 ч: срок «до вайпа» будет коротким, а цена у него та же.";
+    expect(untilWipeChoice(dialog(1000))).toBe(words);
+    expect(untilWipeChoice(dialog(null))).toBe(words);
+  });
+
+  it("says the date is not announced when no server of the type has a schedule", async () => {
+    const deps = testDeps({ now: testClock(SUNDAY_10_MSK).now });
+    const serverType = uniqueServerType();
+    await announce(deps, serverType, { kind: "none" });
+    const id = await createItem({ serverType, durations: [[7, 4_600]], untilWipePrice: 5_900 });
+    const loaderData = await itemLoader(
+      routeArgs<Parameters<typeof itemLoader>[0]>(
+        deps,
+        `http://localhost/shop/items/${id}`,
+        {},
+        {
+          params: { id: String(id) },
+        },
+      ),
+    );
+    // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+    const html = render(createElement(ShopItemPage, { loaderData, actionData: undefined } as any));
+    expect(untilWipeChoice(html)).toBe("до вайпа 59 ₽ закончится с вайпом сервера: дата не объявлена");
+  });
+});
