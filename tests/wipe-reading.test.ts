@@ -7,7 +7,9 @@ import { describe, expect, it } from "vitest";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { WipeSchedule } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
+import { listStatement } from "#worker/services/profile/statement.ts";
 import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
+import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
 import ShopItemPage, { loader as itemLoader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
@@ -142,5 +144,47 @@ describe("«до вайпа» says when it ends where it is chosen (decision 139
     // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
     const html = render(createElement(ShopItemPage, { loaderData, actionData: undefined } as any));
     expect(untilWipeChoice(html)).toBe("до вайпа 59 ₽ закончится с вайпом сервера: дата не объявлена");
+  });
+});
+
+describe("a reopened receipt", () => {
+  it("says the balance right after that purchase, as the statement does, not today's", async () => {
+    const deps = testDeps();
+    const player = await createPlayer({ deps, balance: 10_000 });
+    const serverType = uniqueServerType();
+    const [first, second] = [
+      await createItem({ serverType, price: 1_200, isOneTime: true }),
+      await createItem({ serverType, price: 4_900, isOneTime: true }),
+    ];
+    const buy = async (itemId: number) => {
+      const result = await purchaseItem(deps, player.id, {
+        itemId,
+        serverType,
+        durationDays: null,
+        idempotencyKey: crypto.randomUUID(),
+      });
+      if (!result.ok) throw new Error(result.error);
+      return result.purchase.id;
+    };
+    const firstId = await buy(first);
+    await buy(second);
+    const reopened = await itemLoader(
+      routeArgs<Parameters<typeof itemLoader>[0]>(
+        deps,
+        `http://localhost/shop/items/${first}?purchased=${firstId}`,
+        {
+          headers: sessionCookie(player.token),
+        },
+        { params: { id: String(first) } },
+      ),
+    );
+    const { entries } = await listStatement(deps, player.id, { page: 1, perPage: 20 });
+    const row = entries.find((entry) => entry.kind === "purchase" && entry.amount === -12);
+    expect(row?.balance_after).toBe(88);
+    expect(reopened.balance).toBe(39);
+    expect(reopened.receipt?.balance).toBe(88);
+    // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+    const html = text(render(createElement(ShopItemPage, { loaderData: reopened, actionData: undefined } as any)));
+    expect(html).toContain("Баланс после покупки 88 ₽");
   });
 });

@@ -28,6 +28,7 @@ import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { SessionUser } from "#worker/services/auth/sessions.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
+import { balanceAfterPurchase } from "#worker/services/profile/statement.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
@@ -71,8 +72,15 @@ export async function loader(args: Route.LoaderArgs) {
   // After a purchase without JavaScript: the receipt, only of the player's own purchase of this item.
   const purchase = user && query.purchased ? await getPurchase(deps, user.id, query.purchased).catch(() => null) : null;
   const receipt =
-    purchase && purchase.item_name === item.name && purchase.server_type === item.server_type
-      ? { purchase, servers: await serversOfType(deps, item.server_type) }
+    user && purchase && purchase.item_name === item.name && purchase.server_type === item.server_type
+      ? {
+          purchase,
+          servers: await serversOfType(deps, item.server_type),
+          // The balance right after it, as the statement says, not today's (issue 46).
+          balance: await balanceAfterPurchase(deps, user.id, purchase.id).then((after) =>
+            after === null ? null : kopecksToRubles(after),
+          ),
+        }
       : null;
   const now = deps.now().getTime();
   // The next wipe of a server of the item's type, as the server list says it (decision 128).
@@ -294,12 +302,12 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           {state ? <Countdown item={item} state={state} now={now} /> : null}
           {item.is_limited ? <QuantityBar item={item} /> : null}
 
-          {receipt && balance != null ? (
+          {receipt ? (
             <Receipt
               itemName={item.name}
               isOneTime={item.is_one_time}
               purchase={receipt.purchase}
-              balance={balance}
+              balance={receipt.balance}
               servers={receipt.servers}
               giftTo={receipt.purchase.gift_to}
             />

@@ -10,8 +10,8 @@ export interface ReceiptProps {
   itemName: string;
   isOneTime: boolean;
   purchase: Pick<PurchaseReceipt, "server_type" | "duration_text" | "price">;
-  /** Rubles after the purchase. */
-  balance: number;
+  /** Rubles right after the purchase; null when it moved no money (the row is left out). */
+  balance: number | null;
   servers: ServerAddress[];
   /** The heading's id, for a dialog that names itself by it. */
   titleId?: string;
@@ -47,8 +47,12 @@ export function Receipt({
         <dd data-testid="receipt-server-type">{type}</dd>
         <dt>{RECEIPT.price}</dt>
         <dd>{formatRubles(purchase.price)}</dd>
-        <dt>{RECEIPT.balance}</dt>
-        <dd>{formatRubles(balance)}</dd>
+        {balance != null ? (
+          <>
+            <dt>{RECEIPT.balance}</dt>
+            <dd>{formatRubles(balance)}</dd>
+          </>
+        ) : null}
         {giftTo ? (
           <>
             <dt>{GIFT_FORM.receiptRecipient}</dt>
