@@ -1,20 +1,24 @@
 // Issue 46: the wipe as a player reads it. Pages as the server renders them (no JavaScript), their
 // loaders on a clock the test holds: «до вайпа» says when it ends where it is chosen (decision 139).
+
+import { eq } from "drizzle-orm";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { WipeSchedule } from "#core/wipe/schedule.ts";
+import { fairPlayWindows, servers } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { listStatement } from "#worker/services/profile/statement.ts";
 import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
-import ShopItemPage, { loader as itemLoader } from "../app/routes/shop.item.tsx";
+import { ItemCard } from "../app/components/shop/item-card.tsx";
+import ShopItemPage, { action as itemAction, loader as itemLoader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
-import { uniqueServerType } from "./support/game-fixtures.ts";
+import { createGameServer, uniqueServerType } from "./support/game-fixtures.ts";
 import { createPlayer } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
 import { createCategory, createItem } from "./support/shop-fixtures.ts";
@@ -186,5 +190,102 @@ describe("a reopened receipt", () => {
     // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
     const html = text(render(createElement(ShopItemPage, { loaderData: reopened, actionData: undefined } as any)));
     expect(html).toContain("Баланс после покупки 88 ₽");
+  });
+});
+
+describe("a fair-play window is said before any click (issue 46)", () => {
+  // Saturday 28 November 2026, 18:00 Moscow time: the server wiped; the windows hold 48 hours, until Monday 18:00.
+  const WIPED = Date.parse("2026-11-28T15:00:00Z");
+  const NOW = WIPED + 3 * 3_600_000;
+
+  /** A MAX3 server that wiped at WIPED; a rank whose window closes buying, a kit whose category's window doesn't. */
+  async function windows() {
+    const deps = testDeps({ now: testClock(NOW).now });
+    const server = await createGameServer(deps, { serverType: "MAX3" });
+    await deps.db.orm.update(servers).set({ lastWipeAt: WIPED }).where(eq(servers.id, server.id));
+    const [ranks, kits] = [await createCategory("Привилегии"), await createCategory("Наборы")];
+    const vip = await createItem({ serverType: "MAX3", categoryId: ranks, name: "VIP", price: 1_200, isOneTime: true });
+    const kit = await createItem({
+      serverType: "MAX3",
+      categoryId: kits,
+      name: "Стартовый",
+      price: 500,
+      isOneTime: true,
+    });
+    await deps.db.orm.insert(fairPlayWindows).values([
+      { serverType: "MAX3", itemId: vip, hours: 48, purchasesOpen: false, createdAt: WIPED },
+      { serverType: "MAX3", categoryId: kits, hours: 24, purchasesOpen: true, createdAt: WIPED },
+    ]);
+    const player = await createPlayer({ deps, balance: 10_000 });
+    const page = async (id: number, query = "") => {
+      const loaderData = await itemLoader(
+        routeArgs<Parameters<typeof itemLoader>[0]>(
+          deps,
+          `http://localhost/shop/items/${id}${query}`,
+          {
+            headers: sessionCookie(player.token),
+          },
+          { params: { id: String(id) } },
+        ),
+      );
+      // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+      return { loaderData, html: render(createElement(ShopItemPage, { loaderData, actionData: undefined } as any)) };
+    };
+    const post = (id: number, js: boolean) =>
+      itemAction(
+        routeArgs<Parameters<typeof itemAction>[0]>(
+          deps,
+          `http://localhost/shop/items/${id}`,
+          {
+            method: "POST",
+            headers: sessionCookie(player.token),
+            body: new URLSearchParams({
+              server_type: "MAX3",
+              idempotency_key: crypto.randomUUID(),
+              ...(js ? { _js: "1" } : {}),
+            }),
+          },
+          { params: { id: String(id) }, pattern: "/shop/items/:id" },
+        ),
+      ).catch((thrown: unknown) => thrown);
+    return { deps, ranks, kits, vip, kit, player, page, post };
+  }
+  const VIP_CLOSED = "Покупка «VIP» закрыта после вайпа до пн, 30 ноября в 18:00 МСК";
+
+  it("on the shop's card and the item page, with no buy button, and the refusal names the item and until when", async () => {
+    const { deps, ranks, vip, page, post } = await windows();
+    const shop = await shopLoader(
+      routeArgs<Parameters<typeof shopLoader>[0]>(deps, `http://localhost/shop?server_type=MAX3&category_id=${ranks}`),
+    );
+    const card = shop.items.find((item) => item.id === vip) as ShopCardItem;
+    const cardHtml = render(
+      createElement(ItemCard, { item: card, serverNow: NOW, eager: true, closed: shop.closed[vip] }),
+    );
+    expect(text(cardHtml)).toContain(VIP_CLOSED);
+    expect(cardHtml).not.toContain("data-buy");
+    expect(cardHtml).toMatch(/<button type="button" class="button button--small" disabled=""/);
+
+    const { html } = await page(vip);
+    expect(text(html)).toContain(VIP_CLOSED);
+    expect(html).not.toContain(">Купить</button>");
+
+    const refused = (await post(vip, false)) as { data: { error: string }; init: ResponseInit | null };
+    expect(refused.init?.status).toBe(409);
+    expect(text(refused.data.error)).toBe(VIP_CLOSED);
+  });
+
+  it("an open window's receipt says the delivery waits, and until when, with and without JavaScript", async () => {
+    const { kit, page, post } = await windows();
+    const waits =
+      "Предмет в Корзине. После вайпа его выдают через 24 ч: зайдите на сервер MAX3 после вс, 29 ноября в 18:00 МСК — он придёт автоматически, а команда /store в чате игры покажет, что ждёт выдачи.";
+    const { html: before } = await page(kit);
+    expect(before).not.toContain("закрыт");
+    const redirect = (await post(kit, false)) as Response;
+    const purchased = redirect.headers.get("location")?.split("?")[1];
+    const { html } = await page(kit, `?${purchased}`);
+    expect(text(html)).toContain(waits);
+    const js = (await post(kit, true)) as { data: { ok: boolean; waits?: string } };
+    expect(js.data.ok).toBe(true);
+    expect(text(js.data.waits ?? "")).toBe(waits);
   });
 });

@@ -4,6 +4,7 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { pageRequest } from "#app/lib/page-request.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
@@ -24,9 +25,11 @@ import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { PurchaseActionData } from "#core/shop/types.ts";
 import { isUntilWipe, untilWipeOffer } from "#core/shop/until-wipe.ts";
+import { closingWindow, purchaseClosedText, receiptWaitsText, waitingWindow } from "#core/wipe/fair-play.ts";
 import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { SessionUser } from "#worker/services/auth/sessions.ts";
+import { openWindowsOfType } from "#worker/services/game/fair-play.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
 import { balanceAfterPurchase } from "#worker/services/profile/statement.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
@@ -68,6 +71,10 @@ export async function loader(args: Route.LoaderArgs) {
   const page = pageRequest(args);
   const [item, user, status] = await Promise.all([getItem(deps, id.data), page.user(), readServerStatus(deps)]);
   if (!item) throw data(ITEM_INFO_FAILED, { status: 404 });
+  // The fair-play windows open now on the item's type: a closed purchase is said before any click (issue 46).
+  const windows = await openWindowsOfType(deps, item.server_type);
+  const closing = closingWindow(windows, item);
+  const waiting = waitingWindow(windows, item);
   const query = itemQuerySchema.parse(Object.fromEntries(page.url.searchParams));
   // After a purchase without JavaScript: the receipt, only of the player's own purchase of this item.
   const purchase = user && query.purchased ? await getPurchase(deps, user.id, query.purchased).catch(() => null) : null;
@@ -90,6 +97,9 @@ export async function loader(args: Route.LoaderArgs) {
     balance: user ? kopecksToRubles(user.balance) : null,
     now,
     wipe,
+    closed: closing ? purchaseClosedText(closing) : null,
+    // A receipt while a window holds the item back: the delivery waits, and until when.
+    waits: waiting ? receiptWaitsText(waiting, serverTypeLabel(item.server_type)) : null,
     // When «до вайпа» ends, said where it is chosen (decision 139).
     untilWipe: item.durations.some((duration) => isUntilWipe(duration.days))
       ? untilWipeOffer(wipe?.at ?? null, now)
@@ -228,8 +238,14 @@ async function buy(deps: Deps, user: Buyer, itemId: number, form: FormData) {
   }
   // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.
   if (form.get("_js") === "1") {
-    const servers = await serversOfType(deps, result.purchase.server_type);
-    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers });
+    const [servers, windows] = await Promise.all([
+      serversOfType(deps, result.purchase.server_type),
+      openWindowsOfType(deps, result.purchase.server_type),
+    ]);
+    const item = await getItem(deps, itemId);
+    const waiting = item ? waitingWindow(windows, item) : null;
+    const waits = waiting ? receiptWaitsText(waiting, serverTypeLabel(result.purchase.server_type)) : null;
+    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers, waits });
   }
   throw redirect(`/shop/items/${itemId}?purchased=${result.purchase.id}`);
 }
@@ -310,6 +326,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
               balance={receipt.balance}
               servers={receipt.servers}
               giftTo={receipt.purchase.gift_to}
+              waits={loaderData.waits}
             />
           ) : null}
           {payment ? (
@@ -318,8 +335,10 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             </p>
           ) : null}
 
-          {blocked ? (
-            <p className="form-error">{blockedText(item, state)}</p>
+          {blocked || loaderData.closed ? (
+            <p className="form-error" data-testid="purchase-closed">
+              {blocked ? blockedText(item, state) : loaderData.closed}
+            </p>
           ) : balance == null || error?.status === 401 ? (
             <div className="shop-item__signin">
               <GuestPrices item={item} untilWipe={loaderData.untilWipe} />

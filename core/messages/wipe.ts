@@ -105,8 +105,19 @@ export const WIPE_SALE_TEXT = {
 
 /** The fair-play window after a wipe (decision 129). */
 export const FAIR_PLAY_TEXT = {
-  /** «Наборы выдаются через 3 ч после вайпа, с 01:00»: the purchase's refusal and the Корзина's note. */
-  closed: (hours: number, until: string) => `Наборы выдаются через ${hours} ч после вайпа, с ${until}`,
+  /** The Корзина's note on a waiting entry: «Выдаётся через 3 ч после вайпа, с 01:00 МСК». */
+  closed: (hours: number, until: string) => `Выдаётся через ${hours} ч после вайпа, с ${until}`,
+  /**
+   * What a closed window holds back, before any click and in the purchase's refusal (issue 46): «Покупка
+   * «VIP» закрыта после вайпа до сб, 28 ноября в 18:00 МСК», «Покупки из категории «Наборы» закрыты …».
+   */
+  purchaseClosed: (target: { kind: "item" | "category"; name: string }, until: string) =>
+    target.kind === "item"
+      ? `Покупка «${target.name}» закрыта после вайпа до ${until}`
+      : `Покупки из категории «${target.name}» закрыты после вайпа до ${until}`,
+  /** A receipt in an open window: «После вайпа выдача ждёт 48 ч: зайдите на сервер SOLO после …». */
+  receiptWaits: (hours: number, serverType: string, until: string) =>
+    `Предмет в Корзине. После вайпа его выдают через ${hours} ч: зайдите на сервер ${serverType} после ${until} — он придёт автоматически, а команда /store в чате игры покажет, что ждёт выдачи.`,
   consoleTitle: "Честная игра после вайпа",
   consoleHint:
     "Категория или товар не выдаётся на сервере указанное число часов после его вайпа (последнего по плагину или по расписанию, что позже). Выдача ждёт и идёт сама, когда окно закончится; игрок видит в Корзине, до какого времени. Покупку на это время можно закрыть.",

@@ -114,6 +114,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased, until
             purchase={done.purchase}
             balance={done.balance}
             servers={done.servers}
+            waits={done.waits ?? null}
           />
           <div className="buy-dialog__actions">
             <button type="button" className="button button--ghost" onClick={onClose}>

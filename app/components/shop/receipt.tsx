@@ -17,6 +17,8 @@ export interface ReceiptProps {
   titleId?: string;
   /** A gift's friend, by name (issue 24). */
   giftTo?: string | null;
+  /** The delivery hint while a fair-play window holds the item back (issue 46), instead of «он придёт автоматически». */
+  waits?: string | null;
 }
 
 /**
@@ -31,6 +33,7 @@ export function Receipt({
   servers,
   titleId = "receipt-title",
   giftTo = null,
+  waits = null,
 }: ReceiptProps) {
   const type = serverTypeLabel(purchase.server_type);
   return (
@@ -60,7 +63,7 @@ export function Receipt({
           </>
         ) : null}
       </dl>
-      <p className="receipt__hint">{giftTo ? giftReceiptHint(type) : deliveryHint(type)}</p>
+      <p className="receipt__hint">{giftTo ? giftReceiptHint(type) : (waits ?? deliveryHint(type))}</p>
       {!giftTo && servers.length > 0 ? (
         <ul className="receipt__servers">
           {servers.map((server) => (
