@@ -1,23 +1,27 @@
 // Issue 46: the wipe as a player reads it. Pages as the server renders them (no JavaScript), their
 // loaders on a clock the test holds: «до вайпа» says when it ends where it is chosen (decision 139).
 
+import { env } from "cloudflare:test";
 import { eq } from "drizzle-orm";
 import { createElement, type ReactElement } from "react";
 import { renderToStaticMarkup } from "react-dom/server";
 import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
+import { returnUntilText } from "#core/messages/returns.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
 import type { WipeSchedule } from "#core/wipe/schedule.ts";
 import { fairPlayWindows, servers } from "#db/schema.ts";
 import type { Deps } from "#worker/deps.ts";
 import { listStatement } from "#worker/services/profile/statement.ts";
-import { type PublicServer, STATUS_KEY } from "#worker/services/server-status.ts";
+import { type PublicServer, refreshServerStatus, STATUS_KEY } from "#worker/services/server-status.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
 import { ItemCard } from "../app/components/shop/item-card.tsx";
 import ShopItemPage, { action as itemAction, loader as itemLoader } from "../app/routes/shop.item.tsx";
 import { loader as shopLoader } from "../app/routes/shop.tsx";
-import { testClock, testDeps } from "./support/deps.ts";
+import Wipes, { loader as wipesLoader } from "../app/routes/wipes.tsx";
+import { FakeSteamWebApi } from "./fakes/steam-webapi.ts";
+import { depsFor, testClock, testDeps } from "./support/deps.ts";
 import { createGameServer, uniqueServerType } from "./support/game-fixtures.ts";
 import { createPlayer } from "./support/players.ts";
 import { routeArgs } from "./support/routes.ts";
@@ -287,5 +291,36 @@ describe("a fair-play window is said before any click (issue 46)", () => {
     const js = (await post(kit, true)) as { data: { ok: boolean; waits?: string } };
     expect(js.data.ok).toBe(true);
     expect(text(js.data.waits ?? "")).toBe(waits);
+  });
+});
+
+describe("one «last wipe», the one the fair-play window counts from (issue 46)", () => {
+  it("/wipes says servers.last_wipe_at, not Steam's «born» tag, in МСК", async () => {
+    const steam = new FakeSteamWebApi();
+    // Friday 27 November 2026, 18:00 Moscow time: the schedule's wipe the cron recorded.
+    const lastWipeAt = Date.parse("2026-11-27T15:00:00Z");
+    const deps = depsFor(
+      { ...env, STEAM_WEBAPI_BASE: steam.base },
+      { fetch: steam.fetch, now: testClock(SUNDAY_10_MSK).now },
+    );
+    const server = await createGameServer(deps, { serverType: uniqueServerType(), name: `Свобода ${Date.now()}` });
+    await deps.db.orm.update(servers).set({ lastWipeAt }).where(eq(servers.id, server.id));
+    const [row] = await deps.db.orm.select({ ipPort: servers.ipPort }).from(servers).where(eq(servers.id, server.id));
+    // Steam lists it with Rust's «born» tag of 14 November 2023.
+    steam.answer(row?.ipPort ?? "", { players: 3, maxPlayers: 50 });
+    const { document } = await refreshServerStatus(deps, { steamTimeoutMs: 1000 });
+    expect(document.servers.find((listed) => listed.name === server.name)?.wiped_at).toBe(lastWipeAt);
+    await deps.kv.put(STATUS_KEY, JSON.stringify(document));
+    const loaderData = await wipesLoader(routeArgs(deps, "http://localhost/wipes"));
+    // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+    const html = text(render(createElement(Wipes, { loaderData } as any)));
+    const line = html.slice(html.indexOf(server.name));
+    expect(line).toContain("Последний вайп: 27.11.2026, 18:00 МСК");
+  });
+});
+
+describe("every time a player reads is labelled МСК (decision 140)", () => {
+  it("the Корзина's return deadline (the cards, the item page and «до вайпа» in the tests above and in wipe-pages)", () => {
+    expect(returnUntilText("2026-11-30T00:12:00Z")).toBe("Можно вернуть до 30.11.2026, 03:12\u00a0МСК");
   });
 });

@@ -14,7 +14,7 @@ export const WIPE_TEXT = {
   later: (inDays: string, weekday: string, time: string) => `вайп ${inDays}, ${weekday} ${time}`,
   forced: "глобальный вайп",
   kindNone: "не задано",
-  kindForced: "только глобальный вайп (первый четверг месяца, 22:00)",
+  kindForced: "только глобальный вайп (первый четверг месяца, 22:00\u00a0МСК)",
   weekly: (weekday: string, time: string) => `каждую неделю: ${weekday} ${time}`,
   everyWeeks: (weeks: number, weekday: string, time: string, from: string) =>
     `раз в ${weeks} ${pluralRu(weeks, WEEK_FORMS)}: ${weekday} ${time}, с ${from}`,
@@ -59,9 +59,11 @@ export const WIPE_PAGE_TEXT = {
   metaDescription:
     "Когда вайпы на серверах Rust «Свобода»: ближайшие вайпы каждого сервера по московскому времени и глобальный вайп Facepunch.",
   intro:
-    "Время московское. Глобальный вайп Facepunch — первый четверг месяца в 22:00, когда выходит обновление игры: в этот день вайпаются все серверы.",
+    "Время московское (МСК). Глобальный вайп Facepunch — первый четверг месяца в 22:00 МСК, когда выходит обновление игры: в этот день вайпаются все серверы с расписанием.",
   upcoming: "Ближайшие вайпы",
-  when: "Когда",
+  /** Under «Ближайшие вайпы»: how far the list runs (issue 46). */
+  upcomingUntil: (date: string) => `Все вайпы серверов с расписанием до глобального вайпа ${date} включительно.`,
+  when: "Когда (МСК)",
   server: "Сервер",
   what: "Вайп",
   scheduled: "по расписанию",

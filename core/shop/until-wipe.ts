@@ -18,10 +18,10 @@ export function formatTerm(days: number): string {
   return isUntilWipe(days) ? UNTIL_WIPE_TEXT.term : formatDays(days);
 }
 
-/** When a «до вайпа» entry ends, as the Корзина says it: «до вайпа, чт 22:00», or the date when a week or more away. */
+/** When a «до вайпа» entry ends, as the Корзина says it: «до вайпа, чт 22:00 МСК», or the date when a week or more away. */
 export function untilWipeText(at: number, now: number): string {
   const days = moscowDay(at) - moscowDay(now);
-  return UNTIL_WIPE_TEXT.until(days >= 0 && days < 7 ? weekdayTime(at) : wipeDate(at));
+  return UNTIL_WIPE_TEXT.until(moscowTimeText(days >= 0 && days < 7 ? weekdayTime(at) : wipeDate(at)));
 }
 
 const HOUR_MS = 60 * 60 * 1000;
