@@ -15,6 +15,7 @@ import type { Deps } from "#worker/deps.ts";
 import { listStatement } from "#worker/services/profile/statement.ts";
 import { type PublicServer, refreshServerStatus, STATUS_KEY } from "#worker/services/server-status.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
+import { ServerList } from "../app/components/server-list.tsx";
 import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
 import { ItemCard } from "../app/components/shop/item-card.tsx";
 import ShopItemPage, { action as itemAction, loader as itemLoader } from "../app/routes/shop.item.tsx";
@@ -322,5 +323,21 @@ describe("one «last wipe», the one the fair-play window counts from (issue 46)
 describe("every time a player reads is labelled МСК (decision 140)", () => {
   it("the Корзина's return deadline (the cards, the item page and «до вайпа» in the tests above and in wipe-pages)", () => {
     expect(returnUntilText("2026-11-30T00:12:00Z")).toBe("Можно вернуть до 30.11.2026, 03:12\u00a0МСК");
+  });
+});
+
+describe("a server card leads to its type's shop (issue 46 item 7)", () => {
+  it("«Магазин SOLO» links to /shop?server_type=SOLO", () => {
+    const card: PublicServer = {
+      name: "Свобода #1",
+      server_type: "SOLO",
+      status: "online",
+      players: { current: 1, max: 10 },
+      ip_port: "192.0.2.1:28015",
+    };
+    const html = renderToStaticMarkup(createElement(ServerList, { initial: [card], renderedAt: SUNDAY_10_MSK }));
+    expect(html).toMatch(
+      /<a class="button button--small button--ghost server-card__shop" href="\/shop\?server_type=SOLO">Магазин SOLO<\/a>/,
+    );
   });
 });
