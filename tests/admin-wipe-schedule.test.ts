@@ -78,7 +78,9 @@ describe("Серверы: the wipe schedule", () => {
 
     const saved = await post(admin.token, plainForm(server.id, { wipeKind: "weekly", weekday: "3", time: "18:30" }));
     expect(saved.status).toBe(200);
-    expect(saved.data.message).toBe(`Расписание вайпов сервера №${server.id} сохранено — каждую неделю: ср 18:30`);
+    expect(saved.data.message).toBe(
+      `Расписание вайпов сервера №${server.id} сохранено — каждую неделю: ср 18:30\u00a0МСК`,
+    );
     expect(await columns(server.id)).toEqual({
       kind: "weekly",
       weekday: 3,
@@ -108,7 +110,7 @@ describe("Серверы: the wipe schedule", () => {
     expect(html).toMatch(
       /<select name="wipeKind"><option value="none">Не задано<\/option><option value="weekly" selected="">/,
     );
-    expect(html).toContain("каждую неделю: ср 18:30 · следующий: ср, 2 декабря в 18:30");
+    expect(html).toContain("каждую неделю: ср 18:30\u00a0МСК · следующий: ср, 2 декабря в 18:30");
   });
 
   it("every N weeks keeps its date and period; forced-only and none clear what they don't use", async () => {
@@ -121,7 +123,7 @@ describe("Серверы: the wipe schedule", () => {
           plainForm(server.id, { wipeKind: "every_weeks", weeks: "3", from: "2026-12-10", time: "9:05" }),
         )
       ).data.message,
-    ).toBe(`Расписание вайпов сервера №${server.id} сохранено — раз в 3 недели: чт 09:05, с 10.12.2026`);
+    ).toBe(`Расписание вайпов сервера №${server.id} сохранено — раз в 3 недели: чт 09:05\u00a0МСК, с 10.12.2026`);
     expect(await columns(server.id)).toEqual({
       kind: "every_weeks",
       weekday: null,

@@ -68,7 +68,14 @@ async function world({ purchasesOpen = false, hours = 3 } = {}) {
       durationDays: null,
       idempotencyKey: crypto.randomUUID(),
     });
-  return { clock, deps, serverType, server, item, player, sim, simFor, wipedAgo, buy };
+  const [category] = await deps.db.orm
+    .select({ name: categories.name })
+    .from(categories)
+    .where(eq(categories.id, item.categoryId));
+  /** The refusal (issue 46): what is closed, by the category's name, and until when, in Moscow time. */
+  const closedUntil = (when: string) =>
+    `Покупки из категории «${category?.name}» закрыты после вайпа до вт, 1 декабря в ${when}\u00a0МСК`;
+  return { clock, deps, serverType, server, item, player, sim, simFor, wipedAgo, buy, closedUntil };
 }
 
 async function balanceOf(deps: ReturnType<typeof testDeps>, userId: number) {
@@ -78,14 +85,14 @@ async function balanceOf(deps: ReturnType<typeof testDeps>, userId: number) {
 
 describe("purchases during a fair-play window", () => {
   it("are refused with 409 and when they open, while the window closes them; then allowed", async () => {
-    const { clock, deps, player, item, wipedAgo, buy } = await world({ purchasesOpen: false });
+    const { clock, deps, player, item, wipedAgo, buy, closedUntil } = await world({ purchasesOpen: false });
     // Before any wipe is known there is no window.
     const before = await buy();
     expect(before.ok).toBe(true);
 
     await wipedAgo(HOUR); // 09:00 Moscow: the window lasts until 12:00
     const refused = await buy();
-    expect(refused).toEqual({ ok: false, status: 409, error: "Наборы выдаются через 3 ч после вайпа, с 12:00" });
+    expect(refused).toEqual({ ok: false, status: 409, error: closedUntil("12:00") });
     expect(await balanceOf(deps, player.id)).toBe(1_000_000 - 10_000);
     expect(await deps.db.orm.select().from(purchases).where(eq(purchases.userId, player.id))).toHaveLength(1);
 
@@ -106,11 +113,11 @@ describe("purchases during a fair-play window", () => {
   });
 
   it("are refused while any server of the type is in its window, and the text names the later end", async () => {
-    const { clock, deps, serverType, wipedAgo, simFor, buy } = await world({ purchasesOpen: false });
+    const { clock, deps, serverType, wipedAgo, simFor, buy, closedUntil } = await world({ purchasesOpen: false });
     const second = await createGameServer(deps, { serverType, name: "Свобода #8" });
     await wipedAgo(2 * HOUR); // until 11:00
     await wipedAgo(30 * MINUTE, simFor(second)); // until 12:30
-    expect(await buy()).toMatchObject({ status: 409, error: "Наборы выдаются через 3 ч после вайпа, с 12:30" });
+    expect(await buy()).toMatchObject({ status: 409, error: closedUntil("12:30") });
     clock.set(START + 2.5 * HOUR);
     expect((await buy()).ok).toBe(true);
   });
@@ -140,7 +147,10 @@ describe("purchases during a fair-play window", () => {
       ),
     )) as unknown as { data: { ok: boolean; error: string }; init: ResponseInit | null };
     expect(result.init?.status).toBe(409);
-    expect(result.data).toMatchObject({ ok: false, error: "Наборы выдаются через 3 ч после вайпа, с 12:00" });
+    expect(result.data).toMatchObject({ ok: false });
+    expect(result.data.error).toMatch(
+      /^Покупки из категории «Тестовая категория \d+» закрыты после вайпа до вт, 1 декабря в 12:00\u00a0МСК$/,
+    );
     expect(await balanceOf(deps, player.id)).toBe(100_000);
   });
 
@@ -195,7 +205,7 @@ describe("deliveries during a fair-play window", () => {
         ]),
       }),
     );
-    expect(html).toContain("Наборы выдаются через 3 ч после вайпа, с 12:00");
+    expect(html).toContain("Выдаётся через 3 ч после вайпа, с 12:00\u00a0МСК");
 
     // Still in the window at 11:59; at 12:00 the wiped server leases it.
     clock.set(START + 2 * HOUR - MINUTE);

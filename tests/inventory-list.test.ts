@@ -59,7 +59,7 @@ describe("the Корзина card", () => {
     expect(text).toContain("Действует");
     expect(text).not.toContain("Использован");
     expect(text).toContain("30 дней");
-    expect(text).toContain("Действует до 15.12.2026, 15:00 · осталось 23 дня");
+    expect(text).toContain("Действует до 15.12.2026, 15:00 МСК · осталось 23 дня");
   });
 
   it("says when a rank's term is over", () => {
@@ -130,16 +130,18 @@ describe("the Корзина card", () => {
           wipe_at: "2026-11-26T19:00:00.000Z",
         }),
       ]);
-      expect(text).toContain("SOLO · до вайпа, чт 22:00");
+      expect(text).toContain("SOLO · до вайпа, чт 22:00 МСК");
       // The day and its time keep one line on a narrow card.
-      expect(untilWipeText(Date.parse("2026-11-26T19:00:00.000Z"), Date.parse(now))).toBe("до вайпа, чт\u00a022:00");
-      expect(text).toContain("Действует Действует до 26.11.2026, 22:00 · осталось 4 дня 7 часов");
+      expect(untilWipeText(Date.parse("2026-11-26T19:00:00.000Z"), Date.parse(now))).toBe(
+        "до вайпа, чт\u00a022:00\u00a0МСК",
+      );
+      expect(text).toContain("Действует Действует до 26.11.2026, 22:00 МСК · осталось 4 дня 7 часов");
       expect(text).not.toContain("0 дней");
     });
 
     it("names the date of a wipe a week or more away, and says so when none is announced", () => {
       const far = renderedText([entry({ ...untilWipe, status: "used", wipe_at: "2026-12-03T19:00:00.000Z" })]);
-      expect(far).toContain("до вайпа, чт, 3 декабря в 22:00");
+      expect(far).toContain("до вайпа, чт, 3 декабря в 22:00 МСК");
       const unknown = renderedText([entry({ ...untilWipe, status: "used" })]);
       expect(unknown).toContain("SOLO · до вайпа");
       expect(unknown).toContain("до вайпа сервера: дата не объявлена");
@@ -153,7 +155,7 @@ describe("the Корзина card", () => {
 
     it("says the wipe ended it", () => {
       const text = renderedText([entry({ ...untilWipe, status: "used", expires_at: "2026-11-19T19:00:00.000Z" })]);
-      expect(text).toContain("SOLO · до вайпа Срок истёк Закончилось с вайпом 19.11.2026, 22:00");
+      expect(text).toContain("SOLO · до вайпа Срок истёк Закончилось с вайпом 19.11.2026, 22:00 МСК");
     });
   });
 

@@ -63,9 +63,9 @@ describe("the server card names the next wipe", () => {
       const start = html.indexOf(name);
       return html.slice(html.lastIndexOf("<li", start), html.indexOf("</li>", start));
     };
-    expect(card(tonight.name)).toContain('<span class="server-card__wipe">вайп сегодня в 20:00</span>');
+    expect(card(tonight.name)).toContain('<span class="server-card__wipe">вайп сегодня в 20:00\u00a0МСК</span>');
     // Thursday the 3rd is the forced wipe's day: it replaces the 14:00 wipe.
-    expect(card(thursday.name)).toContain('<span class="server-card__wipe">вайп через 2 дня, чт 22:00</span>');
+    expect(card(thursday.name)).toContain('<span class="server-card__wipe">вайп через 2 дня, чт 22:00\u00a0МСК</span>');
     expect(card(plain.name)).not.toContain("вайп");
 
     // At Moscow midnight the same document reads on: the phrase is computed at each render, not stored.
@@ -73,7 +73,7 @@ describe("the server card names the next wipe", () => {
     const later = renderToStaticMarkup(
       createElement(ServerList, { initial: data.servers, renderedAt: TUESDAY_10_MSK + 14 * HOUR }),
     );
-    expect(later.match(/<span class="server-card__wipe">вайп завтра в 22:00<\/span>/g)).toHaveLength(2);
+    expect(later.match(/<span class="server-card__wipe">вайп завтра в 22:00\u00a0МСК<\/span>/g)).toHaveLength(2);
   });
 
   it("ignores a schedule in the document that is not one, instead of promising a wrong wipe", async () => {
@@ -147,8 +147,16 @@ describe("/wipes, the wipe calendar", () => {
       ["чт, 10 декабря в 14:00", "Свобода #2 | VANILLA", "по расписанию"],
       ["чт, 17 декабря в 14:00", "Свобода #2 | VANILLA", "по расписанию"],
     ]);
-    // Five wipes of each scheduled server; none of the one without a schedule.
-    expect(rows).toHaveLength(10);
+    // Every scheduled server's wipes to the first forced wipe two weeks or more away (issue 46): it ends
+    // the list, with every scheduled server on it; none of the one without a schedule.
+    expect(rows).toHaveLength(11);
+    expect(rows.slice(-2)).toEqual([
+      ["чт, 7 января в 22:00", "Свобода #2 | VANILLA", "глобальный вайп"],
+      ["чт, 7 января в 22:00", "Свобода #3 | MAX 2", "глобальный вайп"],
+    ]);
+    expect(html).toContain(
+      "Все вайпы серверов с расписанием до глобального вайпа чт, 7 января в 22:00\u00a0МСК включительно.",
+    );
     expect(html).not.toMatch(/<td>Свобода #1 \| SOLO<\/td>/);
   });
 
@@ -156,10 +164,12 @@ describe("/wipes, the wipe calendar", () => {
     const html = await page();
     expect(html).toContain("<h1>Календарь вайпов</h1>");
     const phrase = (text: string) => `<span class="wipe-schedules__phrase"> · ${text}</span>`;
-    expect(html).toContain(`каждую неделю: чт 14:00${phrase("вайп через 2 дня, чт 22:00")}`);
-    expect(html).toContain(`раз в 2 недели: пн 18:00, с 23.11.2026${phrase("вайп через 2 дня, чт 22:00")}`);
+    expect(html).toContain(`каждую неделю: чт 14:00\u00a0МСК${phrase("вайп через 2 дня, чт 22:00\u00a0МСК")}`);
+    expect(html).toContain(
+      `раз в 2 недели: пн 18:00\u00a0МСК, с 23.11.2026${phrase("вайп через 2 дня, чт 22:00\u00a0МСК")}`,
+    );
     expect(html).toContain(`Сервер не объявил расписание${phrase("вайп был 3 ч назад")}`);
-    expect(html).toContain("Последний вайп: 01.12.2026, 07:00");
+    expect(html).toContain("Последний вайп: 01.12.2026, 07:00\u00a0МСК");
   });
 
   it("says so when the status store can't be read, instead of failing", async () => {
@@ -225,9 +235,13 @@ describe("the item page says what the next wipe means", () => {
       );
     };
     const page = await load(scheduledType);
-    expect(page.wipe).toEqual({ server: "Ранний", phrase: "вайп завтра в 18:00" });
+    expect(page.wipe).toEqual({
+      server: "Ранний",
+      phrase: "вайп завтра в 18:00\u00a0МСК",
+      at: Date.parse("2026-12-02T15:00:00Z"),
+    });
     expect(renderToStaticMarkup(createElement(ItemWipeNote, { wipe: page.wipe }))).toBe(
-      '<p class="item-wipe" data-testid="item-wipe"><strong>Вайп.</strong> «Ранний»: вайп завтра в 18:00. ' +
+      '<p class="item-wipe" data-testid="item-wipe"><strong>Вайп.</strong> «Ранний»: вайп завтра в 18:00\u00a0МСК. ' +
         '<span class="muted">Вайп сбрасывает карту: постройки и полученные в игре вещи пропадают. Привилегии и то, ' +
         "что ещё лежит в Корзине, вайп не затрагивает — получите их после вайпа.</span></p>",
     );

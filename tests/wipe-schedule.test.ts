@@ -162,9 +162,12 @@ describe("next wipes, held to Intl's Moscow time", () => {
         const days = inMoscow(next.at).date - inMoscow(now).date;
         const phrase = wipePhrase(plan, null, now) ?? "";
         const time = `${String(Math.floor(inMoscow(next.at).minute / 60)).padStart(2, "0")}:${String(inMoscow(next.at).minute % 60).padStart(2, "0")}`;
-        if (days === 0) expect(phrase).toBe(`вайп сегодня в ${time}`);
-        else if (days === 1) expect(phrase).toBe(`вайп завтра в ${time}`);
-        else expect(phrase).toMatch(new RegExp(`^вайп через ${days} (день|дня|дней), (пн|вт|ср|чт|пт|сб|вс) ${time}$`));
+        if (days === 0) expect(phrase).toBe(`вайп сегодня в ${time}\u00a0МСК`);
+        else if (days === 1) expect(phrase).toBe(`вайп завтра в ${time}\u00a0МСК`);
+        else
+          expect(phrase).toMatch(
+            new RegExp(`^вайп через ${days} (день|дня|дней), (пн|вт|ср|чт|пт|сб|вс) ${time}\u00a0МСК$`),
+          );
       }),
       { numRuns: 300 },
     );
@@ -177,26 +180,30 @@ const TUESDAY_10_MSK = Date.parse("2026-12-01T07:00:00Z");
 describe("what a server card says", () => {
   it("names the next wipe by the Moscow day", () => {
     expect(wipePhrase({ kind: "weekly", weekday: 2, minute: 20 * 60 }, null, TUESDAY_10_MSK)).toBe(
-      "вайп сегодня в 20:00",
+      "вайп сегодня в 20:00\u00a0МСК",
     );
     expect(wipePhrase({ kind: "weekly", weekday: 3, minute: 18 * 60 }, null, TUESDAY_10_MSK)).toBe(
-      "вайп завтра в 18:00",
+      "вайп завтра в 18:00\u00a0МСК",
     );
     // A Thursday schedule on forced-wipe day: the forced wipe replaces it.
     expect(wipePhrase({ kind: "weekly", weekday: 4, minute: 14 * 60 }, null, TUESDAY_10_MSK)).toBe(
-      "вайп через 2 дня, чт 22:00",
+      "вайп через 2 дня, чт 22:00\u00a0МСК",
     );
     expect(wipePhrase({ kind: "forced" }, null, Date.parse("2026-11-26T12:00:00Z"))).toBe(
-      "вайп через 7 дней, чт 22:00",
+      "вайп через 7 дней, чт 22:00\u00a0МСК",
     );
   });
 
   it("turns the day at Moscow's midnight and the year at Moscow's new year", () => {
     // 23:59 on Tuesday in Moscow is still Tuesday 20:59 in UTC.
     const lateTuesday = Date.parse("2026-12-01T20:59:00Z");
-    expect(wipePhrase({ kind: "weekly", weekday: 3, minute: 30 }, null, lateTuesday)).toBe("вайп завтра в 00:30");
+    expect(wipePhrase({ kind: "weekly", weekday: 3, minute: 30 }, null, lateTuesday)).toBe(
+      "вайп завтра в 00:30\u00a0МСК",
+    );
     const newYearsEve = Date.parse("2026-12-31T20:30:00Z");
-    expect(wipePhrase({ kind: "weekly", weekday: 5, minute: 15 }, null, newYearsEve)).toBe("вайп завтра в 00:15");
+    expect(wipePhrase({ kind: "weekly", weekday: 5, minute: 15 }, null, newYearsEve)).toBe(
+      "вайп завтра в 00:15\u00a0МСК",
+    );
   });
 
   it("says a reported wipe under a day old first, then the next wipe, then an older reported one", () => {
@@ -204,7 +211,7 @@ describe("what a server card says", () => {
     expect(wipePhrase(weekly, TUESDAY_10_MSK - 3 * HOUR, TUESDAY_10_MSK)).toBe("вайп был 3 ч назад");
     expect(wipePhrase(weekly, TUESDAY_10_MSK - 15 * 60_000, TUESDAY_10_MSK)).toBe("вайп был 15 мин. назад");
     expect(wipePhrase(weekly, TUESDAY_10_MSK - 20_000, TUESDAY_10_MSK)).toBe("вайп был только что");
-    expect(wipePhrase(weekly, TUESDAY_10_MSK - 2 * DAY, TUESDAY_10_MSK)).toBe("вайп завтра в 18:00");
+    expect(wipePhrase(weekly, TUESDAY_10_MSK - 2 * DAY, TUESDAY_10_MSK)).toBe("вайп завтра в 18:00\u00a0МСК");
     expect(wipePhrase({ kind: "none" }, TUESDAY_10_MSK - 2 * DAY, TUESDAY_10_MSK)).toBe("вайп был 2 дня назад");
     expect(wipePhrase({ kind: "none" }, TUESDAY_10_MSK - 5 * DAY, TUESDAY_10_MSK)).toBe("вайп был 5 дней назад");
     expect(wipePhrase({ kind: "none" }, null, TUESDAY_10_MSK)).toBeNull();
@@ -232,14 +239,14 @@ describe("schedules", () => {
   });
 
   it("reads as a few words", () => {
-    expect(scheduleText({ kind: "weekly", weekday: 4, minute: 14 * 60 })).toBe("каждую неделю: чт 14:00");
+    expect(scheduleText({ kind: "weekly", weekday: 4, minute: 14 * 60 })).toBe("каждую неделю: чт 14:00\u00a0МСК");
     expect(scheduleText({ kind: "every_weeks", weeks: 2, from: "2026-12-03", minute: 9 * 60 + 5 })).toBe(
-      "раз в 2 недели: чт 09:05, с 03.12.2026",
+      "раз в 2 недели: чт 09:05\u00a0МСК, с 03.12.2026",
     );
     expect(scheduleText({ kind: "every_weeks", weeks: 5, from: "2026-12-05", minute: 0 })).toBe(
-      "раз в 5 недель: сб 00:00, с 05.12.2026",
+      "раз в 5 недель: сб 00:00\u00a0МСК, с 05.12.2026",
     );
-    expect(scheduleText({ kind: "forced" })).toBe("только глобальный вайп (первый четверг месяца, 22:00)");
+    expect(scheduleText({ kind: "forced" })).toBe("только глобальный вайп (первый четверг месяца, 22:00\u00a0МСК)");
     expect(scheduleText({ kind: "none" })).toBe("не задано");
   });
 

@@ -144,6 +144,13 @@ function ServerCard({ server, now, onCopied }: { server: ServerView; now: number
             {SERVER_CARD_TEXT.connect}
           </a>
           <CopyButton text={server.ip_port} label={TEXT.copy} onResult={onCopied} />
+          {/* What this server's type sells (issue 46). */}
+          <a
+            className="button button--small button--ghost server-card__shop"
+            href={`/shop?server_type=${encodeURIComponent(server.server_type)}`}
+          >
+            {SERVER_CARD_TEXT.shop(serverTypeLabel(server.server_type))}
+          </a>
         </span>
       </div>
     </li>

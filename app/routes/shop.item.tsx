@@ -4,6 +4,7 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { pageRequest } from "#app/lib/page-request.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
 import { formatRubles, kopecksToRubles } from "#core/format/money.ts";
+import { serverTypeLabel } from "#core/format/server-type.ts";
 import { AUTH_REQUIRED, PAGE_NOT_FOUND } from "#core/messages/common.ts";
 import { GIFT_FORM } from "#core/messages/gift-notes.ts";
 import {
@@ -23,11 +24,14 @@ import { durationText, purchaseFormFields, purchaseFormSchema, rublesToKopecks }
 import { expectedPriceField } from "#core/shop/expected-price.ts";
 import { reloadText } from "#core/shop/plural.ts";
 import type { PurchaseActionData } from "#core/shop/types.ts";
-import { isUntilWipe } from "#core/shop/until-wipe.ts";
+import { isUntilWipe, untilWipeOffer } from "#core/shop/until-wipe.ts";
+import { closingWindow, purchaseClosedText, receiptWaitsText, waitingWindow } from "#core/wipe/fair-play.ts";
 import { nextWipeOfType } from "#core/wipe/schedule.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { SessionUser } from "#worker/services/auth/sessions.ts";
+import { openWindowsOfType } from "#worker/services/game/fair-play.ts";
 import { getPurchase } from "#worker/services/profile/purchases.ts";
+import { balanceAfterPurchase } from "#worker/services/profile/statement.ts";
 import { clientAddress } from "#worker/services/promos/client-address.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { getItem } from "#worker/services/shop/catalog.ts";
@@ -67,19 +71,39 @@ export async function loader(args: Route.LoaderArgs) {
   const page = pageRequest(args);
   const [item, user, status] = await Promise.all([getItem(deps, id.data), page.user(), readServerStatus(deps)]);
   if (!item) throw data(ITEM_INFO_FAILED, { status: 404 });
+  // The fair-play windows open now on the item's type: a closed purchase is said before any click (issue 46).
+  const windows = await openWindowsOfType(deps, item.server_type);
+  const closing = closingWindow(windows, item);
+  const waiting = waitingWindow(windows, item);
   const query = itemQuerySchema.parse(Object.fromEntries(page.url.searchParams));
   // After a purchase without JavaScript: the receipt, only of the player's own purchase of this item.
   const purchase = user && query.purchased ? await getPurchase(deps, user.id, query.purchased).catch(() => null) : null;
   const receipt =
-    purchase && purchase.item_name === item.name && purchase.server_type === item.server_type
-      ? { purchase, servers: await serversOfType(deps, item.server_type) }
+    user && purchase && purchase.item_name === item.name && purchase.server_type === item.server_type
+      ? {
+          purchase,
+          servers: await serversOfType(deps, item.server_type),
+          // The balance right after it, as the statement says, not today's (issue 46).
+          balance: await balanceAfterPurchase(deps, user.id, purchase.id).then((after) =>
+            after === null ? null : kopecksToRubles(after),
+          ),
+        }
       : null;
+  const now = deps.now().getTime();
+  // The next wipe of a server of the item's type, as the server list says it (decision 128).
+  const wipe = nextWipeOfType(status.servers, item.server_type, now);
   return {
     item,
     balance: user ? kopecksToRubles(user.balance) : null,
-    now: deps.now().getTime(),
-    // The next wipe of a server of the item's type, as the server list says it (decision 128).
-    wipe: nextWipeOfType(status.servers, item.server_type, deps.now().getTime()),
+    now,
+    wipe,
+    closed: closing ? purchaseClosedText(closing) : null,
+    // A receipt while a window holds the item back: the delivery waits, and until when.
+    waits: waiting ? receiptWaitsText(waiting, serverTypeLabel(item.server_type)) : null,
+    // When «до вайпа» ends, said where it is chosen (decision 139).
+    untilWipe: item.durations.some((duration) => isUntilWipe(duration.days))
+      ? untilWipeOffer(wipe?.at ?? null, now)
+      : null,
     // The form's idempotency key: submitting this page twice buys once.
     idempotencyKey: crypto.randomUUID(),
     receipt,
@@ -235,8 +259,14 @@ async function bought(
   }
   // The dialog (JavaScript) stays on its page; a plain form post-redirect-gets so a reload can't resubmit.
   if (form.get("_js") === "1") {
-    const servers = await serversOfType(deps, result.purchase.server_type);
-    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers });
+    const [servers, windows] = await Promise.all([
+      serversOfType(deps, result.purchase.server_type),
+      openWindowsOfType(deps, result.purchase.server_type),
+    ]);
+    const item = await getItem(deps, itemId);
+    const waiting = item ? waitingWindow(windows, item) : null;
+    const waits = waiting ? receiptWaitsText(waiting, serverTypeLabel(result.purchase.server_type)) : null;
+    return data<PurchaseActionData>({ ok: true, purchase: result.purchase, balance: result.balance, servers, waits });
   }
   throw redirect(`/shop/items/${itemId}?purchased=${result.purchase.id}`);
 }
@@ -295,10 +325,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           <SaleEnds sale={item.sale} />
           <p>{item.description}</p>
           {item.reload_time > 0 ? <p className="muted">Перезарядка: {reloadText(item.reload_time)}</p> : null}
-          <ItemWipeNote
-            wipe={loaderData.wipe}
-            untilWipe={item.durations.some((duration) => isUntilWipe(duration.days))}
-          />
+          <ItemWipeNote wipe={loaderData.wipe} untilWipe={loaderData.untilWipe !== null} />
           {item.contents.length > 0 ? (
             <ul className="contents">
               {item.contents.map((content) => (
@@ -312,14 +339,15 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
           {state ? <Countdown item={item} state={state} now={now} /> : null}
           {item.is_limited ? <QuantityBar item={item} /> : null}
 
-          {receipt && balance != null ? (
+          {receipt ? (
             <Receipt
               itemName={item.name}
               isOneTime={item.is_one_time}
               purchase={receipt.purchase}
-              balance={balance}
+              balance={receipt.balance}
               servers={receipt.servers}
               giftTo={receipt.purchase.gift_to}
+              waits={loaderData.waits}
             />
           ) : null}
           {payment ? (
@@ -328,11 +356,13 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
             </p>
           ) : null}
 
-          {blocked ? (
-            <p className="form-error">{blockedText(item, state)}</p>
+          {blocked || loaderData.closed ? (
+            <p className="form-error" data-testid="purchase-closed">
+              {blocked ? blockedText(item, state) : loaderData.closed}
+            </p>
           ) : balance == null || error?.status === 401 ? (
             <div className="shop-item__signin">
-              <GuestPrices item={item} />
+              <GuestPrices item={item} untilWipe={loaderData.untilWipe} />
               <a className="button button--steam" href={signInHref(returnTo)}>
                 {SIGN_IN_TO_BUY}
               </a>
@@ -369,6 +399,7 @@ export default function ShopItemPage({ loaderData, actionData }: Route.Component
                   durations={item.durations}
                   discount={item.discount}
                   defaultDays={(actionData?.ok === "gift" ? actionData.duration : error?.duration) ?? duration}
+                  untilWipe={loaderData.untilWipe}
                 />
               ) : (
                 <p className="shop-item__price">

@@ -13,6 +13,11 @@ import { MIN_SEARCH_LENGTH } from "#core/shop/plural.ts";
 import { chosenServerType, serverTypeCookieUpdate } from "#core/shop/server-type-choice.ts";
 import { DEFAULT_SERVER_TYPE, resolveServerTypes, SERVER_TYPES } from "#core/shop/server-types.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
+import { untilWipeOffer } from "#core/shop/until-wipe.ts";
+import { closingWindow, purchaseClosedText } from "#core/wipe/fair-play.ts";
+import { nextWipeOfType } from "#core/wipe/schedule.ts";
+import { openWindowsOfType } from "#worker/services/game/fair-play.ts";
+import { readServerStatus } from "#worker/services/server-status.ts";
 import { shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { BuyDialog } from "../components/shop/buy-dialog.tsx";
 import { CategoryFilter, ServerTypeSelector } from "../components/shop/filters.tsx";
@@ -71,10 +76,13 @@ export async function loader(args: Route.LoaderArgs) {
   const query = params.query?.trim() ?? "";
   const searching = query.length >= MIN_SEARCH_LENGTH;
   const filter = { serverType, categoryId: params.category_id };
-  const [{ categories, items, total }, user] = await Promise.all([
+  const [{ categories, items, total }, user, status, windows] = await Promise.all([
     shopPageCatalog(deps, filter, searching ? query : null, paging.page),
     pageRequest(args).user(),
+    readServerStatus(deps),
+    openWindowsOfType(deps, serverType),
   ]);
+  const now = deps.now().getTime();
   const page = paginate(paging.page, total);
   if (!page.ok) throw data(page.error, { status: 400 });
   const categoryId = categories.some((category) => category.id === params.category_id)
@@ -88,9 +96,18 @@ export async function loader(args: Route.LoaderArgs) {
     query,
     searching,
     items,
+    // A purchase a fair-play window closes, said on its card before any click (issue 46), by item id.
+    closed: Object.fromEntries(
+      items.flatMap((item) => {
+        const window = closingWindow(windows, item);
+        return window ? [[item.id, purchaseClosedText(window)]] : [];
+      }),
+    ) as Record<number, string>,
     pagination: page.pagination,
     balance: user ? kopecksToRubles(user.balance) : null,
-    now: deps.now().getTime(),
+    now,
+    // When «до вайпа» ends on this type's servers, for the buy dialog (decision 139).
+    untilWipe: untilWipeOffer(nextWipeOfType(status.servers, serverType, now)?.at ?? null, now),
   };
 }
 
@@ -101,7 +118,20 @@ function emptyText(searching: boolean, categoryId: number | null): string {
 }
 
 export default function Shop({ loaderData }: Route.ComponentProps) {
-  const { types, serverType, categories, categoryId, query, searching, items, pagination, balance, now } = loaderData;
+  const {
+    types,
+    serverType,
+    categories,
+    categoryId,
+    query,
+    searching,
+    items,
+    pagination,
+    balance,
+    now,
+    untilWipe,
+    closed,
+  } = loaderData;
   const navigation = useNavigation();
   const navigate = useNavigate();
   const location = useLocation();
@@ -158,7 +188,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
         // biome-ignore lint/a11y/useKeyWithClickEvents lint/a11y/noStaticElementInteractions: the clicks are the links' own (Enter on a link clicks it); the grid only routes them
         <div className="shop-grid" onClick={gridClick}>
           {items.map((item, index) => (
-            <ItemCard key={item.id} item={item} serverNow={now} eager={index < 4} />
+            <ItemCard key={item.id} item={item} serverNow={now} eager={index < 4} closed={closed[item.id] ?? null} />
           ))}
         </div>
       )}
@@ -174,6 +204,7 @@ export default function Shop({ loaderData }: Route.ComponentProps) {
           returnTo={`${location.pathname}${location.search}`}
           onClose={close}
           onPurchased={purchased}
+          untilWipe={untilWipe}
         />
       ) : null}
     </main>

@@ -1,8 +1,17 @@
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { formatDate } from "#core/format/dates.ts";
+import { formatMoscowDate } from "#core/format/dates.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
+import { moscowTimeText } from "#core/messages/common.ts";
 import { WIPE_PAGE_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
-import { NO_SCHEDULE, nextWipes, parseWipeSchedule, scheduleText, wipeDate, wipePhrase } from "#core/wipe/schedule.ts";
+import {
+  calendarHorizon,
+  NO_SCHEDULE,
+  parseWipeSchedule,
+  scheduleText,
+  wipeDate,
+  wipePhrase,
+  wipesUntil,
+} from "#core/wipe/schedule.ts";
 import { readServerStatus } from "#worker/services/server-status.ts";
 import { SiteLink } from "../components/site-link.tsx";
 import type { Route } from "./+types/wipes";
@@ -10,9 +19,6 @@ import type { Route } from "./+types/wipes";
 // /wipes: every server's next wipes in one calendar (decision 128), from the status document the
 // server list reads (no database query), computed at the loader's clock so the page and its hydrated
 // copy print the same.
-
-/** Each server's wipes this far ahead: a forced wipe and four to five weekly ones. */
-const WIPES_PER_SERVER = 5;
 
 export const meta: Route.MetaFunction = () => [
   { title: WIPE_PAGE_TEXT.metaTitle },
@@ -29,6 +35,7 @@ export async function loader({ context }: Route.LoaderArgs) {
         : status.servers.map((server) => ({
             name: server.name,
             serverType: server.server_type,
+            // The last wipe the fair-play window counts from (issue 46), as the status cron put it.
             wipedAt: server.wiped_at ?? null,
             wipe: parseWipeSchedule(server.wipe) ?? NO_SCHEDULE,
           })),
@@ -38,8 +45,10 @@ export async function loader({ context }: Route.LoaderArgs) {
 
 export default function Wipes({ loaderData }: Route.ComponentProps) {
   const { servers, now } = loaderData;
+  // Every server's wipes to one date, a forced wipe, which every scheduled server shares (issue 46).
+  const horizon = calendarHorizon(now);
   const upcoming = (servers ?? [])
-    .flatMap((server) => nextWipes(server.wipe, now, WIPES_PER_SERVER).map((wipe) => ({ ...wipe, server })))
+    .flatMap((server) => wipesUntil(server.wipe, now, horizon).map((wipe) => ({ ...wipe, server })))
     .sort((a, b) => a.at - b.at || a.server.name.localeCompare(b.server.name, "ru"));
   return (
     <main className="container page wipes">
@@ -56,26 +65,29 @@ export default function Wipes({ loaderData }: Route.ComponentProps) {
           {upcoming.length === 0 ? (
             <p>{WIPE_PAGE_TEXT.none}</p>
           ) : (
-            <table className="wipe-calendar" data-testid="wipe-calendar">
-              <thead>
-                <tr>
-                  <th scope="col">{WIPE_PAGE_TEXT.when}</th>
-                  <th scope="col">{WIPE_PAGE_TEXT.server}</th>
-                  <th scope="col">{WIPE_PAGE_TEXT.what}</th>
-                </tr>
-              </thead>
-              <tbody>
-                {upcoming.map((wipe) => (
-                  <tr key={`${wipe.server.name}-${wipe.at}`} data-testid="wipe-row">
-                    <td>
-                      <time dateTime={new Date(wipe.at).toISOString()}>{wipeDate(wipe.at)}</time>
-                    </td>
-                    <td>{wipe.server.name}</td>
-                    <td>{wipe.forced ? WIPE_TEXT.forced : WIPE_PAGE_TEXT.scheduled}</td>
+            <>
+              <p className="muted">{WIPE_PAGE_TEXT.upcomingUntil(moscowTimeText(wipeDate(horizon)))}</p>
+              <table className="wipe-calendar" data-testid="wipe-calendar">
+                <thead>
+                  <tr>
+                    <th scope="col">{WIPE_PAGE_TEXT.when}</th>
+                    <th scope="col">{WIPE_PAGE_TEXT.server}</th>
+                    <th scope="col">{WIPE_PAGE_TEXT.what}</th>
                   </tr>
-                ))}
-              </tbody>
-            </table>
+                </thead>
+                <tbody>
+                  {upcoming.map((wipe) => (
+                    <tr key={`${wipe.server.name}-${wipe.at}`} data-testid="wipe-row">
+                      <td>
+                        <time dateTime={new Date(wipe.at).toISOString()}>{wipeDate(wipe.at)}</time>
+                      </td>
+                      <td>{wipe.server.name}</td>
+                      <td>{wipe.forced ? WIPE_TEXT.forced : WIPE_PAGE_TEXT.scheduled}</td>
+                    </tr>
+                  ))}
+                </tbody>
+              </table>
+            </>
           )}
           <h2>{WIPE_PAGE_TEXT.schedules}</h2>
           <ul className="wipe-schedules">
@@ -90,7 +102,7 @@ export default function Wipes({ loaderData }: Route.ComponentProps) {
                   {server.wipedAt != null ? (
                     <span className="muted">
                       {" "}
-                      · {WIPE_PAGE_TEXT.lastWipe} {formatDate(server.wipedAt)}
+                      · {WIPE_PAGE_TEXT.lastWipe} {formatMoscowDate(server.wipedAt)}
                     </span>
                   ) : null}
                 </li>

@@ -1,6 +1,7 @@
 // Dates as players read them: ru-RU, Moscow time on the server and in the browser alike,
 // so a server-rendered page and its hydrated copy print the same text.
 
+import { moscowTimeText } from "../messages/common.ts";
 import { formatDays, pluralRu } from "./plural.ts";
 
 export const DATE_MISSING = "Нет данных";
@@ -32,6 +33,12 @@ export function formatDate(value: unknown): string {
   } catch {
     return DATE_ERROR;
   }
+}
+
+/** «22.11.2026, 15:00 МСК»: a time a player reads beside other text, labelled (decision 140). */
+export function formatMoscowDate(value: unknown): string {
+  const text = formatDate(value);
+  return text === DATE_MISSING || text === DATE_INVALID || text === DATE_ERROR ? text : moscowTimeText(text);
 }
 
 const HOUR_MS = 60 * 60 * 1000;

@@ -14,3 +14,12 @@ export const BAD_FORM = "Некорректные данные формы";
 export function serverErrorText(status: number, statusText: string): string {
   return `Ошибка сервера: ${status} ${statusText}`.trim();
 }
+
+/**
+ * Every time a player reads is Moscow time, and says so (decision 140): «чт 22:00 МСК». A no-break
+ * space keeps the label with its time on a narrow card.
+ */
+export const MOSCOW_LABEL = "МСК";
+export function moscowTimeText(time: string): string {
+  return `${time}\u00a0${MOSCOW_LABEL}`;
+}

@@ -1,6 +1,6 @@
 // Returning a purchase that was never delivered (issue 24, decision 111): the player's words.
 
-import { formatDate } from "../format/dates.ts";
+import { formatMoscowDate } from "../format/dates.ts";
 import { formatRubles } from "../format/money.ts";
 import { quoted } from "../format/quote.ts";
 
@@ -23,9 +23,9 @@ export const RETURN_BUTTON = "Вернуть";
 export const RETURN_CONFIRM_BUTTON = "Да, вернуть";
 export const RETURN_CANCEL = "Не возвращать";
 
-/** «Можно вернуть до 26.11.2026, 14:30» under a returnable entry. */
+/** «Можно вернуть до 26.11.2026, 14:30 МСК» under a returnable entry. */
 export function returnUntilText(iso: string): string {
-  return `Можно вернуть до ${formatDate(iso)}`;
+  return `Можно вернуть до ${formatMoscowDate(iso)}`;
 }
 
 /** The confirmation before a return, and the notice after it. */

@@ -4,4 +4,6 @@ export const SERVER_STATUS_FAILED = "Ошибка при получении ст
 export const SERVER_CARD_TEXT = {
   connect: "Подключиться",
   connectLabel: (ipPort: string) => `Подключиться к ${ipPort} через Steam`,
+  /** The card's way to its type's shop (issue 46): «Магазин SOLO». */
+  shop: (serverType: string) => `Магазин ${serverType}`,
 } as const;

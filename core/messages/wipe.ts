@@ -14,7 +14,7 @@ export const WIPE_TEXT = {
   later: (inDays: string, weekday: string, time: string) => `вайп ${inDays}, ${weekday} ${time}`,
   forced: "глобальный вайп",
   kindNone: "не задано",
-  kindForced: "только глобальный вайп (первый четверг месяца, 22:00)",
+  kindForced: "только глобальный вайп (первый четверг месяца, 22:00\u00a0МСК)",
   weekly: (weekday: string, time: string) => `каждую неделю: ${weekday} ${time}`,
   everyWeeks: (weeks: number, weekday: string, time: string, from: string) =>
     `раз в ${weeks} ${pluralRu(weeks, WEEK_FORMS)}: ${weekday} ${time}, с ${from}`,
@@ -59,9 +59,11 @@ export const WIPE_PAGE_TEXT = {
   metaDescription:
     "Когда вайпы на серверах Rust «Свобода»: ближайшие вайпы каждого сервера по московскому времени и глобальный вайп Facepunch.",
   intro:
-    "Время московское. Глобальный вайп Facepunch — первый четверг месяца в 22:00, когда выходит обновление игры: в этот день вайпаются все серверы.",
+    "Время московское (МСК). Глобальный вайп Facepunch — первый четверг месяца в 22:00 МСК, когда выходит обновление игры: в этот день вайпаются все серверы с расписанием.",
   upcoming: "Ближайшие вайпы",
-  when: "Когда",
+  /** Under «Ближайшие вайпы»: how far the list runs (issue 46). */
+  upcomingUntil: (date: string) => `Все вайпы серверов с расписанием до глобального вайпа ${date} включительно.`,
+  when: "Когда (МСК)",
   server: "Сервер",
   what: "Вайп",
   scheduled: "по расписанию",
@@ -105,8 +107,19 @@ export const WIPE_SALE_TEXT = {
 
 /** The fair-play window after a wipe (decision 129). */
 export const FAIR_PLAY_TEXT = {
-  /** «Наборы выдаются через 3 ч после вайпа, с 01:00»: the purchase's refusal and the Корзина's note. */
-  closed: (hours: number, until: string) => `Наборы выдаются через ${hours} ч после вайпа, с ${until}`,
+  /** The Корзина's note on a waiting entry: «Выдаётся через 3 ч после вайпа, с 01:00 МСК». */
+  closed: (hours: number, until: string) => `Выдаётся через ${hours} ч после вайпа, с ${until}`,
+  /**
+   * What a closed window holds back, before any click and in the purchase's refusal (issue 46): «Покупка
+   * «VIP» закрыта после вайпа до сб, 28 ноября в 18:00 МСК», «Покупки из категории «Наборы» закрыты …».
+   */
+  purchaseClosed: (target: { kind: "item" | "category"; name: string }, until: string) =>
+    target.kind === "item"
+      ? `Покупка «${target.name}» закрыта после вайпа до ${until}`
+      : `Покупки из категории «${target.name}» закрыты после вайпа до ${until}`,
+  /** A receipt in an open window: «После вайпа выдача ждёт 48 ч: зайдите на сервер SOLO после …». */
+  receiptWaits: (hours: number, serverType: string, until: string) =>
+    `Предмет в Корзине. После вайпа его выдают через ${hours} ч: зайдите на сервер ${serverType} после ${until} — он придёт автоматически, а команда /store в чате игры покажет, что ждёт выдачи.`,
   consoleTitle: "Честная игра после вайпа",
   consoleHint:
     "Категория или товар не выдаётся на сервере указанное число часов после его вайпа (последнего по плагину или по расписанию, что позже). Выдача ждёт и идёт сама, когда окно закончится; игрок видит в Корзине, до какого времени. Покупку на это время можно закрыть.",
@@ -144,4 +157,13 @@ export const UNTIL_WIPE_TEXT = {
   ended: (date: string) => `Закончилось с вайпом ${date}`,
   /** The console's durations line: «до вайпа = 150». */
   consoleLine: "до вайпа",
+  /** Beside the term where it is chosen (decision 139): «закончится чт, 3 декабря в 22:00 МСК». */
+  ends: (when: string) => `закончится ${when}`,
+  /** Where it is chosen when no server of the type announced its wipes. */
+  endsUnknown: "закончится с вайпом сервера: дата не объявлена",
+  /**
+   * Where it is chosen when the wipe is close (decision 139): «Вайп уже через 20 ч: срок «до вайпа» будет
+   * коротким, а цена у него та же.»
+   */
+  soon: (left: string) => `Вайп уже через ${left}: срок «до вайпа» будет коротким, а цена у него та же.`,
 } as const;

@@ -94,7 +94,14 @@ export function steamConnectHref(ipPort: string): string {
 
 /** What the item page's purchase action answers: the receipt, a refusal, or the gift's friend to confirm. */
 export type PurchaseActionData =
-  | { ok: true; purchase: PurchaseReceipt; balance: number; servers: ServerAddress[] }
+  | {
+      ok: true;
+      purchase: PurchaseReceipt;
+      balance: number;
+      servers: ServerAddress[];
+      /** The delivery waits out a fair-play window: how long and until when (issue 46). */
+      waits?: string | null;
+    }
   | {
       ok: false;
       status: number;

@@ -4,6 +4,7 @@
 // Arithmetic in Moscow days with a fixed offset (UTC+3, no daylight saving since 2014); text by Intl
 // in "Europe/Moscow". The property tests hold the two to each other.
 
+import { moscowTimeText } from "../messages/common.ts";
 import { WIPE_TEXT } from "../messages/wipe.ts";
 
 const MINUTE_MS = 60 * 1000;
@@ -117,6 +118,26 @@ export function nextWipes(schedule: WipeSchedule, now: number, count: number): W
   return wipes;
 }
 
+/**
+ * How far the wipe calendar looks (issue 46): to the first forced wipe at least `minDays` days after
+ * `now`. Every server with a schedule wipes on a forced wipe, so a calendar that ends on one lists
+ * every such server on its last day, and each server's rows run to the same date.
+ */
+export function calendarHorizon(now: number, minDays = 14): number {
+  const date = new Date(now + minDays * DAY_MS);
+  for (let month = date.getUTCMonth(), year = date.getUTCFullYear(); ; month++) {
+    const at = forcedWipeAt(year + Math.floor(month / 12), month % 12);
+    if (at >= now + minDays * DAY_MS) return at;
+  }
+}
+
+/** Every wipe of `schedule` after `now` up to `until`, inclusive, earliest first. */
+export function wipesUntil(schedule: WipeSchedule, now: number, until: number): Wipe[] {
+  // A weekly schedule wipes at most once a day: the days to `until` bound the count.
+  const days = Math.ceil((until - now) / DAY_MS) + 1;
+  return nextWipes(schedule, now, days).filter((wipe) => wipe.at <= until);
+}
+
 export function nextWipe(schedule: WipeSchedule, now: number): Wipe | null {
   return nextWipes(schedule, now, 1)[0] ?? null;
 }
@@ -202,7 +223,8 @@ function wasPhrase(since: number): string {
 /** The next wipe at `at` as seen at `now`, counted in Moscow calendar days. */
 export function nextPhrase(at: number, now: number): string {
   const days = moscowDay(at) - moscowDay(now);
-  const time = wipeTime(at);
+  // Labelled: the card, the item page and /wipes say Moscow time (decision 140).
+  const time = moscowTimeText(wipeTime(at));
   if (days <= 1) return WIPE_TEXT.soon(daysAuto.format(days, "day"), time);
   return WIPE_TEXT.later(daysAlways.format(days, "day"), weekdayFormat.format(at), time);
 }
@@ -226,13 +248,16 @@ export function scheduleText(schedule: WipeSchedule): string {
     case "forced":
       return WIPE_TEXT.kindForced;
     case "weekly":
-      return WIPE_TEXT.weekly(WIPE_TEXT.weekdays[schedule.weekday - 1] ?? "", minuteText(schedule.minute));
+      return WIPE_TEXT.weekly(
+        WIPE_TEXT.weekdays[schedule.weekday - 1] ?? "",
+        moscowTimeText(minuteText(schedule.minute)),
+      );
     case "every_weeks": {
       const from = dayOfDate(schedule.from) ?? 0;
       return WIPE_TEXT.everyWeeks(
         schedule.weeks,
         WIPE_TEXT.weekdays[isoWeekday(from) - 1] ?? "",
-        minuteText(schedule.minute),
+        moscowTimeText(minuteText(schedule.minute)),
         fromDateFormat.format(from * DAY_MS),
       );
     }
@@ -303,19 +328,19 @@ export function parseWipeSchedule(value: unknown): WipeSchedule | null {
 
 /**
  * The earliest next wipe among the servers of a type (the item page's note, decision 128): the
- * server's name and the card's phrase; null when no server of the type has announced a schedule.
+ * server's name, the card's phrase and when; null when no server of the type has announced a schedule.
  */
 export function nextWipeOfType(
   servers: readonly { name: string; server_type: string; wipe?: WipeSchedule | null }[],
   serverType: string,
   now: number,
-): { server: string; phrase: string } | null {
+): { server: string; phrase: string; at: number } | null {
   const best = earliestNextWipe(
     servers.filter((server) => server.server_type === serverType),
     (server) => server.wipe ?? NO_SCHEDULE,
     now,
   );
-  return best && { server: best.of.name, phrase: nextPhrase(best.at, now) };
+  return best && { server: best.of.name, phrase: nextPhrase(best.at, now), at: best.at };
 }
 
 /** Which of `all` wipes first after `now` by its schedule, and when; null when none has a schedule. */

@@ -41,9 +41,17 @@ export const flatText = (value: string | null): string => (value ?? "").replace(
 /** A fresh browser profile; `javaScriptEnabled: false` is how a player without JavaScript sees the site. */
 export async function newContext(
   browser: Browser,
-  options: { javaScriptEnabled?: boolean; mobile?: boolean; width?: number; bypassCSP?: boolean } = {},
+  options: {
+    javaScriptEnabled?: boolean;
+    mobile?: boolean;
+    width?: number;
+    bypassCSP?: boolean;
+    timezoneId?: string;
+  } = {},
 ): Promise<BrowserContext> {
   return browser.newContext({
+    // A player's own zone, when a test reads the site as a player far from Moscow (decision 140).
+    ...(options.timezoneId ? { timezoneId: options.timezoneId } : {}),
     baseURL: E2E_ORIGIN,
     // For axe (seriousViolations): the site's CSP admits only its own scripts.
     bypassCSP: options.bypassCSP ?? false,

@@ -139,7 +139,7 @@ test("without JavaScript the server cards are in the page, the preloader is hidd
     assert.match(await serverCard.locator(".server-card__map").innerText(), /^Procedural Map$/);
     assert.match(
       await serverCard.locator(".server-card__wipe").innerText(),
-      /^вайп (был (только что|.+ назад)|(сегодня|завтра) в \d\d:\d\d|через \d+ (день|дня|дней), (пн|вт|ср|чт|пт|сб|вс) \d\d:\d\d)$/,
+      /^вайп (был (только что|.+ назад)|(сегодня|завтра) в \d\d:\d\d\sМСК|через \d+ (день|дня|дней), (пн|вт|ср|чт|пт|сб|вс)\s\d\d:\d\d\sМСК)$/,
     );
     // Joining is the main button; copying the address the plain one.
     assert.doesNotMatch(

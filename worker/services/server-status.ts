@@ -232,7 +232,13 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
             : steam
               ? null
               : (earlier(server.ipPort)?.map ?? null),
-      wiped_at: beat?.wipedAt ?? (steam ? steamWipedAt(steam) : (earlier(server.ipPort)?.wiped_at ?? null)),
+      // One «last wipe» everywhere (issue 46): the one the fair-play window counts from (servers.last_wipe_at,
+      // decision 129: the plugin's new map or the schedule's wipe, whichever is later); else the plugin's
+      // report, Steam's «born» tag or the last document, for a server the site has no wipe of.
+      wiped_at:
+        server.lastWipeAt ??
+        beat?.wipedAt ??
+        (steam ? steamWipedAt(steam) : (earlier(server.ipPort)?.wiped_at ?? null)),
       ...(schedule.kind === "none" ? {} : { wipe: schedule }),
     };
   });

@@ -1,4 +1,4 @@
-import { formatDate, timeLeft } from "#core/format/dates.ts";
+import { formatMoscowDate, timeLeft } from "#core/format/dates.ts";
 import { formatDuration } from "#core/format/plural.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { giftFromText } from "#core/messages/gift-notes.ts";
@@ -186,24 +186,26 @@ function StateNote({
         return (
           <p className="inventory-card__note" data-testid="until-wipe">
             {entry.wipe_at
-              ? activeUntilText(formatDate(entry.wipe_at), timeLeft(entry.wipe_at, now))
+              ? activeUntilText(formatMoscowDate(entry.wipe_at), timeLeft(entry.wipe_at, now))
               : UNTIL_WIPE_TEXT.untilUnknown}
           </p>
         );
       }
       return (
         <p className="inventory-card__note">
-          {activeUntilText(formatDate(entry.expires_at), timeLeft(entry.expires_at ?? "", now))}
+          {activeUntilText(formatMoscowDate(entry.expires_at), timeLeft(entry.expires_at ?? "", now))}
         </p>
       );
     case "expired":
       return (
         <p className="inventory-card__note">
-          {(entry.until_wipe ? UNTIL_WIPE_TEXT.ended : expiredText)(formatDate(entry.expires_at))}
+          {(entry.until_wipe ? UNTIL_WIPE_TEXT.ended : expiredText)(formatMoscowDate(entry.expires_at))}
         </p>
       );
     case "received":
-      return entry.used_at ? <p className="inventory-card__note">{receivedText(formatDate(entry.used_at))}</p> : null;
+      return entry.used_at ? (
+        <p className="inventory-card__note">{receivedText(formatMoscowDate(entry.used_at))}</p>
+      ) : null;
     case "refunded":
       return <p className="inventory-card__note">{entry.gift_from ? GIFT_REFUNDED_NOTE : REFUNDED_TEXT}</p>;
     case "returned":

@@ -15,9 +15,9 @@ import {
 } from "#core/messages/shop.ts";
 import { itemReturnPath, missingRubles, topUpAmountFor, topUpHref } from "#core/payments/top-up-link.ts";
 import type { PurchaseActionData, ShopCardItem } from "#core/shop/types.ts";
-import { formatTerm } from "#core/shop/until-wipe.ts";
+import { formatTerm, isUntilWipe, type UntilWipeOffer } from "#core/shop/until-wipe.ts";
 import { SiteLink } from "../site-link.tsx";
-import { DurationPicker } from "./duration-picker.tsx";
+import { DurationPicker, UntilWipeEnds } from "./duration-picker.tsx";
 import { Price } from "./price.tsx";
 import { Receipt } from "./receipt.tsx";
 import { SaleEnds } from "./sale-sticker.tsx";
@@ -30,6 +30,8 @@ interface BuyDialogProps {
   returnTo: string;
   onClose: () => void;
   onPurchased: (item: ShopCardItem) => void;
+  /** When «до вайпа» ends for the page's server type (decision 139). */
+  untilWipe?: UntilWipeOffer | null;
 }
 
 /** «Для сервера MAX2»: the type a purchase is for, in the selector's words. */
@@ -60,7 +62,7 @@ export function ShortOfFunds({ missing, returnTo }: { missing: number; returnTo:
  * player closes it. The form posts to the item page's action (the same one the no-JavaScript form
  * uses), so React Router revalidates the header balance and the shop list afterwards.
  */
-export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: BuyDialogProps) {
+export function BuyDialog({ item, balance, returnTo, onClose, onPurchased, untilWipe = null }: BuyDialogProps) {
   const dialog = useRef<HTMLDialogElement>(null);
   const fetcher = useFetcher<PurchaseActionData>();
   const [days, setDays] = useState<number | null>(null);
@@ -112,6 +114,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
             purchase={done.purchase}
             balance={done.balance}
             servers={done.servers}
+            waits={done.waits ?? null}
           />
           <div className="buy-dialog__actions">
             <button type="button" className="button button--ghost" onClick={onClose}>
@@ -124,7 +127,7 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           <h2 id="buy-dialog-title">{item.name}</h2>
           <ServerTypeNote serverType={item.server_type} />
           <SaleEnds sale={item.sale} />
-          <GuestPrices item={item} />
+          <GuestPrices item={item} untilWipe={untilWipe} />
           <div className="buy-dialog__actions">
             <a className="button button--steam" href={signInHref(returnTo)}>
               {SIGN_IN_TO_BUY}
@@ -145,7 +148,13 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
           <input type="hidden" name="_js" value="1" />
           {price != null ? <input type="hidden" name="expected_price" value={price} /> : null}
           {needsDuration ? (
-            <DurationPicker durations={item.durations} discount={item.discount} value={days} onChange={setDays} />
+            <DurationPicker
+              durations={item.durations}
+              discount={item.discount}
+              value={days}
+              onChange={setDays}
+              untilWipe={untilWipe}
+            />
           ) : (
             <p>
               Купить {quoted(item.name)} за <strong>{formatRubles(price ?? item.discount_price)}</strong>?
@@ -183,8 +192,10 @@ export function BuyDialog({ item, balance, returnTo, onClose, onPurchased }: Buy
 /** A signed-out visitor's view of what the item costs: each duration's price, or the one price. */
 export function GuestPrices({
   item,
+  untilWipe = null,
 }: {
   item: Pick<ShopCardItem, "is_one_time" | "durations" | "price" | "discount_price" | "discount">;
+  untilWipe?: UntilWipeOffer | null;
 }) {
   const needsDuration = !item.is_one_time && item.durations.length > 0;
   if (!needsDuration) {
@@ -200,6 +211,7 @@ export function GuestPrices({
         <li key={duration.days} className="guest-prices__row">
           <span>{formatTerm(duration.days)}</span>
           <Price price={duration.price} discountPrice={duration.discount_price} discount={item.discount} />
+          {untilWipe && isUntilWipe(duration.days) ? <UntilWipeEnds offer={untilWipe} /> : null}
         </li>
       ))}
     </ul>

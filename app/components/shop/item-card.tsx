@@ -15,23 +15,25 @@ interface ItemCardProps {
   serverNow: number;
   /** Cards past the first row load their pictures lazily. */
   eager: boolean;
+  /** Why a fair-play window closes buying it now, and until when (issue 46); null when it doesn't. */
+  closed?: string | null;
 }
 
 /**
  * A card is plain markup: its links are ordinary anchors (the grid handles their clicks once, see
  * ShopGrid), and only a limited offer's card ticks a clock.
  */
-export function ItemCard({ item, serverNow, eager }: ItemCardProps) {
+export function ItemCard({ item, serverNow, eager, closed = null }: ItemCardProps) {
   return item.is_limited ? (
-    <TickingCard item={item} serverNow={serverNow} eager={eager} />
+    <TickingCard item={item} serverNow={serverNow} eager={eager} closed={closed} />
   ) : (
-    <CardBody item={item} now={serverNow} state={limitedState(item, serverNow)} eager={eager} />
+    <CardBody item={item} now={serverNow} state={limitedState(item, serverNow)} eager={eager} closed={closed} />
   );
 }
 
-function TickingCard({ item, serverNow, eager }: ItemCardProps) {
+function TickingCard({ item, serverNow, eager, closed }: ItemCardProps) {
   const { now, state } = useLimitedState(item, serverNow);
-  return <CardBody item={item} now={now} state={state} eager={eager} />;
+  return <CardBody item={item} now={now} state={state} eager={eager} closed={closed ?? null} />;
 }
 
 function CardBody({
@@ -39,15 +41,18 @@ function CardBody({
   now,
   state,
   eager,
+  closed,
 }: {
   item: ShopCardItem;
   now: number;
   state: LimitedState | null;
   eager: boolean;
+  closed: string | null;
 }) {
   const price = fromPrice(item);
-  const blocked = state === "upcoming" || state === "unavailable" || !item.is_available;
-  const tooltip = blockedText(item, state);
+  const unavailable = state === "upcoming" || state === "unavailable" || !item.is_available;
+  const blocked = unavailable || closed !== null;
+  const tooltip = unavailable ? blockedText(item, state) : (closed ?? "");
   const href = itemHref(item);
   return (
     <article className={state ? `shop-card shop-card--${state}` : "shop-card"}>
@@ -67,6 +72,11 @@ function CardBody({
       <SaleEnds sale={item.sale} />
       {state ? <Countdown item={item} state={state} now={now} /> : null}
       {item.is_limited ? <QuantityBar item={item} /> : null}
+      {closed ? (
+        <p className="shop-card__closed" data-testid="purchase-closed">
+          {closed}
+        </p>
+      ) : null}
       <p className="shop-card__footer">
         <Price price={price.price} discountPrice={price.discountPrice} discount={item.discount} from={price.from} />
         {blocked ? (

@@ -10,13 +10,15 @@ export interface ReceiptProps {
   itemName: string;
   isOneTime: boolean;
   purchase: Pick<PurchaseReceipt, "server_type" | "duration_text" | "price">;
-  /** Rubles after the purchase. */
-  balance: number;
+  /** Rubles right after the purchase; null when it moved no money (the row is left out). */
+  balance: number | null;
   servers: ServerAddress[];
   /** The heading's id, for a dialog that names itself by it. */
   titleId?: string;
   /** A gift's friend, by name (issue 24). */
   giftTo?: string | null;
+  /** The delivery hint while a fair-play window holds the item back (issue 46), instead of «он придёт автоматически». */
+  waits?: string | null;
 }
 
 /**
@@ -31,6 +33,7 @@ export function Receipt({
   servers,
   titleId = "receipt-title",
   giftTo = null,
+  waits = null,
 }: ReceiptProps) {
   const type = serverTypeLabel(purchase.server_type);
   return (
@@ -47,8 +50,12 @@ export function Receipt({
         <dd data-testid="receipt-server-type">{type}</dd>
         <dt>{RECEIPT.price}</dt>
         <dd>{formatRubles(purchase.price)}</dd>
-        <dt>{RECEIPT.balance}</dt>
-        <dd>{formatRubles(balance)}</dd>
+        {balance != null ? (
+          <>
+            <dt>{RECEIPT.balance}</dt>
+            <dd>{formatRubles(balance)}</dd>
+          </>
+        ) : null}
         {giftTo ? (
           <>
             <dt>{GIFT_FORM.receiptRecipient}</dt>
@@ -56,7 +63,7 @@ export function Receipt({
           </>
         ) : null}
       </dl>
-      <p className="receipt__hint">{giftTo ? giftReceiptHint(type) : deliveryHint(type)}</p>
+      <p className="receipt__hint">{giftTo ? giftReceiptHint(type) : (waits ?? deliveryHint(type))}</p>
       {!giftTo && servers.length > 0 ? (
         <ul className="receipt__servers">
           {servers.map((server) => (

@@ -1,4 +1,5 @@
 import { type SQL, sql } from "drizzle-orm";
+import type { ShopWindow } from "#core/wipe/fair-play.ts";
 import { lastWipe, scheduleFromColumns, type WipeColumns } from "#core/wipe/schedule.ts";
 import type { Deps } from "../../deps.ts";
 import { read, statement } from "../../ports/database.ts";
@@ -32,22 +33,64 @@ export function purchaseClosedSql(now: number): SQL {
     WHERE fw.server_type = i.server_type AND fw.purchases_open = 0 AND ${windowOpenSql(sql`i.id`, sql`i.category_id`, now)})`;
 }
 
-/** The window open now for an item on its type's servers: its hours and its earliest end; null when none. */
+/**
+ * The window open now for an item on its type's servers: its hours, its latest end (when buying opens
+ * again) and what it holds back (the item, or its category, by name); null when none.
+ */
 export async function openWindowFor(
   deps: Pick<Deps, "db" | "now">,
   itemId: number,
   options: { purchasesClosedOnly: boolean },
-): Promise<{ hours: number; until: number } | null> {
+): Promise<OpenWindow | null> {
   const now = deps.now().getTime();
   // The same "window open on this server" as the purchase guard and the lease (windowOpenSql).
-  const query = statement(sql`SELECT fw.hours AS hours, fs.last_wipe_at + fw.hours * ${HOUR_MS} AS until
+  const query = statement(sql`SELECT fw.hours AS hours, fs.last_wipe_at + fw.hours * ${HOUR_MS} AS until,
+      CASE WHEN fw.item_id IS NOT NULL THEN 'item' ELSE 'category' END AS kind,
+      CASE WHEN fw.item_id IS NOT NULL THEN i.name ELSE (SELECT c.name FROM categories c WHERE c.id = fw.category_id) END AS name
     FROM items i JOIN fair_play_windows fw ON fw.server_type = i.server_type
       JOIN servers fs ON fs.server_type = fw.server_type
     WHERE i.id = ${itemId} AND (${options.purchasesClosedOnly ? 1 : 0} = 0 OR fw.purchases_open = 0)
       AND ${windowOpenSql(sql`i.id`, sql`i.category_id`, now)}
     ORDER BY until DESC LIMIT 1`);
-  const [rows] = await deps.db.read([read<{ hours: number; until: number }>(query.sql, query.params)] as const);
+  const [rows] = await deps.db.read([read<OpenWindow>(query.sql, query.params)] as const);
   return rows[0] ?? null;
+}
+
+/** A window open now, as a player is told of it (issue 46). */
+export interface OpenWindow {
+  hours: number;
+  /** When it ends: its latest end among the type's servers for a purchase's refusal. */
+  until: number;
+  /** What it holds back: an item, or a category of items. */
+  kind: "item" | "category";
+  name: string;
+}
+
+/**
+ * Every window open now on a server of `serverType`, one row a window: the cards and the item page
+ * say what is closed, and a receipt that the delivery waits, before any click (issue 46).
+ */
+export async function openWindowsOfType(deps: Pick<Deps, "db" | "now">, serverType: string): Promise<ShopWindow[]> {
+  const now = deps.now().getTime();
+  // A category's window names its items of the type, so a card (which carries no category id) finds it.
+  const query = statement(sql`SELECT CASE WHEN fw.item_id IS NOT NULL THEN json_array(fw.item_id)
+        ELSE (SELECT json_group_array(ci.id) FROM items ci WHERE ci.category_id = fw.category_id AND ci.server_type = fw.server_type)
+        END AS itemIds, fw.hours AS hours,
+      fw.purchases_open AS purchasesOpen,
+      MAX(fs.last_wipe_at + fw.hours * ${HOUR_MS}) AS until, MIN(fs.last_wipe_at + fw.hours * ${HOUR_MS}) AS firstUntil,
+      CASE WHEN fw.item_id IS NOT NULL THEN 'item' ELSE 'category' END AS kind,
+      COALESCE((SELECT i.name FROM items i WHERE i.id = fw.item_id), (SELECT c.name FROM categories c WHERE c.id = fw.category_id), '') AS name
+    FROM fair_play_windows fw JOIN servers fs ON fs.server_type = fw.server_type
+    WHERE fw.server_type = ${serverType} AND fs.last_wipe_at <= ${now} AND fs.last_wipe_at + fw.hours * ${HOUR_MS} > ${now}
+    GROUP BY fw.id`);
+  const [rows] = await deps.db.read([
+    read<Omit<ShopWindow, "itemIds"> & { itemIds: string }>(query.sql, query.params),
+  ] as const);
+  return rows.map((row) => ({
+    ...row,
+    itemIds: JSON.parse(row.itemIds) as number[],
+    purchasesOpen: Boolean(row.purchasesOpen),
+  }));
 }
 
 /**

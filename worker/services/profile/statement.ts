@@ -1,4 +1,4 @@
-import { count, eq, sql } from "drizzle-orm";
+import { and, count, eq, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { type LedgerKind, statementDescription } from "#core/messages/statement.ts";
 import type { StatementEntry } from "#core/profile/types.ts";
@@ -70,4 +70,26 @@ export async function listStatement(deps: Pick<Deps, "db">, userId: number, page
     }),
   );
   return { entries, total: totals[0]?.total ?? 0, balance: Number(totals[0]?.balance ?? 0) };
+}
+
+/**
+ * Kopecks on the player's balance right after one of their purchases, as the statement shows it
+ * beside that purchase's row: the balance now less every later movement (issue 46). Null when the
+ * purchase is not the player's or moved no money.
+ */
+export async function balanceAfterPurchase(
+  deps: Pick<Deps, "db">,
+  userId: number,
+  purchaseId: number,
+): Promise<number | null> {
+  const [row] = await deps.db.orm
+    .select({
+      after: sql<number>`${users.balance} - COALESCE((SELECT SUM(n.amount) FROM ledger n
+        WHERE n.user_id = ${users.id} AND n.id > ${ledger.id}), 0)`,
+    })
+    .from(ledger)
+    .innerJoin(users, eq(users.id, ledger.userId))
+    .where(and(eq(ledger.userId, userId), eq(ledger.purchaseId, purchaseId), eq(ledger.kind, "purchase")))
+    .limit(1);
+  return row ? Number(row.after) : null;
 }

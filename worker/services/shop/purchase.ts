@@ -9,7 +9,7 @@ import { type PurchaseRefusal, purchaseRefusal } from "#core/shop/eligibility.ts
 import type { FriendRef } from "#core/shop/gift.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts";
-import { fairPlayText } from "#core/wipe/fair-play.ts";
+import { purchaseClosedText } from "#core/wipe/fair-play.ts";
 import { itemDurations, items, purchases, sales, servers, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
@@ -293,7 +293,7 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
   );
   if (!check.ok) return check;
   const window = await openWindowFor(deps, input.itemId, { purchasesClosedOnly: true });
-  if (window) return fail(409, fairPlayText(window.hours, window.until, deps.now().getTime()));
+  if (window) return fail(409, purchaseClosedText(window));
   if (input.expectedPrice != null && input.expectedPrice !== check.price) {
     const price = kopecksToRubles(check.price);
     return { ok: false as const, status: 409 as const, error: priceChangedText(price), price };
