@@ -30,6 +30,7 @@
 using System;
 using System.Collections.Generic;
 using System.Globalization;
+using System.IO;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
@@ -271,9 +272,9 @@ namespace Oxide.Plugins
         private const float ArchiveEverySeconds = 60f;
         private float lastArchived = -ArchiveEverySeconds;
 
-        // Two files written in turn, each complete before the next is touched: Oxide's data files are
-        // truncated and rewritten in place with no flush (and plugins may not use System.IO), so a
-        // crash mid-write can leave one of them empty or cut, never both.
+        // Two files written in turn, each replaced whole (WriteDurably): a crash or a power loss leaves each
+        // with its old state or its new one. Two, not one, so the previous plugin (which reads either) can
+        // roll back onto the same data (decision 131).
         private string JournalFile { get { return Name + "_journal"; } }
         private string ArchiveFile(string day) { return Name + "_archive_" + day; }
 
@@ -524,8 +525,8 @@ namespace Oxide.Plugins
             try
             {
                 data.Seq++;
-                Interface.Oxide.DataFileSystem.WriteObject(file + "_copy", data, true);
-                Interface.Oxide.DataFileSystem.WriteObject(file, data, true);
+                WriteDurably(file + "_copy", data);
+                WriteDurably(file, data);
                 return true;
             }
             catch (Exception e)
@@ -533,6 +534,22 @@ namespace Oxide.Plugins
                 PrintError("The journal can't be saved ({0}); nothing more runs until it can.", e.Message);
                 return false;
             }
+        }
+
+        /// <summary>
+        /// Oxide writes a data file by truncating and rewriting it with no flush (DynamicConfigFile.WriteObject:
+        /// File.WriteAllText), which a power loss can leave empty. So the file is written beside itself, flushed
+        /// to disk, and renamed over the old one (Oxide's sandbox, which forbade System.IO, was removed in 2023).
+        /// </summary>
+        private static void WriteDurably(string file, Journal data)
+        {
+            var temp = file + "_new";
+            Interface.Oxide.DataFileSystem.WriteObject(temp, data);
+            var tempPath = Path.Combine(Interface.Oxide.DataDirectory, temp + ".json");
+            var path = Path.Combine(Interface.Oxide.DataDirectory, file + ".json");
+            using (var stream = new FileStream(tempPath, FileMode.Open, FileAccess.Write)) stream.Flush(true);
+            if (File.Exists(path)) File.Replace(tempPath, path, null);
+            else File.Move(tempPath, path);
         }
 
         private bool SaveJournal()

@@ -186,6 +186,7 @@ public static class HarnessMain
                 {
                     case "fail-writes": World.FailWrites = words[2] == "on"; break;
                     case "crash-on-write": World.CrashOnWrite = int.Parse(words[2]); break;
+                    case "power-loss-on-write": World.PowerLossOnWrite = int.Parse(words[2]); break;
                     case "crash-on-give": World.CrashOnGive = words[2]; break;
                     case "give-partly": World.GivePartly = words[2]; break;
                     case "once": World.FaultsOnce.Add(words[2]); break;

@@ -61,6 +61,7 @@ namespace Harness
         // Faults
         public static bool FailWrites;
         public static int CrashOnWrite; // the Nth next data-file write is cut in half, then the process dies
+        public static int PowerLossOnWrite; // the power fails as the Nth next data-file write begins (PowerLoss)
         public static string CrashOnGive; // a give of this shortname happens, then the process dies
         public static string GivePartly; // the next give of this shortname moves half into a stack and refuses the rest (another plugin's hook)
         public static readonly HashSet<string> FaultsOnce = new HashSet<string>();
@@ -191,11 +192,29 @@ namespace Harness
         public static readonly System.Diagnostics.Stopwatch WriteTime = new System.Diagnostics.Stopwatch();
         public static long WrittenBytes;
 
+        // A power loss loses what the OS had not yet written back. Oxide flushes no data file (File.WriteAllText
+        // in DynamicConfigFile.WriteObject), and Linux writes dirty pages back after vm.dirty_expire_centisecs
+        // (3000 by default): a data file written in the last 30 s comes back empty, as a truncated-then-rewritten
+        // file does on ext4/XFS after a crash. Only paths written through Oxide are tracked: a file the plugin
+        // renamed away from its written path (after flushing it itself) is not.
+        private const double DirtyExpireSeconds = 30;
+        private static readonly Dictionary<string, double> unflushed = new Dictionary<string, double>();
+
+        private static void PowerLoss(string path)
+        {
+            foreach (var written in unflushed)
+                if (Now - written.Value < DirtyExpireSeconds && File.Exists(written.Key)) File.WriteAllBytes(written.Key, new byte[0]);
+            if (File.Exists(path)) File.WriteAllBytes(path, new byte[0]);
+            Die("power lost while writing " + Path.GetFileName(path));
+        }
+
         public static void WriteDataFile(string path, string json)
         {
             WrittenBytes += json.Length;
             if (FailWrites) throw new IOException("Disk full");
             Directory.CreateDirectory(Path.GetDirectoryName(path));
+            if (PowerLossOnWrite > 0 && --PowerLossOnWrite == 0) PowerLoss(path);
+            unflushed[path] = Now;
             writes++;
             var bytes = Encoding.UTF8.GetBytes(json);
             // Like File.WriteAllText: truncate, then write; nothing forces it to disk.
