@@ -2,6 +2,7 @@ import { createRequire } from "node:module";
 import { after, before } from "node:test";
 import { type Browser, type BrowserContext, chromium, type Page } from "playwright-core";
 import { uniqueSteamId } from "../support/unique.ts";
+import { signedInAt } from "./signed-in.ts";
 import { E2E_ORIGIN } from "./site.ts";
 
 export { E2E_ORIGIN, uniqueSteamId };
@@ -93,10 +94,10 @@ export async function signIn(
   await approveAtStandIn(page, steamId, returnTo);
 }
 
-/** A new player with the seeded WELCOME100's 100 ₽ (db/seed/promos.ts), on /promocodes. */
+/** A new player with the seeded WELCOME100's 100 ₽ (db/seed/promos.ts), on /promocodes; signed in by `signedInAt`. */
 export async function newPlayerWith100(page: Page, javaScriptEnabled: boolean): Promise<string> {
   const steamId = uniqueSteamId();
-  await signInAt(page, "/promocodes", steamId);
+  await signedInAt(page, "/promocodes", steamId);
   if (javaScriptEnabled) await waitForHydration(page);
   await page.getByPlaceholder("Введите промокод").fill("WELCOME100");
   await page.getByRole("button", { name: "Активировать" }).click();
