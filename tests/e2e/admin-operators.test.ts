@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { browserForFile, newContext, signInAt, waitForHydration } from "./browser.ts";
+import { browserForFile, newContext, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 
 // The console's CSV exports and Discord settings (decision 110) and the shop's return window (decision
@@ -17,7 +18,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: an admin downloads the ledger as CSV for Excel, part by part, and stays on the page`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
-    await signInAt(page, "/profile", ADMIN_STEAM_ID);
+    await signedInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin");
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByRole("link", { name: "Выгрузки" }).click();
@@ -72,7 +73,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: an admin sets a Discord webhook, sees it masked, and removes it`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
-    await signInAt(page, "/profile", ADMIN_STEAM_ID);
+    await signedInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin/discord");
     if (javaScriptEnabled) await waitForHydration(page);
     const field = page.getByLabel("Новый адрес вебхука (пусто — оставить прежний)");
@@ -102,7 +103,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: an admin sets how long players may return a purchase, and a bad value is explained`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
-    await signInAt(page, "/profile", ADMIN_STEAM_ID);
+    await signedInAt(page, "/profile", ADMIN_STEAM_ID);
     await page.goto("/admin");
     if (javaScriptEnabled) await waitForHydration(page);
     await page.getByRole("link", { name: "Настройки" }).click();

@@ -7,10 +7,10 @@ import {
   E2E_ORIGIN,
   flatText,
   newContext,
-  signIn,
   uniqueSteamId,
   waitForHydration,
 } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // The seed makes the demo player (76561198000000001) an admin. Item 106 is «Дерево ×10 000»,
 // a one-time SOLO item for 49 ₽.
@@ -26,7 +26,7 @@ test("the console is the ordinary 404 for a visitor and for a player without a r
 
   const context = await newContext(browser.current);
   const page = await context.newPage();
-  await signIn(page, uniqueSteamId());
+  await signedInAt(page, "/profile", uniqueSteamId());
   const response = await page.goto("/admin");
   assert.equal(response?.status(), 404);
   assert.equal(response?.headers()["cache-control"], "private, no-store");
@@ -43,8 +43,8 @@ for (const javaScriptEnabled of [true, false]) {
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
     const steamId = uniqueSteamId();
-    await signIn(player, steamId);
-    await signIn(admin, ADMIN_STEAM_ID);
+    await signedInAt(player, "/profile", steamId);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
 
     // Find the player and credit 100 ₽ with a reason.
     await admin.goto("/admin");
@@ -106,7 +106,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: an admin adds an item in the catalog and buys it on /shop`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
-    await signIn(page, ADMIN_STEAM_ID);
+    await signedInAt(page, "/profile", ADMIN_STEAM_ID);
     const name = `Кит ${javaScriptEnabled ? "JS" : "HTML"} ${Date.now().toString(36)}`;
 
     await page.goto("/admin/items");
@@ -142,9 +142,9 @@ for (const javaScriptEnabled of [true, false]) {
     const playerContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
     const player = await playerContext.newPage();
-    await signIn(admin, ADMIN_STEAM_ID);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
     const steamId = uniqueSteamId();
-    await signIn(player, steamId);
+    await signedInAt(player, "/profile", steamId);
     const code = `E2E${javaScriptEnabled ? "JS" : "HTML"}${Date.now().toString(36).toUpperCase()}`;
 
     await admin.goto("/admin/promos");
@@ -184,7 +184,7 @@ for (const [javaScriptEnabled, itemName] of [
   test(`${mode}: an admin retries a failed delivery; it leaves the failures and waits for the plugin again`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const admin = await context.newPage();
-    await signIn(admin, ADMIN_STEAM_ID);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
     const row = (page: Page) =>
       page
         .getByTestId("admin-delivery-row")

@@ -1,6 +1,13 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { browserForFile, E2E_ORIGIN, seriousViolations, uniqueSteamId, waitForHydration } from "./browser.ts";
+import {
+  browserForFile,
+  E2E_ORIGIN,
+  seriousViolations,
+  uniqueSteamId,
+  waitForHydration,
+  walkStandInAs,
+} from "./browser.ts";
 
 // axe-core (installed with lighthouse, a dev dependency) on every page a player sees, signed out and in,
 // at 1280 and 375 px: no serious or critical violation (issue 20, "How it is checked").
@@ -28,10 +35,7 @@ for (const width of [1280, 375]) {
       for (const violation of await seriousViolations(page)) found.push(`${path}: ${violation}`);
     }
     await page.goto("/profile");
-    await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-    await page.locator('input[name="steamid"]:not([type=hidden])').fill(uniqueSteamId());
-    await page.getByRole("button", { name: "Войти", exact: true }).click();
-    await page.waitForURL(`${E2E_ORIGIN}/profile`, { timeout: 15_000 });
+    await walkStandInAs(page, uniqueSteamId(), "/profile");
     // A gift in the history, its friend shown on the item page, and the buy dialog's gift link (issue 36).
     await page.goto("/promocodes");
     await waitForHydration(page);

@@ -5,13 +5,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import { browserForFile, newContext, signIn, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 const browser = browserForFile();
 
 /** Signs in through the local Steam stand-in as a new player and lands on /balance. */
 async function signInNew(page: Page, javaScript: boolean): Promise<void> {
-  await signIn(page, uniqueSteamId(), "/balance");
+  await signedInAt(page, "/balance", uniqueSteamId());
   if (javaScript) await waitForHydration(page);
 }
 

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { browserForFile, flatText, newContext, signInAt, waitForHydration } from "./browser.ts";
+import { browserForFile, flatText, newContext, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // Categories in the console (decision 119), with and without JavaScript: the demo admin adds one,
 // renames it, moves it up, hides it (the shop no longer lists it), finds it in the item form, and
@@ -17,7 +18,7 @@ for (const javaScriptEnabled of [true, false]) {
     const renamed = `Зимнее ${javaScriptEnabled ? "1" : "2"}`;
     const context = await newContext(browser.current, { javaScriptEnabled });
     const admin = await context.newPage();
-    await signInAt(admin, "/profile", ADMIN_STEAM_ID);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
     await admin.goto("/admin/categories");
     if (javaScriptEnabled) await waitForHydration(admin);
     await admin.getByRole("navigation", { name: "Разделы консоли" }).getByRole("link", { name: "Категории" }).waitFor();

@@ -6,7 +6,6 @@ import { test } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
 import {
-  approveAtStandIn,
   browserForFile,
   E2E_ORIGIN,
   flatText,
@@ -14,6 +13,7 @@ import {
   signInAt,
   uniqueSteamId,
   waitForHydration,
+  walkStandInAs,
 } from "./browser.ts";
 
 const browser = browserForFile();
@@ -40,7 +40,7 @@ async function signInFromItem(page: Page, path: string, steamId: string, javaScr
   await page.goto(path);
   await ready(page, javaScript);
   await page.getByRole("link", { name: "Войти через Steam, чтобы купить" }).click();
-  await approveAtStandIn(page, steamId, path);
+  await walkStandInAs(page, steamId, path);
   await ready(page, javaScript);
 }
 
@@ -143,10 +143,7 @@ for (const javaScriptEnabled of [false, true]) {
     const returnTo = new URL((await signIn.getAttribute("href")) ?? "", E2E_ORIGIN).searchParams.get("return_to");
     assert.equal(returnTo, `/shop/items/${VIP_MAX2}?server_type=MAX2`);
     await signIn.click();
-    await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-    await page.locator('input[name="steamid"]:not([type=hidden])').fill(uniqueSteamId());
-    await page.getByRole("button", { name: "Войти", exact: true }).click();
-    await page.waitForURL((url) => url.pathname === `/shop/items/${VIP_MAX2}`, { timeout: 15_000 });
+    await walkStandInAs(page, uniqueSteamId(), (url) => url.pathname === `/shop/items/${VIP_MAX2}`);
     await ready(page, javaScriptEnabled);
     assert.equal(await text(page, "h1"), "VIP");
     assert.equal(await page.getByText("Не удалось получить информацию о товаре").count(), 0);

@@ -5,7 +5,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { browserForFile, E2E_ORIGIN, flatText, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, flatText, uniqueSteamId, waitForHydration, walkStandInAs } from "./browser.ts";
 
 const browser = browserForFile();
 
@@ -74,10 +74,7 @@ for (const javaScriptEnabled of [false, true]) {
 
       // Sign in as a new player (0 ₽) from there: back on the item.
       await page.getByRole("link", { name: "Войти через Steam, чтобы купить" }).click();
-      await page.waitForURL(/\/__standins\/steam-openid\/login\?/);
-      await page.locator('input[name="steamid"]:not([type=hidden])').fill(uniqueSteamId());
-      await page.getByRole("button", { name: "Войти", exact: true }).click();
-      await page.waitForURL((url) => url.pathname === `/shop/items/${VIP_MAX2}`, { timeout: 15_000 });
+      await walkStandInAs(page, uniqueSteamId(), (url) => url.pathname === `/shop/items/${VIP_MAX2}`);
       await ready(page, javaScriptEnabled);
       assert.equal(
         await page.locator("header").getByRole("link", { name: "Пополнить" }).getAttribute("href"),

@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
-import {
-  brokenWords,
-  browserForFile,
-  E2E_ORIGIN,
-  signIn,
-  signInAt,
-  uniqueSteamId,
-  waitForHydration,
-} from "./browser.ts";
+import { brokenWords, browserForFile, E2E_ORIGIN, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // Issue 20, item 11, measured in a real browser: at 375 px no history label, item name or price breaks
 // inside a word or a number («Транзакц/ия», «Дерево ×10 / 000»); without JavaScript the guide doesn't
@@ -58,7 +51,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}, 375 px: no history label, item name or price breaks inside a word or number`, async () => {
     const context = await phone(javaScriptEnabled);
     const page = await context.newPage();
-    await signInAt(page, "/purchases", uniqueSteamId());
+    await signedInAt(page, "/purchases", uniqueSteamId());
     const created = await page.request.post("/api/payment/create", { data: { amount: 150, email: "p@example.com" } });
     const { payment_url } = (await created.json()) as { payment_url: string };
     await page.goto(payment_url);
@@ -140,7 +133,7 @@ test("the console's pages fit a 375 px phone: no form field is wider than the sc
   // form's «Категория «Привилегии»» pushed /admin/servers 106 px past the screen.
   const context = await phone(false);
   const page = await context.newPage();
-  await signIn(page, "76561198000000001", "/admin");
+  await signedInAt(page, "/admin", "76561198000000001");
   const wider: string[] = [];
   for (const path of ["/admin/servers", "/admin/sales", "/admin/promos", "/admin/items/new", "/admin/categories"]) {
     await page.goto(path);

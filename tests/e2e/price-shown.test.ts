@@ -4,7 +4,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { addTenRubleKit, browserForFile, flatText, newContext, signIn, waitForHydration } from "./browser.ts";
+import { addTenRubleKit, browserForFile, flatText, newContext, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // The seed makes the demo player an admin with money on the balance.
 const ADMIN_STEAM_ID = "76561198000000001";
@@ -22,7 +23,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: a price changed after the page is refused with the new price, and the next click buys at it`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const admin = await context.newPage();
-    await signIn(admin, ADMIN_STEAM_ID);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
     const name = `Цена ${javaScriptEnabled ? "JS" : "HTML"} ${Date.now().toString(36)}`;
 
     // An item at 10 ₽.

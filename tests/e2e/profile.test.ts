@@ -1,22 +1,14 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Locator, Page } from "playwright-core";
-import {
-  browserForFile,
-  E2E_ORIGIN,
-  flatText,
-  newContext,
-  signInAt,
-  uniqueSteamId,
-  waitForHydration,
-} from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, flatText, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // Seeded in db/seed/promos.ts: WELCOME100 (100 ₽), BONUS50 (50 ₽), STARTKIT (Набор «Старт», SOLO, forever),
-// VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player, so codes stay fresh.
+// VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player (signedInAt: a session
+// written directly; sign-in itself is auth.test.ts's subject), so codes stay fresh.
 
 const browser = browserForFile();
-
-/** Opens a profile address signed out, signs in through the Steam stand-in, and lands back on it. */
 
 const main = (page: Page) => page.locator("main");
 const content = async (locator: Locator) => (await locator.textContent()) ?? "";
@@ -43,7 +35,7 @@ for (const javaScriptEnabled of [true, false]) {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
     const steamId = uniqueSteamId();
-    await signInAt(page, "/profile", steamId);
+    await signedInAt(page, "/profile", steamId);
     if (javaScriptEnabled) await waitForHydration(page);
 
     const panel = page.locator(".profile-info");
@@ -139,7 +131,7 @@ for (const javaScriptEnabled of [true, false]) {
   test(`${mode}: the promo form's answers, and the header balance after a BALANCE code`, async () => {
     const context = await newContext(browser.current, { javaScriptEnabled });
     const page = await context.newPage();
-    await signInAt(page, "/promocodes", uniqueSteamId());
+    await signedInAt(page, "/promocodes", uniqueSteamId());
     if (javaScriptEnabled) await waitForHydration(page);
     assert.equal(flatText(await content(headerBalance(page))), "0 ₽");
 
@@ -174,7 +166,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("with JavaScript: the button spins and is disabled while the code is being checked", async () => {
   const context = await newContext(browser.current);
   const page = await context.newPage();
-  await signInAt(page, "/promocodes", uniqueSteamId());
+  await signedInAt(page, "/promocodes", uniqueSteamId());
   await waitForHydration(page);
 
   let release: () => void = () => {};
@@ -199,7 +191,7 @@ test("with JavaScript: the button spins and is disabled while the code is being 
 async function signedInContext(javaScriptEnabled: boolean): Promise<{ context: BrowserContext; page: Page }> {
   const context = await newContext(browser.current, { javaScriptEnabled });
   const page = await context.newPage();
-  await signInAt(page, "/promocodes", uniqueSteamId());
+  await signedInAt(page, "/promocodes", uniqueSteamId());
   if (javaScriptEnabled) await waitForHydration(page);
   return { context, page };
 }

@@ -22,7 +22,7 @@ let status = 1;
 try {
   const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
     stdio: "inherit",
-    env: { ...process.env, E2E_PORT: String(port) },
+    env: { ...process.env, E2E_PORT: String(port), E2E_DATABASE_URL: databaseUrl },
   });
   status = result.status ?? 1;
 } finally {

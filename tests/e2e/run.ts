@@ -2,7 +2,7 @@
 // tests/e2e/*.test.ts with Node's test runner, stop the server.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
-import { buildSite, E2E_EXPORT_ROWS_PER_FILE, fireCron, freshState, serveSite, stopSite } from "./site.ts";
+import { buildSite, d1File, E2E_EXPORT_ROWS_PER_FILE, fireCron, freshState, serveSite, stopSite } from "./site.ts";
 
 const only = process.argv.slice(2);
 const files = (only.length ? only : readdirSync("tests/e2e").filter((file) => file.endsWith(".test.ts"))).map((file) =>
@@ -15,7 +15,11 @@ const server = await serveSite(stateDir);
 let status = 1;
 try {
   await fireCron();
-  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], { stdio: "inherit" });
+  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+    stdio: "inherit",
+    // The signedIn fixture (signed-in.ts) writes its sessions into the site's own database.
+    env: { ...process.env, E2E_DATABASE_URL: d1File(stateDir) },
+  });
   status = result.status ?? 1;
 } finally {
   stopSite(server);

@@ -1,7 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { browserForFile, flatText, newContext, newPlayerWith100, signInAt, waitForHydration } from "./browser.ts";
+import { browserForFile, flatText, newContext, newPlayerWith100, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // Sales (decision 113): the demo admin puts SOLO «Ресурсы» on sale, a new player sees the struck price
 // and buys wood at the sale price, and once the admin ends the sale the price is whole again; with and
@@ -24,7 +25,7 @@ for (const javaScriptEnabled of [true, false]) {
     const title = `Выходные ресурсов ${javaScriptEnabled ? "1" : "2"}`;
     const adminContext = await newContext(browser.current, { javaScriptEnabled });
     const admin = await adminContext.newPage();
-    await signInAt(admin, "/profile", ADMIN_STEAM_ID);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
     await admin.goto("/admin/sales");
     if (javaScriptEnabled) await waitForHydration(admin);
     const form = admin.getByRole("form", { name: "Новая распродажа" });

@@ -2,7 +2,8 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { browserForFile, E2E_ORIGIN, newContext, signIn, waitForHydration } from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, newContext, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 const browser = browserForFile();
 
@@ -218,7 +219,7 @@ test("buying with JavaScript: sign-in dialog when signed out, then confirm, dura
   await dialog.getByRole("button", { name: "Отмена" }).click();
   assert.equal(await dialog.count(), 0);
 
-  await signIn(page, RICH, "/shop?server_type=MAX2");
+  await signedInAt(page, "/shop?server_type=MAX2", RICH);
   await waitForHydration(page);
   const start = await headerBalance(page);
 
@@ -270,7 +271,7 @@ test("buying with JavaScript: sign-in dialog when signed out, then confirm, dura
 test("short of funds with JavaScript: Недостаточно средств на балансе and the way to /balance", async () => {
   const { js } = await contexts();
   const page = await js.newPage();
-  await signIn(page, BROKE, "/shop?server_type=SOLO");
+  await signedInAt(page, "/shop?server_type=SOLO", BROKE);
   await waitForHydration(page);
   await card(page, "Штурмовая винтовка АК").getByRole("link", { name: "Купить" }).click();
   const dialog = page.locator("dialog.buy-dialog");
@@ -290,7 +291,7 @@ test("buying without JavaScript: the buy button leads to the item page whose for
   await page.goto(`/shop/items/${seedItemId("MAX3", 1)}?server_type=MAX3`);
   assert.match(await page.locator(".shop-item__signin").innerText(), /Войти через Steam, чтобы купить/);
 
-  await signIn(page, RICH, "/shop?server_type=MAX3");
+  await signedInAt(page, "/shop?server_type=MAX3", RICH);
   const start = await headerBalance(page);
   await card(page, "VIP").getByRole("link", { name: "Купить" }).click();
   assert.equal(new URL(page.url()).pathname, `/shop/items/${seedItemId("MAX3", 1)}`);
@@ -310,7 +311,7 @@ test("buying without JavaScript: the buy button leads to the item page whose for
 test("short of funds without JavaScript: the item page says so and links to /balance", async () => {
   const { nojs } = await contexts();
   const page = await nojs.newPage();
-  await signIn(page, BROKE, `/shop/items/${seedItemId("SOLO", 6)}?server_type=SOLO`);
+  await signedInAt(page, `/shop/items/${seedItemId("SOLO", 6)}?server_type=SOLO`, BROKE);
   await page.getByRole("button", { name: "Купить" }).click();
   assert.match(await page.locator(".form-error").innerText(), /Недостаточно средств на балансе: не хватает 49\s₽/);
   assert.equal(

@@ -1,8 +1,8 @@
 // Builds the site for the "e2e" wrangler environment and serves it with
 // `vite preview` (workerd) on its own port and its own fresh local D1/KV.
 import { type ChildProcess, execFileSync, spawn } from "node:child_process";
-import { rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { readdirSync, rmSync } from "node:fs";
+import { join, resolve } from "node:path";
 
 // The Worker build's e2e settings (wrangler.jsonc env "e2e") name port 8788; E2E_PORT builds and serves it
 // on another (vite.config.ts). The Node server takes any.
@@ -44,6 +44,14 @@ export function freshState(dir: string, catalogSize?: number, cwd?: string): str
     env,
   });
   return path;
+}
+
+/** Local D1 keeps each database as a SQLite file under the state folder: its `file:` URL. */
+export function d1File(stateDir: string): string {
+  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
+  const file = readdirSync(dir).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
+  if (!file) throw new Error(`no local D1 database in ${dir}`);
+  return `file:${resolve(dir, file)}`;
 }
 
 export async function serveSite(stateDir: string): Promise<ChildProcess> {

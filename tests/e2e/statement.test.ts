@@ -1,15 +1,8 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import {
-  browserForFile,
-  E2E_ORIGIN,
-  flatText,
-  newContext,
-  signInAt,
-  uniqueSteamId,
-  waitForHydration,
-} from "./browser.ts";
+import { browserForFile, E2E_ORIGIN, flatText, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // The balance statement «Движение средств» (issue 20, item 4): after a top-up, the WELCOME100 promo, two
 // purchases, an operator's refund and an adjustment, its rows add up to the header's balance, with and
@@ -61,7 +54,7 @@ for (const javaScriptEnabled of [true, false]) {
     const player = await playerContext.newPage();
     const admin = await adminContext.newPage();
     const steamId = uniqueSteamId();
-    await signInAt(player, "/statement", steamId);
+    await signedInAt(player, "/statement", steamId);
     await player.getByText("Движений по балансу пока нет").waitFor();
 
     await topUp(player, 300);
@@ -74,7 +67,7 @@ for (const javaScriptEnabled of [true, false]) {
     await buy(player, 103, 7);
 
     // The operator refunds the kit and takes 7 ₽ back, each with a reason.
-    await signInAt(admin, "/profile", ADMIN_STEAM_ID);
+    await signedInAt(admin, "/profile", ADMIN_STEAM_ID);
     await admin.goto(`/admin/players/${steamId}`);
     if (javaScriptEnabled) await waitForHydration(admin);
     const row = admin.getByTestId("admin-purchase-row").filter({ hasText: "Набор «Старт»" });
@@ -128,7 +121,7 @@ for (const javaScriptEnabled of [true, false]) {
 test("the statement pages by ?page= links, also without JavaScript", async () => {
   const context = await newContext(browser.current, { javaScriptEnabled: false });
   const page = await context.newPage();
-  await signInAt(page, "/statement", uniqueSteamId());
+  await signedInAt(page, "/statement", uniqueSteamId());
   // 21 movements: a top-up and 20 purchases of «Дерево ×10 000» (item 106, 49 ₽) make two pages of 20.
   await topUp(page, 1000);
   for (let n = 0; n < 20; n++) {

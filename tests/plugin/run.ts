@@ -4,14 +4,15 @@
 // REQUIRE_MCS=1 (CI), where that is a failure. PLUGIN_REUSE_BUILD=1 serves the builds that
 // `npm run test:e2e` and `test:e2e:node` just made instead of building again. While working on one
 // scenario: PLUGIN_RUNTIMES=node (or worker) runs one runtime, PLUGIN_TEST_PATTERN=… only the
-// scenarios whose names match.
+// scenarios whose names match. Ports: E2E_PORT for the Worker build (8788 unless set), PLUGIN_NODE_PORT
+// for the Node server (a free one unless set); the control address and the proxies take free ones.
 import { type ChildProcess, spawn } from "node:child_process";
 import { existsSync, readdirSync } from "node:fs";
 import { createServer } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { buildNodeSite, freePort, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../e2e/node-site.ts";
-import { buildSite, E2E_ORIGIN, freshState, serveSite, stopSite } from "../e2e/site.ts";
+import { buildSite, d1File, E2E_ORIGIN, freshState, serveSite, stopSite } from "../e2e/site.ts";
 import { buildHarness, monoAvailable } from "./harness.ts";
 
 if (!monoAvailable()) {
@@ -80,14 +81,6 @@ function runScenarios(runtime: string, origin: string, databaseUrl: string, cont
   return new Promise((done) => child.once("exit", (code) => done(code ?? 1)));
 }
 
-/** Local D1 keeps each database as a SQLite file under the state folder. */
-function d1File(stateDir: string): string {
-  const dir = join(stateDir, "v3", "d1", "miniflare-D1DatabaseObject");
-  const file = readdirSync(dir).find((name) => name.endsWith(".sqlite") && name !== "metadata.sqlite");
-  if (!file) throw new Error(`no local D1 database in ${dir}`);
-  return `file:${resolve(dir, file)}`;
-}
-
 let status = 0;
 const runtimes = (process.env.PLUGIN_RUNTIMES ?? "worker,node").split(",");
 
@@ -109,7 +102,8 @@ if (runtimes.includes("worker")) {
 
 if (runtimes.includes("node")) {
   if (!reuse || !existsSync("build-node/server")) buildNodeSite();
-  const port = await freePort();
+  // PLUGIN_NODE_PORT keeps two runs on one machine apart; unset, any free port.
+  const port = process.env.PLUGIN_NODE_PORT ? Number(process.env.PLUGIN_NODE_PORT) : await freePort();
   const databaseUrl = freshNodeDatabase(".plugin-node-state");
   const env = localSiteEnv(port, databaseUrl);
   let node = await serveNodeSite(env);

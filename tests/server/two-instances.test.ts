@@ -29,8 +29,13 @@ describe("two Node servers on one database", () => {
     for (let attempt = 0; attempt < 40 && count(output(), "game_deliveries_maintained") === 0; attempt++) {
       await sleep(250);
     }
-    // Time for the later instance's start run too, had it not skipped.
-    await sleep(2000);
+    // The later instance's start run must be over too, had it not skipped: a clean stop (SIGTERM) waits
+    // for every run a server began, so once both have closed, each run either printed its events or never ran.
+    for (const server of servers) {
+      const closed = new Promise((done) => server.process.once("close", done));
+      server.process.kill("SIGTERM");
+      await closed;
+    }
     assert.equal(count(output(), "server_status_refreshed"), 1, output());
     assert.equal(count(output(), "game_deliveries_maintained"), 1, output());
   });

@@ -1,5 +1,5 @@
 import { and, eq, isNull, type SQL, sql } from "drizzle-orm";
-import { jwtVerify, SignJWT } from "jose";
+import { jwtVerify } from "jose";
 import { LRUCache } from "lru-cache";
 import type { SessionUser } from "#core/auth/session-user.ts";
 import { oncePer } from "#core/once-per.ts";
@@ -10,11 +10,10 @@ import type { Deps } from "../../deps.ts";
 import { isSafeMethod } from "../../http-methods.ts";
 import { type Read, type RowsOf, rawSql, read, statement } from "../../ports/database.ts";
 import { sessionCookieName } from "./cookie-names.ts";
-
-export const SESSION_TTL_MS = 30 * 24 * 60 * 60 * 1000;
-const TOKEN_ISSUER = "rust-servers-site";
+import { SESSION_TTL_MS, sessionKey, signSessionToken, TOKEN_ISSUER } from "./session-token.ts";
 
 export type { SessionUser };
+export { SESSION_TTL_MS };
 
 // Imported once per secret: given raw bytes, jose imports the HMAC key again on every signature and
 // every check, which is most of a signed-in request's token work. Only the settled key is kept.
@@ -23,13 +22,7 @@ let imported: { text: string; key: CryptoKey } | null = null;
 async function secretKey(deps: Pick<Deps, "config">): Promise<CryptoKey> {
   const text = deps.config.sessionSecret;
   if (imported?.text === text) return imported.key;
-  const key = await crypto.subtle.importKey(
-    "raw",
-    new TextEncoder().encode(text),
-    { name: "HMAC", hash: "SHA-256" },
-    false,
-    ["sign", "verify"],
-  );
+  const key = await sessionKey(text);
   imported = { text, key };
   return key;
 }
@@ -40,13 +33,7 @@ export async function createSession(deps: Pick<Deps, "db" | "config" | "now">, u
   const id = crypto.randomUUID();
   const expiresAt = now + SESSION_TTL_MS;
   await deps.db.orm.insert(sessions).values({ id, userId, createdAt: now, expiresAt });
-  const token = await new SignJWT({})
-    .setProtectedHeader({ alg: "HS256" })
-    .setSubject(id)
-    .setIssuer(TOKEN_ISSUER)
-    .setIssuedAt(Math.floor(now / 1000))
-    .setExpirationTime(Math.floor(expiresAt / 1000))
-    .sign(await secretKey(deps));
+  const token = await signSessionToken(await secretKey(deps), id, now, expiresAt);
   return { id, token, expiresAt };
 }
 
