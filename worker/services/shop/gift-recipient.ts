@@ -73,8 +73,10 @@ export async function findGiftRecipient(
   const local = known
     ? { nickname: known.nickname, avatarUrl: known.avatarUrl || DEFAULT_AVATAR_URL }
     : { nickname: steamId, avatarUrl: DEFAULT_AVATAR_URL };
-  // Without a key nothing can tell: the site's own row, else the SteamID itself.
-  if (!key || (known && options.known === "prefer")) return { ok: true, recipient: { steamId, ...local } };
+  // Without a key nothing can tell: the site's own row, else the SteamID itself. A row whose name is only
+  // the SteamID (signed in without Steam's name) asks Steam, so the friend keeps one name (issue 46).
+  const named = known !== undefined && known.nickname !== steamId;
+  if (!key || (named && options.known === "prefer")) return { ok: true, recipient: { steamId, ...local } };
   const refused = await spendSteamCall(deps, source);
   if (refused) return refused;
   const profile = await lookUpSteamProfile(deps, key, steamId);
