@@ -21,12 +21,14 @@ import { paymentReturnLocation } from "#worker/services/payments/payments.ts";
 import { findGiftRecipient } from "#worker/services/shop/gift-recipient.ts";
 import { InventoryList } from "../app/components/profile/inventory-list.tsx";
 import { PurchaseTable } from "../app/components/profile/purchase-table.tsx";
+import { ReturnNotice } from "../app/components/profile/return-form.tsx";
 import { BuyDialog } from "../app/components/shop/buy-dialog.tsx";
 import { ItemCard } from "../app/components/shop/item-card.tsx";
 import { action as playerAction } from "../app/routes/admin.player.tsx";
 import { loader as balanceLoader } from "../app/routes/balance.tsx";
 import { action as inventoryAction, loader as inventoryLoader } from "../app/routes/profile.inventory.tsx";
-import { loader as purchasesLoader } from "../app/routes/profile.purchases.tsx";
+import { action as purchasesAction, loader as purchasesLoader } from "../app/routes/profile.purchases.tsx";
+import { loader as statementLoader } from "../app/routes/profile.statement.tsx";
 import { middleware as profileMiddleware } from "../app/routes/profile.tsx";
 import ShopItemPage, { action, loader } from "../app/routes/shop.item.tsx";
 import { testClock, testDeps } from "./support/deps.ts";
@@ -242,9 +244,9 @@ describe("a gift taken back, in the friend's Корзина (issue 36, item 3)",
     expect(text).toContain("Даритель отменил подарок до выдачи. Деньги вернулись на баланс дарителя.");
     expect(text).not.toContain("Возвращён вами");
     expect(text).not.toContain("Вы вернули");
-    // The buyer's history: a return before delivery, said apart from an operator's «Возврат» (item 12).
+    // The buyer's history: a gift cancelled before delivery, said apart from an operator's «Возврат» (item 12).
     const bought = await history(buyer.token);
-    expect(bought).toContain("Возврат до выдачи");
+    expect(bought).toContain("Подарок отменён");
     expect(bought).toContain("Вы отменили подарок до выдачи: деньги вернулись на ваш баланс.");
     expect(await balanceAndLedger(friend.id)).toEqual({ balance: 0, ledger: 0 });
     expect(await balanceAndLedger(buyer.id)).toEqual({ balance: 30_000, ledger: 30_000 });
@@ -339,7 +341,7 @@ describe("«Вернуть» without JavaScript (issue 36, item 5)", () => {
     const asked = await postReturn(player.token, { intent: "return", purchase_id: String(purchase.id), confirmed: "" });
     expect(asked).toEqual({
       status: 200,
-      body: { confirm: { purchaseId: purchase.id, itemName: "Дерево ×10 000", amount: 49 } },
+      body: { confirm: { purchaseId: purchase.id, itemName: "Дерево ×10 000", amount: 49, giftTo: null } },
     });
     expect(await rows("SELECT status FROM inventory_entries WHERE purchase_id = ?", purchase.id)).toEqual([
       { status: "not_used" },
@@ -746,5 +748,79 @@ describe("a sold-out offer (issue 36, item 12)", () => {
     expect(blockedText({ no_server: false, max_quantity: null, sold_quantity: 0 }, "unavailable")).toBe(
       "Товар недоступен",
     );
+  });
+});
+
+describe("a gift reads as a gift in every state (issue 46, item 9)", () => {
+  /** `path`'s profile route args as `token`'s player, after the profile layout's middleware. */
+  async function profileArgs(token: string, path: string, form?: Record<string, string>) {
+    const url = `http://localhost${path}`;
+    const request = new Request(url, {
+      method: form ? "POST" : "GET",
+      headers: { Cookie: sessionCookie(token).cookie },
+      body: form ? new URLSearchParams(form) : undefined,
+    });
+    const args = { request, context: createRouterContext(deps), params: {}, url: new URL(url), pattern: path };
+    const [run] = profileMiddleware;
+    if (!run) throw new Error("no middleware");
+    await run(args as never, async () => new Response(null));
+    // biome-ignore lint/suspicious/noExplicitAny: the route's generated args type
+    return args as any;
+  }
+
+  it("its status, the question before taking it back, the answer, the statement, and one name for the friend", async () => {
+    const buyer = await createPlayer({ balance: 30_000 });
+    // A friend the site doesn't know yet: Steam names them (the stand-in: «Игрок NNNN»).
+    const friend = { steamId: uniqueSteamId() };
+    const name = `Игрок ${friend.steamId.slice(-4)}`;
+    const itemId = await createItem({ name: "Premium", price: 9_900 });
+    const gift = await buyApi(buyer.token, itemId, { server_type: "SOLO", gift_to: friend.steamId });
+    expect(gift.status).toBe(201);
+    const { purchase, gift_to } = (await gift.json()) as { purchase: { id: number }; gift_to: { nickname: string } };
+    // The name the buyer was shown is the name the site keeps, and a friend the site knows is shown
+    // as the site knows them without asking Steam again (decision 141): one name, never the bare SteamID.
+    expect(gift_to.nickname).toBe(name);
+    expect(await rows("SELECT nickname FROM users WHERE steam_id = ?", friend.steamId)).toEqual([{ nickname: name }]);
+    const waiting = await history(buyer.token);
+    expect(waiting).toContain(`Подарок для ${name}`);
+    expect(waiting).toContain("Подарок ждёт друга");
+    expect(waiting).not.toContain("Завершено");
+    expect(waiting).not.toContain(friend.steamId);
+
+    const asked = await unwrap(
+      await purchasesAction(
+        await profileArgs(buyer.token, "/purchases", { intent: "return", purchase_id: String(purchase.id) }),
+      ),
+    );
+    const question = renderToStaticMarkup(
+      createElement(RouterProvider as typeof RP, {
+        router: createMemoryRouter([
+          { path: "/", element: createElement(ReturnNotice, { result: asked.body as never }) },
+        ]),
+      }),
+    );
+    expect(question.replaceAll("\u00a0", " ")).toContain(
+      `Отменить подарок «Premium» для ${name}? Друг его не получит, 99 ₽ вернутся на ваш баланс.`,
+    );
+    const done = await unwrap(
+      await purchasesAction(
+        await profileArgs(buyer.token, "/purchases", {
+          intent: "return",
+          purchase_id: String(purchase.id),
+          confirmed: "1",
+        }),
+      ),
+    );
+    expect(String(done.body.success).replaceAll("\u00a0", " ")).toBe(
+      `Подарок «Premium» для ${name} отменён: 99 ₽ на балансе.`,
+    );
+    expect(await history(buyer.token)).toContain("Подарок отменён");
+
+    const statement = await statementLoader(await profileArgs(buyer.token, "/statement"));
+    expect(statement.entries.map((entry: { description: string }) => entry.description)).toEqual([
+      `Отмена подарка «Premium» (SOLO) для ${name} до выдачи`,
+      `Подарок «Premium» (SOLO) для ${name}`,
+      "Корректировка баланса",
+    ]);
   });
 });

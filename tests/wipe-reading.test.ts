@@ -325,19 +325,3 @@ describe("every time a player reads is labelled МСК (decision 140)", () => {
     expect(returnUntilText("2026-11-30T00:12:00Z")).toBe("Можно вернуть до 30.11.2026, 03:12\u00a0МСК");
   });
 });
-
-describe("a server card leads to its type's shop (issue 46 item 7)", () => {
-  it("«Магазин SOLO» links to /shop?server_type=SOLO", () => {
-    const card: PublicServer = {
-      name: "Свобода #1",
-      server_type: "SOLO",
-      status: "online",
-      players: { current: 1, max: 10 },
-      ip_port: "192.0.2.1:28015",
-    };
-    const html = renderToStaticMarkup(createElement(ServerList, { initial: [card], renderedAt: SUNDAY_10_MSK }));
-    expect(html).toMatch(
-      /<a class="button button--small button--ghost server-card__shop" href="\/shop\?server_type=SOLO">Магазин SOLO<\/a>/,
-    );
-  });
-});

@@ -2,6 +2,7 @@ import { useEffect, useState } from "react";
 import { formatMap, steamConnectUrl } from "#core/format/server-card.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { SERVER_CARD_TEXT } from "#core/messages/server-status.ts";
+import { knownServerType } from "#core/shop/server-type-choice.ts";
 import { NO_SCHEDULE, wipePhrase } from "#core/wipe/schedule.ts";
 import { isOnline, parseServerStatus, type ServerView, serverIcon } from "../lib/servers.ts";
 import { CopyButton } from "./copy-button.tsx";
@@ -108,6 +109,8 @@ function ServerCard({ server, now, onCopied }: { server: ServerView; now: number
   const map = formatMap(server.map);
   // The next wipe from the schedule, or a fresh reported one (decision 128), as of the loader's clock.
   const wipe = wipePhrase(server.wipe ?? NO_SCHEDULE, server.wiped_at, now);
+  // The shop's selector link for this type, so the shop keeps it in its cookie (decision 107).
+  const shopType = knownServerType(server.server_type);
   return (
     <li className="server-card">
       <img className="server-card__icon" src={serverIcon(server.server_type)} width={56} height={56} alt="" />
@@ -144,13 +147,15 @@ function ServerCard({ server, now, onCopied }: { server: ServerView; now: number
             {SERVER_CARD_TEXT.connect}
           </a>
           <CopyButton text={server.ip_port} label={TEXT.copy} onResult={onCopied} />
-          {/* What this server's type sells (issue 46). */}
-          <a
-            className="button button--small button--ghost server-card__shop"
-            href={`/shop?server_type=${encodeURIComponent(server.server_type)}`}
-          >
-            {SERVER_CARD_TEXT.shop(serverTypeLabel(server.server_type))}
-          </a>
+          {shopType && (
+            <a
+              className="button button--small button--ghost server-card__shop"
+              href={`/shop?server_type=${shopType}`}
+              aria-label={SERVER_CARD_TEXT.shopLabel(serverTypeLabel(shopType))}
+            >
+              {SERVER_CARD_TEXT.shop}
+            </a>
+          )}
         </span>
       </div>
     </li>

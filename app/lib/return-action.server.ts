@@ -30,12 +30,12 @@ export async function returnAction({
   if (form.get("confirmed") !== "1") {
     const preview = await returnPreview(deps, user.id, id.data);
     if (!preview.ok) return data<ReturnActionResult>({ error: preview.error }, { status: preview.status });
-    const { purchaseId, itemName, amount } = preview;
-    return data<ReturnActionResult>({ confirm: { purchaseId, itemName, amount } });
+    const { purchaseId, itemName, amount, giftTo } = preview;
+    return data<ReturnActionResult>({ confirm: { purchaseId, itemName, amount, giftTo } });
   }
   const result = await returnPurchase(deps, user.id, id.data);
   if (!result.ok) return data<ReturnActionResult>({ error: result.error }, { status: result.status });
   // A post without JavaScript renders the layout in this same request: its loaders, run after this,
   // read the player afresh (app/lib/page-request.server.ts), so the new balance shows.
-  return data<ReturnActionResult>({ success: returnedText(result.itemName, result.amount) });
+  return data<ReturnActionResult>({ success: returnedText(result.itemName, result.amount, result.giftTo) });
 }

@@ -5,13 +5,20 @@ import { depsContext } from "#app/lib/deps-context.server.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { SALES_TEXT } from "#core/messages/admin.ts";
 import { WIPE_SALE_TEXT } from "#core/messages/wipe.ts";
+import { WIPE_CONSOLE_TEXT } from "#core/messages/wipe-console.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { saleState } from "#core/shop/sales.ts";
 import type { Deps } from "#worker/deps.ts";
 import { listCategories } from "#worker/services/admin/catalog.ts";
 import type { Operator } from "#worker/services/admin/roles.ts";
 import { createSale, endSale, listSales, saleFormInput } from "#worker/services/admin/sales.ts";
-import { createWipeSale, endWipeSale, listWipeSales, wipeSaleFormInput } from "#worker/services/admin/wipe-sales.ts";
+import {
+  createWipeSale,
+  endWipeSale,
+  listWipeSales,
+  wipeSaleFormInput,
+  wipeSaleWindows,
+} from "#worker/services/admin/wipe-sales.ts";
 import { ActionNotice, type AdminActionData } from "../components/admin/action-notice.tsx";
 import { formatMoment } from "../components/admin/format.ts";
 import { SaleScopeFields } from "../components/admin/sale-scope-fields.tsx";
@@ -28,6 +35,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
     listCategories(deps),
     listWipeSales(deps),
   ]);
+  const wipeWindows = await wipeSaleWindows(deps, wipeSales);
   const done = url.searchParams.get("done");
   const notice: AdminActionData | null =
     done === "created"
@@ -39,7 +47,7 @@ export async function loader({ context, request, url }: Route.LoaderArgs) {
           : done === "wipe-ended"
             ? { ok: true, message: WIPE_SALE_TEXT.ended }
             : null;
-  return { sales, categories, wipeSales, now: deps.now().getTime(), notice };
+  return { sales, categories, wipeSales, wipeWindows, now: deps.now().getTime(), notice };
 }
 
 export async function action({ context, request }: Route.ActionArgs) {
@@ -93,7 +101,7 @@ async function create(deps: Deps, operator: Operator, form: FormData) {
 }
 
 export default function AdminSales({ loaderData, actionData }: Route.ComponentProps) {
-  const { sales, categories, wipeSales, now, notice } = loaderData;
+  const { sales, categories, wipeSales, wipeWindows, now, notice } = loaderData;
   const categoryName = new Map(categories.map((category) => [category.id, category.name]));
   return (
     <section className="admin-section" aria-labelledby="sales-title">
@@ -172,7 +180,7 @@ export default function AdminSales({ loaderData, actionData }: Route.ComponentPr
           </table>
         </div>
       )}
-      <WipeSales wipeSales={wipeSales} categories={categories} />
+      <WipeSales wipeSales={wipeSales} categories={categories} windows={wipeWindows} now={now} />
     </section>
   );
 }
@@ -181,7 +189,11 @@ export default function AdminSales({ loaderData, actionData }: Route.ComponentPr
 function WipeSales({
   wipeSales,
   categories,
+  windows,
+  now,
 }: {
+  windows: Record<number, { startsAt: number; endsAt: number } | null>;
+  now: number;
   wipeSales: {
     id: number;
     title: string;
@@ -243,7 +255,18 @@ function WipeSales({
                       sale.serverTypes?.map(serverTypeLabel).join(", ") ?? SALES_TEXT.allTypes,
                     ].join("; ")}
                   </td>
-                  <td>{sale.cancelledAt === null ? WIPE_SALE_TEXT.running : WIPE_SALE_TEXT.cancelled}</td>
+                  <td>
+                    {sale.cancelledAt === null ? (
+                      <>
+                        {WIPE_SALE_TEXT.running}
+                        <div className="muted" data-testid="wipe-sale-window">
+                          {wipeSaleWindowText(windows[sale.id] ?? null, now)}
+                        </div>
+                      </>
+                    ) : (
+                      WIPE_SALE_TEXT.cancelled
+                    )}
+                  </td>
                   <td>
                     {sale.cancelledAt === null ? (
                       <Form method="post">
@@ -263,4 +286,12 @@ function WipeSales({
       )}
     </section>
   );
+}
+
+/** «Следующее окно: с 03.12.2026, 22:00 (МСК)», «Идёт окно: до …», or that none is on the schedule. */
+function wipeSaleWindowText(window: { startsAt: number; endsAt: number } | null, now: number): string {
+  if (!window) return WIPE_CONSOLE_TEXT.saleNoWindow;
+  return window.startsAt <= now
+    ? WIPE_CONSOLE_TEXT.saleWindowNow(formatMoment(window.endsAt))
+    : WIPE_CONSOLE_TEXT.saleNextWindow(formatMoment(window.startsAt));
 }

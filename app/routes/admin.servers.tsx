@@ -1,18 +1,22 @@
-import { data, Form } from "react-router";
+import { data, Form, useSubmit } from "react-router";
+import { z } from "zod";
 import { dispatchIntent, invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { SERVER_TEXT, serverRemovedText, unservedTypeText } from "#core/messages/admin.ts";
 import { FAIR_PLAY_TEXT, WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
+import { WIPE_CONSOLE_TEXT } from "#core/messages/wipe-console.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
 import { wipeScheduleFormSchema } from "#core/schemas/wipe-schedule.ts";
 import { SERVER_TYPES } from "#core/shop/server-types.ts";
+import { fairPlayState } from "#core/wipe/fair-play-state.ts";
 import {
   minuteText,
   moscowDate,
   nextWipe,
   scheduleText,
   WIPE_KINDS,
+  type WipeKind,
   type WipeSchedule,
   wipeDate,
 } from "#core/wipe/schedule.ts";
@@ -46,11 +50,15 @@ export type ServerActionData =
   | { ok: true; message: string; serverId: number; key?: undefined }
   | { ok: false; error: string; queued?: { serverId: number; serverType: string; waiting: number } };
 
+/** The type whose targets the fair-play form lists (a GET choice, so it works without JavaScript). */
+const fairPlayTypeSchema = z.enum(SERVER_TYPES).catch(SERVER_TYPES[0]);
+
 export async function loader({ context, request }: Route.LoaderArgs) {
   await requireOperator(context, request, "servers");
   const deps = context.get(depsContext);
   const [servers, fairPlay] = await Promise.all([listServers(deps), listFairPlay(deps)]);
-  return { ...servers, fairPlay, serverTypes: SERVER_TYPES, now: deps.now().getTime() };
+  const fairPlayType = fairPlayTypeSchema.parse(new URL(request.url).searchParams.get("fairPlayType") ?? undefined);
+  return { ...servers, fairPlay, fairPlayType, serverTypes: SERVER_TYPES, now: deps.now().getTime() };
 }
 
 /** The operator's form as posted: its fields by name. */
@@ -149,7 +157,7 @@ async function add(deps: Deps, operator: Operator, form: ServerForm) {
 }
 
 export default function AdminServers({ loaderData, actionData }: Route.ComponentProps) {
-  const { servers, unserved, serverTypes, now, fairPlay } = loaderData;
+  const { servers, unserved, serverTypes, now, fairPlay, fairPlayType } = loaderData;
   return (
     <section className="admin-section" aria-labelledby="servers-title">
       <h2 id="servers-title">Серверы</h2>
@@ -267,20 +275,27 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
           <WipeScheduleForm key={server.id} server={server} now={now} />
         ))}
       </section>
-      <FairPlaySection fairPlay={fairPlay} serverTypes={serverTypes} />
+      <FairPlaySection
+        fairPlay={fairPlay}
+        serverTypes={serverTypes}
+        chosenType={fairPlayType}
+        servers={servers}
+        now={now}
+      />
     </section>
   );
 }
 
 /**
- * One server's wipe schedule (decision 128): every field shown, the kind picks the ones that count,
- * so it is a plain form that works without JavaScript.
+ * One server's wipe schedule (decision 128): one plain form per kind, each with only its own fields
+ * (issue 46), so nothing asks for a weekday the kind ignores, with or without JavaScript. The kind in
+ * force is open; the others are a click away.
  */
 function WipeScheduleForm({
   server,
   now,
 }: {
-  server: { id: number; name: string; wipe: WipeSchedule; lastWipeAt: number | null };
+  server: { id: number; name: string; wipe: WipeSchedule; lastWipeAt: number | null; countedWipeAt: number | null };
   now: number;
 }) {
   const { wipe } = server;
@@ -288,71 +303,105 @@ function WipeScheduleForm({
   const weekday = wipe.kind === "weekly" ? wipe.weekday : 4;
   const minute = wipe.kind === "weekly" || wipe.kind === "every_weeks" ? wipe.minute : 14 * 60;
   const from = wipe.kind === "every_weeks" ? wipe.from : moscowDate(now);
+  const time = (
+    <label className="admin-field">
+      {WIPE_TEXT.timeLabel}
+      <input name="time" type="time" defaultValue={minuteText(minute)} required />
+    </label>
+  );
+  const fields: Record<WipeKind, React.ReactNode> = {
+    none: null,
+    forced: null,
+    weekly: (
+      <>
+        <label className="admin-field">
+          {WIPE_TEXT.weekdayLabel}
+          <select name="weekday" defaultValue={String(weekday)}>
+            {WIPE_TEXT.weekdayNames.map((name, index) => (
+              <option key={name} value={String(index + 1)}>
+                {name}
+              </option>
+            ))}
+          </select>
+        </label>
+        {time}
+      </>
+    ),
+    every_weeks: (
+      <>
+        <label className="admin-field">
+          {WIPE_TEXT.weeksLabel}
+          <input
+            name="weeks"
+            type="number"
+            min={2}
+            max={8}
+            defaultValue={wipe.kind === "every_weeks" ? wipe.weeks : 2}
+            required
+          />
+        </label>
+        <label className="admin-field">
+          {WIPE_TEXT.fromLabel}
+          <input name="from" type="date" defaultValue={from} required />
+        </label>
+        {time}
+      </>
+    ),
+  };
   return (
-    <Form
-      method="post"
-      className="admin-form"
-      aria-label={WIPE_TEXT.formLabel(server.id)}
-      data-testid="wipe-schedule-form"
-    >
-      <input type="hidden" name="intent" value="wipe" />
-      <input type="hidden" name="serverId" value={server.id} />
-      <p className="admin-field admin-field--wide">
+    <div className="admin-wipe-schedule" data-testid="wipe-schedule">
+      <p>
         <strong>
           №{server.id} {server.name}
-        </strong>
+        </strong>{" "}
         <span className="muted" data-testid="wipe-schedule-now">
           {scheduleText(wipe)}
           {next ? ` · ${WIPE_TEXT.nextLabel} ${wipeDate(next.at)}${next.forced ? ` (${WIPE_TEXT.forced})` : ""}` : ""}
           {server.lastWipeAt != null ? ` · ${WIPE_TEXT.lastLabel} ${formatMoment(server.lastWipeAt)}` : ""}
+          {" · "}
+          {server.countedWipeAt != null
+            ? WIPE_CONSOLE_TEXT.countedWipe(formatMoment(server.countedWipeAt))
+            : WIPE_CONSOLE_TEXT.noCountedWipe}
         </span>
       </p>
-      <label className="admin-field">
-        {WIPE_TEXT.kindLabel}
-        <select name="wipeKind" defaultValue={wipe.kind}>
-          {WIPE_KINDS.map((kind) => (
-            <option key={kind} value={kind}>
-              {WIPE_TEXT.kindLabels[kind]}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="admin-field">
-        {WIPE_TEXT.weekdayLabel}
-        <select name="weekday" defaultValue={String(weekday)}>
-          {WIPE_TEXT.weekdayNames.map((name, index) => (
-            <option key={name} value={String(index + 1)}>
-              {name}
-            </option>
-          ))}
-        </select>
-      </label>
-      <label className="admin-field">
-        {WIPE_TEXT.timeLabel}
-        <input name="time" type="time" defaultValue={minuteText(minute)} />
-      </label>
-      <label className="admin-field">
-        {WIPE_TEXT.weeksLabel}
-        <input name="weeks" type="number" min={2} max={8} defaultValue={wipe.kind === "every_weeks" ? wipe.weeks : 2} />
-      </label>
-      <label className="admin-field">
-        {WIPE_TEXT.fromLabel}
-        <input name="from" type="date" defaultValue={from} />
-      </label>
-      <button type="submit" className="button button--small">
-        {WIPE_TEXT.save}
-      </button>
-    </Form>
+      {WIPE_KINDS.map((kind) => (
+        <details key={kind} className="admin-wipe-kind" open={kind === wipe.kind}>
+          <summary>
+            {WIPE_TEXT.kindLabels[kind]}
+            {kind === wipe.kind ? ` · ${WIPE_CONSOLE_TEXT.current}` : ""}
+          </summary>
+          <Form
+            method="post"
+            className="admin-form"
+            aria-label={WIPE_CONSOLE_TEXT.kindFormLabel(server.id, WIPE_TEXT.kindLabels[kind])}
+            data-testid="wipe-schedule-form"
+          >
+            <input type="hidden" name="intent" value="wipe" />
+            <input type="hidden" name="serverId" value={server.id} />
+            <input type="hidden" name="wipeKind" value={kind} />
+            {fields[kind]}
+            <button type="submit" className="button button--small">
+              {WIPE_TEXT.save}
+            </button>
+          </Form>
+        </details>
+      ))}
+    </div>
   );
 }
 
 /**
- * The fair-play windows after a wipe (decision 129): the list with a remove button each, and a plain
- * form that sets one (a type's category or item; setting it again replaces it).
+ * The fair-play windows after a wipe (decision 129): the list, each saying whether it holds now, until
+ * when and from which wipe (issue 46), with a remove button; a plain form that sets one (a type's
+ * category or item; setting it again replaces it). The type is chosen first by a GET form, so the
+ * target list holds only that type's items, with or without JavaScript.
  */
 function FairPlaySection({
   fairPlay,
   serverTypes,
+  chosenType,
+  servers,
+  now,
 }: {
   fairPlay: {
     windows: (Omit<FairPlayRow, "purchasesOpen"> & { purchasesOpen: boolean })[];
@@ -360,7 +409,11 @@ function FairPlaySection({
     items: { id: number; name: string; serverType: string }[];
   };
   serverTypes: readonly string[];
+  chosenType: string;
+  servers: readonly { serverType: string; countedWipeAt: number | null }[];
+  now: number;
 }) {
+  const submit = useSubmit();
   return (
     <section className="admin-section" aria-labelledby="fair-play-title">
       <h3 id="fair-play-title">{FAIR_PLAY_TEXT.consoleTitle}</h3>
@@ -375,7 +428,8 @@ function FairPlaySection({
               {window.categoryId !== null
                 ? FAIR_PLAY_TEXT.categoryOption(window.name)
                 : FAIR_PLAY_TEXT.itemOption(window.name)}{" "}
-              · {FAIR_PLAY_TEXT.rule(window.hours, window.purchasesOpen)}{" "}
+              · {FAIR_PLAY_TEXT.rule(window.hours, window.purchasesOpen)} ·{" "}
+              <span data-testid="fair-play-state">{fairPlayStateText(window, servers, now)}</span>{" "}
               <PostButton
                 fields={{ intent: "fairPlayRemove", windowId: window.id }}
                 label={FAIR_PLAY_TEXT.remove}
@@ -385,11 +439,14 @@ function FairPlaySection({
           ))}
         </ul>
       )}
-      <Form method="post" className="admin-form" aria-label={FAIR_PLAY_TEXT.consoleTitle} data-testid="fair-play-form">
-        <input type="hidden" name="intent" value="fairPlay" />
+      <Form method="get" className="admin-form" aria-label={WIPE_CONSOLE_TEXT.showType}>
         <label className="admin-field">
           {FAIR_PLAY_TEXT.serverType}
-          <select name="serverType" required>
+          <select
+            name="fairPlayType"
+            defaultValue={chosenType}
+            onChange={(event) => submit(event.currentTarget.form, { preventScrollReset: true, replace: true })}
+          >
             {serverTypes.map((type) => (
               <option key={type} value={type}>
                 {type}
@@ -397,19 +454,31 @@ function FairPlaySection({
             ))}
           </select>
         </label>
+        <button type="submit" className="button button--small button--ghost">
+          {WIPE_CONSOLE_TEXT.showType}
+        </button>
+      </Form>
+      <Form method="post" className="admin-form" aria-label={FAIR_PLAY_TEXT.consoleTitle} data-testid="fair-play-form">
+        <input type="hidden" name="intent" value="fairPlay" />
+        <input type="hidden" name="serverType" value={chosenType} />
+        <p className="admin-field">
+          {FAIR_PLAY_TEXT.serverType}: <strong>{chosenType}</strong>
+        </p>
         <label className="admin-field">
           {FAIR_PLAY_TEXT.target}
-          <select name="target" required>
+          <select name="target" required key={chosenType}>
             {fairPlay.categories.map((category) => (
               <option key={`c${category.id}`} value={`category:${category.id}`}>
                 {FAIR_PLAY_TEXT.categoryOption(category.name)}
               </option>
             ))}
-            {fairPlay.items.map((item) => (
-              <option key={`i${item.id}`} value={`item:${item.id}`}>
-                {FAIR_PLAY_TEXT.itemOption(item.name)} ({item.serverType})
-              </option>
-            ))}
+            {fairPlay.items
+              .filter((item) => item.serverType === chosenType)
+              .map((item) => (
+                <option key={`i${item.id}`} value={`item:${item.id}`}>
+                  {FAIR_PLAY_TEXT.itemOption(item.name)}
+                </option>
+              ))}
           </select>
         </label>
         <label className="admin-field">
@@ -429,6 +498,18 @@ function FairPlaySection({
       </Form>
     </section>
   );
+}
+
+/** «действует сейчас, до 28.11.2026, 21:00 (МСК), от вайпа 27.11.2026, 18:00», or why it doesn't. */
+function fairPlayStateText(
+  window: { serverType: string; hours: number },
+  servers: readonly { serverType: string; countedWipeAt: number | null }[],
+  now: number,
+): string {
+  const state = fairPlayState(window, servers, now);
+  if (state.kind === "no-wipe") return WIPE_CONSOLE_TEXT.noWipeYet;
+  const text = state.kind === "holds" ? WIPE_CONSOLE_TEXT.holdsNow : WIPE_CONSOLE_TEXT.endedAt;
+  return text(formatMoment(state.until), formatMoment(state.from));
 }
 
 /**

@@ -7,6 +7,29 @@ export function giftToText(nickname: string): string {
   return `Подарок для ${nickname}`;
 }
 
+/**
+ * A gift's «Статус» in the buyer's purchase history (issue 46): where the gift is, not the payment's
+ * «Завершено», which read as delivered while the friend had nothing yet.
+ */
+export function giftStatusLabel(state: InventoryState): string {
+  switch (state) {
+    case "waiting":
+      return "Подарок ждёт друга";
+    case "delivering":
+      return "Подарок выдаётся";
+    case "failed":
+      return "Подарок не выдан";
+    case "active":
+    case "received":
+    case "expired":
+      return "Подарок вручён";
+    case "returned":
+      return "Подарок отменён";
+    case "refunded":
+      return "Подарок возвращён";
+  }
+}
+
 /** The gift part of the item page's form. */
 export const GIFT_FORM = {
   toggle: "В подарок другу",

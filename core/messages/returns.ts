@@ -28,12 +28,19 @@ export function returnUntilText(iso: string): string {
   return `Можно вернуть до ${formatMoscowDate(iso)}`;
 }
 
-/** The confirmation before a return, and the notice after it. */
-export function returnConfirmText(itemName: string, rubles: number): string {
+/**
+ * The confirmation before a return, and the notice after it. A gift's (`giftTo`: the friend's name) says
+ * it is the gift that is cancelled and that the friend won't get it (issue 46).
+ */
+export function returnConfirmText(itemName: string, rubles: number, giftTo: string | null = null): string {
+  if (giftTo) {
+    return `Отменить подарок ${quoted(itemName)} для ${giftTo}? Друг его не получит, ${formatRubles(rubles)} вернутся на ваш баланс.`;
+  }
   return `Вернуть ${quoted(itemName)}? ${formatRubles(rubles)} вернутся на баланс.`;
 }
 
-export function returnedText(itemName: string, rubles: number): string {
+export function returnedText(itemName: string, rubles: number, giftTo: string | null = null): string {
+  if (giftTo) return `Подарок ${quoted(itemName)} для ${giftTo} отменён: ${formatRubles(rubles)} на балансе.`;
   return `${quoted(itemName)} возвращён: ${formatRubles(rubles)} на балансе.`;
 }
 

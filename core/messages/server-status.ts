@@ -4,6 +4,7 @@ export const SERVER_STATUS_FAILED = "Ошибка при получении ст
 export const SERVER_CARD_TEXT = {
   connect: "Подключиться",
   connectLabel: (ipPort: string) => `Подключиться к ${ipPort} через Steam`,
-  /** The card's way to its type's shop (issue 46): «Магазин SOLO». */
-  shop: (serverType: string) => `Магазин ${serverType}`,
+  /** The card's way into its type's shop (issue 46 item 7). */
+  shop: "Магазин",
+  shopLabel: (typeLabel: string) => `Магазин для серверов ${typeLabel}`,
 } as const;

@@ -53,7 +53,10 @@ export function statementDescription(facts: LedgerFacts): string {
         ? `Возврат покупки ${purchaseLabel(facts)}${reason}`
         : "Возврат пополнения банком";
     case "return":
-      return `Возврат покупки ${purchaseLabel(facts)} до выдачи`;
+      // A gift taken back is a cancelled gift, and says to whom (issue 46).
+      return facts.giftTo
+        ? `Отмена подарка ${purchaseLabel(facts)} для ${facts.giftTo} до выдачи`
+        : `Возврат покупки ${purchaseLabel(facts)} до выдачи`;
     case "refund_debt":
       return "Погашение долга после возврата пополнения";
     case "adjustment":

@@ -246,16 +246,27 @@ for (const javaScriptEnabled of [false, true]) {
     // The buyer takes it back from the history: asked first either way.
     if (javaScriptEnabled) {
       page.once("dialog", async (dialog) => {
-        assert.equal(flatText(dialog.message()), "Вернуть «Дерево ×10 000»? 49 ₽ вернутся на баланс.");
+        assert.equal(
+          flatText(dialog.message()),
+          `Отменить подарок «Дерево ×10 000» для ${friendName}? Друг его не получит, 49 ₽ вернутся на ваш баланс.`,
+        );
         await dialog.accept();
       });
       await row.getByRole("button", { name: "Вернуть" }).click();
     } else {
       await row.getByRole("button", { name: "Вернуть" }).click();
-      await page.getByRole("alert").filter({ hasText: "Вернуть «Дерево ×10 000»? 49 ₽ вернутся на баланс." }).waitFor();
+      await page
+        .getByRole("alert")
+        .filter({
+          hasText: `Отменить подарок «Дерево ×10 000» для ${friendName}? Друг его не получит, 49 ₽ вернутся на ваш баланс.`,
+        })
+        .waitFor();
       await page.getByRole("button", { name: "Да, вернуть" }).click();
     }
-    await page.getByRole("status").filter({ hasText: "«Дерево ×10 000» возвращён: 49 ₽ на балансе." }).waitFor();
+    await page
+      .getByRole("status")
+      .filter({ hasText: `Подарок «Дерево ×10 000» для ${friendName} отменён: 49 ₽ на балансе.` })
+      .waitFor();
     await page.locator("header .account__balance", { hasText: "100 ₽" }).waitFor();
     const returned = page.getByTestId("purchase-row").filter({ hasText: "Дерево" });
     assert.match(

@@ -1,5 +1,7 @@
 // The Russian status labels the profile pages show; the API sends the codes.
 
+import type { InventoryState } from "#core/profile/inventory-state.ts";
+
 export const INVENTORY_STATUS_LABEL: Record<string, string> = {
   not_used: "Не использован",
   used: "Использован",
@@ -26,6 +28,14 @@ const DEPOSIT_STATUS_LABEL: Record<string, string> = {
 
 export function depositStatusLabel(status: string): string {
   return DEPOSIT_STATUS_LABEL[status] ?? "Неизвестно";
+}
+
+/** A gift's badge colour, from where it is in the friend's Корзина. */
+export function giftTone(state: InventoryState): "good" | "wait" | "bad" | "neutral" {
+  if (state === "active" || state === "received" || state === "expired") return "good";
+  if (state === "waiting" || state === "delivering") return "wait";
+  if (state === "failed" || state === "refunded") return "bad";
+  return "neutral";
 }
 
 /** A status badge's colour: good, waiting or bad. */

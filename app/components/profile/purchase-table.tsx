@@ -1,10 +1,10 @@
 import { formatDate } from "#core/format/dates.ts";
 import { formatRubles } from "#core/format/money.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
-import { giftProgressText, giftToText } from "#core/messages/gift-notes.ts";
+import { giftProgressText, giftStatusLabel, giftToText } from "#core/messages/gift-notes.ts";
 import { inventoryState } from "#core/profile/inventory-state.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
-import { PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
+import { giftTone, PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
 import { ReturnForm } from "./return-form.tsx";
 
 /** `now` is the loader's clock, so a gift's state reads the same on the server and after hydration. */
@@ -28,18 +28,18 @@ export function PurchaseTable({ purchases, now }: { purchases: PurchaseView[]; n
           <tr key={purchase.id} data-testid="purchase-row">
             <td data-label="Дата">{formatDate(purchase.paid_at ?? purchase.created_at)}</td>
             <td data-label="Предмет">
-              {purchase.item_name}
-              {purchase.gift_to ? " " : null}
-              {purchase.gift_to ? <span className="purchase-gift">{giftToText(purchase.gift_to)}</span> : null}
-              {purchase.gift ? <GiftProgressNote purchase={purchase} now={now} /> : null}
+              <div className="purchase-item">
+                {purchase.item_name}
+                {purchase.gift_to ? " " : null}
+                {purchase.gift_to ? <span className="purchase-gift">{giftToText(purchase.gift_to)}</span> : null}
+                {purchase.gift ? <GiftProgressNote purchase={purchase} now={now} /> : null}
+              </div>
             </td>
             <td data-label="Сервер">{serverTypeLabel(purchase.server_type)}</td>
             <td data-label="Срок">{purchase.duration_text}</td>
             <td data-label="Цена">{formatRubles(purchase.price)}</td>
             <td data-label="Статус">
-              <span className={`profile-badge profile-badge--${statusTone(purchase.status)}`}>
-                {PURCHASE_STATUS_LABEL[purchase.status] ?? purchase.status}
-              </span>
+              <PurchaseStatus purchase={purchase} now={now} />
             </td>
             <td data-label="Транзакция" className="history-table__id">
               {purchase.transaction_id}
@@ -48,6 +48,19 @@ export function PurchaseTable({ purchases, now }: { purchases: PurchaseView[]; n
         ))}
       </tbody>
     </table>
+  );
+}
+
+/** A purchase's status badge; a gift's says where the gift is (issue 46). */
+function PurchaseStatus({ purchase, now }: { purchase: PurchaseView; now: string }) {
+  if (purchase.gift && (purchase.status === "completed" || purchase.status === "returned")) {
+    const state = inventoryState(purchase.gift, now);
+    return <span className={`profile-badge profile-badge--${giftTone(state)}`}>{giftStatusLabel(state)}</span>;
+  }
+  return (
+    <span className={`profile-badge profile-badge--${statusTone(purchase.status)}`}>
+      {PURCHASE_STATUS_LABEL[purchase.status] ?? purchase.status}
+    </span>
   );
 }
 
@@ -69,6 +82,7 @@ function GiftProgressNote({ purchase, now }: { purchase: PurchaseView; now: stri
           price: purchase.price,
           return_until: gift.return_until,
           returnable: gift.returnable,
+          gift_to: purchase.gift_to,
         }}
       />
     </>

@@ -12,7 +12,11 @@ import { Notice } from "../notice.tsx";
 export type ReturnActionResult =
   | { success: string; error?: undefined; confirm?: undefined }
   | { error: string; success?: undefined; confirm?: undefined }
-  | { confirm: { purchaseId: number; itemName: string; amount: number }; success?: undefined; error?: undefined };
+  | {
+      confirm: { purchaseId: number; itemName: string; amount: number; giftTo: string | null };
+      success?: undefined;
+      error?: undefined;
+    };
 
 /** The purchase a «Вернуть» can take back: its id, name, price and the end of its window. */
 export interface Returnable {
@@ -21,6 +25,8 @@ export interface Returnable {
   price: number | null;
   return_until: string | null;
   returnable: boolean;
+  /** A gift's friend: the confirmation says the friend won't get it. */
+  gift_to?: string | null;
 }
 
 /**
@@ -39,7 +45,7 @@ export function ReturnForm({ entry }: { entry: Returnable }) {
       className="inventory-card__return"
       preventScrollReset
       onSubmit={(event) => {
-        if (!window.confirm(returnConfirmText(entry.item_name, entry.price ?? 0))) {
+        if (!window.confirm(returnConfirmText(entry.item_name, entry.price ?? 0, entry.gift_to ?? null))) {
           event.preventDefault();
           return;
         }
@@ -63,10 +69,10 @@ export function ReturnNotice({ result }: { result: ReturnActionResult | undefine
   const location = useLocation();
   if (!result) return null;
   if (result.confirm) {
-    const { purchaseId, itemName, amount } = result.confirm;
+    const { purchaseId, itemName, amount, giftTo } = result.confirm;
     return (
       <Form method="post" className="profile-notice profile-notice--confirm" preventScrollReset>
-        <p role="alert">{returnConfirmText(itemName, amount)}</p>
+        <p role="alert">{returnConfirmText(itemName, amount, giftTo)}</p>
         <input type="hidden" name="intent" value="return" />
         <input type="hidden" name="purchase_id" value={purchaseId} />
         <input type="hidden" name="confirmed" value="1" />

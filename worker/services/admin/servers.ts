@@ -36,6 +36,8 @@ interface ServerListRow {
   wipeEveryWeeks: number | null;
   wipeFrom: string | null;
   lastWipeAt: number | null;
+  /** The wipe fair-play windows count from (servers.last_wipe_at, decision 129). */
+  countedWipeAt: number | null;
 }
 
 const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_port AS ipPort,
@@ -45,7 +47,8 @@ const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_por
     (SELECT COUNT(*) FROM deliveries d WHERE d.server_type = s.server_type AND d.status = 'pending') AS pending,
     s.wipe_kind AS wipeKind, s.wipe_weekday AS wipeWeekday, s.wipe_minute AS wipeMinute,
     s.wipe_every_weeks AS wipeEveryWeeks, s.wipe_from AS wipeFrom,
-    (SELECT MAX(w.wiped_at) FROM server_wipes w WHERE w.server_id = s.id) AS lastWipeAt
+    (SELECT MAX(w.wiped_at) FROM server_wipes w WHERE w.server_id = s.id) AS lastWipeAt,
+    s.last_wipe_at AS countedWipeAt
   FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id
   ORDER BY s.sort_order, s.id`;
 

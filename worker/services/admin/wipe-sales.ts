@@ -42,6 +42,34 @@ export async function listWipeSales(deps: Pick<Deps, "db">) {
   return deps.db.orm.select().from(wipeSales).orderBy(desc(wipeSales.id)).limit(100);
 }
 
+/**
+ * Each running wipe sale's window as the console says it (issue 46): the one going on now, else the
+ * next to start, from the schedules of its types' servers, as the cron will add them; null when none
+ * of them has a wipe on the schedule.
+ */
+export async function wipeSaleWindows(
+  deps: Pick<Deps, "db" | "now">,
+  sales: readonly { id: number; hours: number; serverTypes: string[] | null; cancelledAt: number | null }[],
+): Promise<Record<number, { startsAt: number; endsAt: number } | null>> {
+  const now = deps.now().getTime();
+  const [servers] = await deps.db.read([read<ServerRow>(SCHEDULED_SERVERS_READ)] as const);
+  const windows: Record<number, { startsAt: number; endsAt: number } | null> = {};
+  for (const sale of sales) {
+    if (sale.cancelledAt !== null) continue;
+    let earliest: { startsAt: number; endsAt: number } | null = null;
+    for (const server of servers) {
+      if (sale.serverTypes && !sale.serverTypes.includes(server.serverType)) continue;
+      // The first wipe whose window has not ended: one still within its hours, or the next.
+      const [wipe] = nextWipes(scheduleFromColumns(server), now - sale.hours * HOUR_MS, 1);
+      if (wipe && (!earliest || wipe.at < earliest.startsAt)) {
+        earliest = { startsAt: wipe.at, endsAt: wipe.at + sale.hours * HOUR_MS };
+      }
+    }
+    windows[sale.id] = earliest;
+  }
+  return windows;
+}
+
 /** Creates a wipe sale and its journal line in one batch; a category that doesn't exist is refused by the batch. */
 export async function createWipeSale(
   deps: Pick<Deps, "db" | "now">,
@@ -111,6 +139,10 @@ interface TemplateRow {
   serverTypes: string | null;
 }
 
+const SCHEDULED_SERVERS_READ = `SELECT server_type AS serverType, wipe_kind AS wipeKind, wipe_weekday AS wipeWeekday,
+      wipe_minute AS wipeMinute, wipe_every_weeks AS wipeEveryWeeks, wipe_from AS wipeFrom
+      FROM servers WHERE wipe_kind <> 'none'`;
+
 interface ServerRow {
   serverType: string;
   wipeKind: string;
@@ -131,9 +163,7 @@ export async function scheduleWipeSales(deps: Pick<Deps, "db" | "now">): Promise
   const [templates, servers, existing] = await deps.db.read([
     read<TemplateRow>(`SELECT id, title, percent, hours, category_ids AS categoryIds, server_types AS serverTypes
       FROM wipe_sales WHERE cancelled_at IS NULL`),
-    read<ServerRow>(`SELECT server_type AS serverType, wipe_kind AS wipeKind, wipe_weekday AS wipeWeekday,
-      wipe_minute AS wipeMinute, wipe_every_weeks AS wipeEveryWeeks, wipe_from AS wipeFrom
-      FROM servers WHERE wipe_kind <> 'none'`),
+    read<ServerRow>(SCHEDULED_SERVERS_READ),
     // Windows that may still matter: any started within the longest window, and every planned one.
     read<{ id: number; wipeSaleId: number; serverTypes: string; startsAt: number; cancelledAt: number | null }>(
       `SELECT id, wipe_sale_id AS wipeSaleId, server_types AS serverTypes, starts_at AS startsAt,

@@ -357,9 +357,11 @@ export async function purchaseItem(
       : sql``;
     const friendRow = gift
       ? [
+          // A friend known only by their SteamID takes the Steam name the buyer was shown (issue 46).
           statement(sql`INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES
               (${gift.steamId}, ${gift.nickname}, ${gift.avatarUrl}, 0)
-            ON CONFLICT(steam_id) DO NOTHING`),
+            ON CONFLICT(steam_id) DO UPDATE SET nickname = excluded.nickname
+              WHERE users.nickname = users.steam_id AND excluded.nickname <> excluded.steam_id`),
         ]
       : [];
     const results = await batchChangingCatalog(deps.db, [

@@ -6,10 +6,12 @@ import { statement } from "../../ports/database.ts";
 import { batchChangingCatalog } from "./catalog-snapshot.ts";
 
 export type ReturnResult =
-  | { ok: true; purchaseId: number; itemName: string; amount: number; balance: number }
+  | { ok: true; purchaseId: number; itemName: string; amount: number; balance: number; giftTo: string | null }
   | { ok: false; status: 403 | 404 | 409 | 410; error: string };
 
 type Failure = Extract<ReturnResult, { ok: false }>;
+/** A gift's friend (by their name on the site), so a returned gift reads as a cancelled gift (issue 46). */
+const GIFT_TO = sql`(SELECT f.nickname FROM users f WHERE f.id = p.gift_to_user_id)`;
 const fail = (status: Failure["status"], error: string): Failure => ({ ok: false, status, error });
 
 /**
@@ -63,11 +65,12 @@ export async function returnPurchase(
         WHERE id = (SELECT item_id FROM purchases WHERE id = ${purchaseId} AND status = 'returned')
           AND max_quantity IS NOT NULL AND sold_quantity > 0 AND EXISTS ${entryOf}`),
       statement(
-        sql`SELECT p.price, i.name FROM purchases p JOIN items i ON i.id = p.item_id WHERE p.id = ${purchaseId}`,
+        sql`SELECT p.price, i.name, ${GIFT_TO} AS giftTo FROM purchases p JOIN items i ON i.id = p.item_id
+          WHERE p.id = ${purchaseId}`,
       ),
     ]);
     const [balance] = (results[3]?.rows ?? []) as { balance: number | null }[];
-    const [bought] = (results[6]?.rows ?? []) as { price: number; name: string }[];
+    const [bought] = (results[6]?.rows ?? []) as { price: number; name: string; giftTo: string | null }[];
     if (!balance || balance.balance === null || !bought)
       throw new Error("return guard matched no row but the batch committed");
     return {
@@ -76,6 +79,7 @@ export async function returnPurchase(
       itemName: bought.name,
       amount: kopecksToRubles(bought.price),
       balance: kopecksToRubles(balance.balance),
+      giftTo: bought.giftTo,
     };
   } catch (error) {
     const reason = await whyNot(deps, userId, purchaseId, now);
@@ -93,16 +97,16 @@ export async function returnPreview(
   deps: Pick<Deps, "db" | "now">,
   userId: number,
   purchaseId: number,
-): Promise<{ ok: true; purchaseId: number; itemName: string; amount: number } | Failure> {
+): Promise<{ ok: true; purchaseId: number; itemName: string; amount: number; giftTo: string | null } | Failure> {
   const reason = await whyNot(deps, userId, purchaseId, deps.now().getTime());
   if (reason) return reason;
-  const { rows } = await deps.db.run<{ price: number; name: string }>(
-    statement(sql`SELECT p.price, i.name FROM purchases p JOIN items i ON i.id = p.item_id
+  const { rows } = await deps.db.run<{ price: number; name: string; giftTo: string | null }>(
+    statement(sql`SELECT p.price, i.name, ${GIFT_TO} AS giftTo FROM purchases p JOIN items i ON i.id = p.item_id
       WHERE p.id = ${purchaseId} AND p.user_id = ${userId}`),
   );
   const [row] = rows;
   if (!row) return fail(404, RETURN_ERRORS.notFound);
-  return { ok: true, purchaseId, itemName: row.name, amount: kopecksToRubles(row.price) };
+  return { ok: true, purchaseId, itemName: row.name, amount: kopecksToRubles(row.price), giftTo: row.giftTo };
 }
 
 /** Why the purchase can't be returned, read afresh after the batch aborted. */
