@@ -42,7 +42,10 @@ for (const width of [375, 1280]) {
         const phrase = flatText(await line.locator(".wipe-schedules__phrase").innerText()).replace(/^· /, "");
         assert.equal(phrase, home.get(server.name), server.name);
         const last = flatText(await line.innerText()).match(/Последний вайп: .*$/)?.[0];
-        if (last) assert.match(last, /^Последний вайп: \d\d\.\d\d\.\d{4}, \d\d:\d\d МСК$/);
+        // A card that says the server wiped has the date here, in МСК (the seed wipes none before the tests).
+        if (home.get(server.name)?.startsWith("вайп был")) {
+          assert.match(last ?? "", /^Последний вайп: \d\d\.\d\d\.\d{4}, \d\d:\d\d МСК$/, server.name);
+        }
       }
       // The calendar's last day: every seeded server has a schedule, and wipes on it.
       const rows = await page.getByTestId("wipe-row").evaluateAll((nodes) =>
