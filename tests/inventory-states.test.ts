@@ -99,7 +99,7 @@ describe("the Корзина, one state at a time", () => {
 
     const active = await korzina(deps, player.token);
     expect(active.text).toContain("Действует");
-    expect(active.text).toMatch(/Действует до \d\d\.\d\d\.\d{4}, \d\d:\d\d · осталось 30 дней/);
+    expect(active.text).toMatch(/Действует до \d\d\.\d\d\.\d{4}, \d\d:\d\d\sМСК · осталось 30 дней/);
     expect(active.text).not.toContain("Ждёт выдачи");
 
     clock.advance(31 * DAY);
