@@ -27,19 +27,33 @@ export function previousRelease(): Release {
 
 const git = (...args: string[]) => execFileSync("git", args, { cwd: root, encoding: "utf8" });
 
+function hasCommit(commit: string): boolean {
+  try {
+    git("cat-file", "-e", `${commit}^{commit}`);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
 /** The previous release's checkout, built for Node: a folder with build-node/, migrations/ and node_modules/. */
 export function buildPreviousRelease(): string {
   const { commit } = previousRelease();
   const folder = join(tmpdir(), `site-release-${commit}`);
   const built = join(folder, ".built");
   if (existsSync(built)) return folder;
-  try {
-    git("cat-file", "-e", `${commit}^{commit}`);
-  } catch {
-    assert.fail(
-      `releases.json's ${commit} is not in this clone: the rollback test needs the history (git fetch --unshallow)`,
-    );
+  if (!hasCommit(commit)) {
+    // A shallow clone (some CI checkouts): ask the clone's origin for that one commit.
+    try {
+      git("fetch", "--quiet", "--depth=1", "origin", commit);
+    } catch {
+      // said below
+    }
   }
+  assert.ok(
+    hasCommit(commit),
+    `releases.json's ${commit} is not in this clone: the rollback test needs the history (git fetch --unshallow)`,
+  );
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder);
   execSync(`git archive ${commit} | tar -x -C ${JSON.stringify(folder)}`, { cwd: root, stdio: "inherit" });
