@@ -156,7 +156,7 @@ describe("the site's witness of its progress (decision 133)", () => {
   });
 
   it("a restore it finds asks for the payments walk, as db:restore does (decision 135)", async () => {
-    const deps = testDeps();
+    const deps = testDeps({ now: testClock().now });
     await deps.kv.delete(RESTORE_MARKER_KEY);
     const now = deps.now().getTime();
     const found = { ledger: 1, entries: 1, acks: {} };
