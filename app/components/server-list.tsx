@@ -2,7 +2,7 @@ import { useEffect, useState } from "react";
 import { formatMap, steamConnectUrl } from "#core/format/server-card.ts";
 import { serverTypeLabel } from "#core/format/server-type.ts";
 import { SERVER_CARD_TEXT } from "#core/messages/server-status.ts";
-import { knownServerType } from "#core/shop/server-type-choice.ts";
+import { isServerType } from "#core/shop/server-types.ts";
 import { NO_SCHEDULE, wipePhrase } from "#core/wipe/schedule.ts";
 import { isOnline, parseServerStatus, type ServerView, serverIcon } from "../lib/servers.ts";
 import { CopyButton } from "./copy-button.tsx";
@@ -110,7 +110,8 @@ function ServerCard({ server, now, onCopied }: { server: ServerView; now: number
   // The next wipe from the schedule, or a fresh reported one (decision 128), as of the loader's clock.
   const wipe = wipePhrase(server.wipe ?? NO_SCHEDULE, server.wiped_at, now);
   // The shop's selector link for this type, so the shop keeps it in its cookie (decision 107).
-  const shopType = knownServerType(server.server_type);
+  // Not knownServerType: its zod schema would ride into the browser's code (tests/server/browser-bundle.test.ts).
+  const shopType = isServerType(server.server_type) ? server.server_type : null;
   return (
     <li className="server-card">
       <img className="server-card__icon" src={serverIcon(server.server_type)} width={56} height={56} alt="" />

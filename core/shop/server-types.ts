@@ -2,6 +2,11 @@
 export const SERVER_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"] as const;
 export type ServerType = (typeof SERVER_TYPES)[number];
 
+/** Whether `value` names a type the shop sells; without zod, so the browser's code can ask it. */
+export function isServerType(value: string): value is ServerType {
+  return (SERVER_TYPES as readonly string[]).includes(value);
+}
+
 /** The type a page falls back to when none can be found. */
 export const DEFAULT_SERVER_TYPE: ServerType = "SOLO";
 

@@ -112,7 +112,7 @@ describe("operator scripts on the Node server's libSQL database", () => {
   it("servers wipe sets a wipe schedule as the console does, refusing what is not one in its words", async () => {
     assert.match(
       await script("servers.ts", "wipe", "--id", "1", "--kind", "weekly", "--weekday", "4", "--time", "14:00"),
-      /^Расписание вайпов сервера №1 сохранено — каждую неделю: чт 14:00 \(file:.*\)\.\n/,
+      /^Расписание вайпов сервера №1 сохранено — каждую неделю: чт 14:00\sМСК \(file:.*\)\.\n/,
     );
     assert.match(
       await refusal("servers.ts", "wipe", "--id", "1", "--kind", "every_weeks", "--weeks", "2", "--time", "14:00"),

@@ -303,7 +303,7 @@ describe("a rollback is the previous code on the same data, with a site selling 
     const previous = buildPreviousRelease();
     const site = seededSite(join(previous, "migrations"));
     const walk = await walkUpgradeAndRollback(site, { old: previous, new: root });
-    assert.match(walk.migrated, /^(Applied \d+ migrations? to|Nothing to apply: )file:data\/site\.db/);
+    assert.match(walk.migrated, /^(Applied \d+ migrations? to |Nothing to apply: )file:data\/site\.db/);
     const all = merged(walk.byOld, walk.byNew, walk.afterRollback);
     for (const sales of [walk.byOld, walk.byNew, walk.afterRollback]) {
       assert.ok(sales.payments.length > 0 && sales.deliveries.length > 0, "each version took a top-up and delivered");
