@@ -140,6 +140,18 @@ for (const javaScriptEnabled of [false, true]) {
   });
 }
 
+/** The days first, then «до вайпа» at its price with the moment it ends (decision 139). */
+function assertOffered(options: string[]): void {
+  const [days, untilWipe, ...rest] = options.map(flatText);
+  assert.equal(days, flatText(`7 дней ${formatRubles(70)}`));
+  assert.ok(
+    untilWipe?.startsWith(flatText(`${UNTIL_WIPE_TEXT.term} ${formatRubles(UNTIL_WIPE_PRICE)} закончится `)),
+    untilWipe,
+  );
+  assert.match(untilWipe ?? "", /МСК/);
+  assert.deepEqual(rest, []);
+}
+
 test("without JavaScript at 375 px: a guest sees «до вайпа» for 150 ₽; a player short of 50 ₽ tops up, comes back to it chosen, buys it, and the Корзина says until which wipe it runs", async () => {
   const item = made[0];
   assert.ok(item, "the console made the item");
@@ -158,11 +170,7 @@ test("without JavaScript at 375 px: a guest sees «до вайпа» for 150 ₽
   await newPlayerWith100(page, false);
   await page.goto(itemPage);
   await page.getByRole("heading", { level: 1, name: item.name }).waitFor();
-  const options = await page.locator(".durations__option").allInnerTexts();
-  assert.deepEqual(options.map(flatText), [
-    flatText(`7 дней ${formatRubles(70)}`),
-    flatText(`${UNTIL_WIPE_TEXT.term} ${formatRubles(UNTIL_WIPE_PRICE)}`),
-  ]);
+  assertOffered(await page.locator(".durations__option").allInnerTexts());
   assert.equal(await untilWipeOption(page).getByRole("radio").getAttribute("value"), "0");
   // At 375 px the page never scrolls sideways and no word on it is split.
   const overflow = await pageWidthOverflow(page);
@@ -249,10 +257,7 @@ test("with JavaScript at 1280 px: the shop's buy dialog offers «до вайпа
   await card.getByRole("link", { name: "Купить" }).click();
   const dialog = page.locator("dialog.buy-dialog");
   assert.equal(await dialog.locator("h2").innerText(), "Выберите срок");
-  assert.deepEqual((await dialog.locator(".durations__option").allInnerTexts()).map(flatText), [
-    flatText(`7 дней ${formatRubles(70)}`),
-    flatText(`${UNTIL_WIPE_TEXT.term} ${formatRubles(UNTIL_WIPE_PRICE)}`),
-  ]);
+  assertOffered(await dialog.locator(".durations__option").allInnerTexts());
   await untilWipeOption(dialog).click();
   // 100 ₽ of 150: the dialog says so and links to the top-up that comes back with «до вайпа».
   assert.equal(

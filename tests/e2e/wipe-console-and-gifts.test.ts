@@ -122,6 +122,14 @@ for (const javaScriptEnabled of [true, false]) {
       flatText(await page.getByTestId("wipe-schedule-now").first().innerText()),
       /окна честной игры считаются от вайпа|вайпа, от которого считаются окна честной игры, ещё не было/,
     );
+    // Server №1's seeded schedule back (weekly, пт 18:00, db/seed/servers.ts): the calendar's browser
+    // tests read the seed's schedules from the same site.
+    const weeklyKind = page.locator("details", { has: weekly });
+    if ((await weeklyKind.getAttribute("open")) === null) await weeklyKind.locator("summary").click();
+    await weekly.locator('select[name="weekday"]').selectOption("5");
+    await weekly.locator('input[name="time"]').fill("18:00");
+    await weekly.getByRole("button", { name: "Сохранить расписание" }).click();
+    await page.getByRole("status").filter({ hasText: "каждую неделю: пт 18:00" }).waitFor();
 
     // The fair-play target list follows the type chosen first.
     const types = page.getByRole("form", { name: "Показать товары типа" });
