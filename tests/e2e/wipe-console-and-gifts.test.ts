@@ -125,11 +125,12 @@ for (const javaScriptEnabled of [true, false]) {
     );
     // Server №1's seeded schedule back (weekly, пт 18:00, db/seed/servers.ts): the calendar's browser
     // tests read the seed's schedules from the same site.
-    const weeklyKind = page.locator("details", { has: weekly });
-    if ((await weeklyKind.getAttribute("open")) === null) await weeklyKind.locator("summary").click();
-    await weekly.locator('select[name="weekday"]').selectOption("5");
-    await weekly.locator('input[name="time"]').fill("18:00");
-    await weekly.getByRole("button", { name: "Сохранить расписание" }).click();
+    // Submitted as its own form is, whether or not its <details> is open at that moment.
+    await weekly.evaluate((form: HTMLFormElement) => {
+      (form.elements.namedItem("weekday") as HTMLSelectElement).value = "5";
+      (form.elements.namedItem("time") as HTMLInputElement).value = "18:00";
+      form.requestSubmit();
+    });
     await page.getByRole("status").filter({ hasText: "каждую неделю: пт 18:00" }).waitFor();
 
     // The fair-play target list follows the type chosen first.
