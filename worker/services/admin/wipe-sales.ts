@@ -2,6 +2,7 @@ import { desc, sql } from "drizzle-orm";
 import { z } from "zod";
 import { SALES_TEXT } from "#core/messages/admin.ts";
 import { WIPE_SALE_TEXT } from "#core/messages/wipe.ts";
+import { smallCountText } from "#core/schemas/common.ts";
 import { saleFields, saleFieldsOf } from "#core/schemas/sale.ts";
 import { MAX_WIPE_SALE_HOURS } from "#core/shop/sales.ts";
 import { nextWipes, scheduleFromColumns } from "#core/wipe/schedule.ts";
@@ -22,12 +23,7 @@ const HOUR_MS = 60 * 60 * 1000;
 export const WIPE_SALE_LOOKAHEAD_MS = 24 * HOUR_MS;
 export const wipeSaleFormSchema = z.object({
   ...saleFields,
-  hours: z
-    .string(WIPE_SALE_TEXT.badHours)
-    .trim()
-    .regex(/^\d{1,2}$/, WIPE_SALE_TEXT.badHours)
-    .transform(Number)
-    .pipe(z.number().min(1, WIPE_SALE_TEXT.badHours).max(MAX_WIPE_SALE_HOURS, WIPE_SALE_TEXT.badHours)),
+  hours: smallCountText(MAX_WIPE_SALE_HOURS, WIPE_SALE_TEXT.badHours),
 });
 
 export type WipeSaleForm = z.output<typeof wipeSaleFormSchema>;
