@@ -66,6 +66,7 @@ export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = ".", build?: s
     stdio: ["ignore", "pipe", "pipe"],
     detached: true,
   });
+  stopWithThisProcess(server);
   let output = "";
   server.stdout?.on("data", (chunk) => {
     output += chunk;
@@ -85,6 +86,32 @@ export async function serveNodeSite(env: NodeJS.ProcessEnv, cwd = ".", build?: s
   }
   server.kill("SIGKILL");
   throw new Error(`the Node server did not start:\n${output}`);
+}
+
+const running = new Set<ChildProcess>();
+let killsOnExit = false;
+
+/**
+ * A server a failed test left running dies with the test file's process: its own process group would
+ * outlive it, hold its port and keep the runner's pipes open (a CI run once waited out its limit so).
+ */
+function stopWithThisProcess(server: ChildProcess): void {
+  if (!killsOnExit) {
+    killsOnExit = true;
+    process.once("exit", () => {
+      for (const child of running) {
+        if (child.exitCode === null && child.signalCode === null && child.pid) {
+          try {
+            process.kill(-child.pid, "SIGKILL");
+          } catch {
+            // already gone
+          }
+        }
+      }
+    });
+  }
+  running.add(server);
+  server.once("exit", () => running.delete(server));
 }
 
 /** Starts the built server where it must refuse to start and waits for it to exit: its code and its stderr. */

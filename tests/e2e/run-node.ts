@@ -2,6 +2,7 @@
 // the Worker build. Port: E2E_NODE_PORT (default 8790). Usage: node tests/e2e/run-node.ts [files…]
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { NODE_TEST_ARGS } from "../support/node-test-args.ts";
 import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "./node-site.ts";
 import { E2E_EXPORT_ROWS_PER_FILE, stopSite } from "./site.ts";
 
@@ -20,7 +21,7 @@ const server = await serveNodeSite({
 });
 let status = 1;
 try {
-  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+  const result = spawnSync(process.execPath, [...NODE_TEST_ARGS, ...files], {
     stdio: "inherit",
     env: { ...process.env, E2E_PORT: String(port), E2E_DATABASE_URL: databaseUrl },
   });

@@ -2,6 +2,7 @@
 // tests/e2e/*.test.ts with Node's test runner, stop the server.
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
+import { NODE_TEST_ARGS } from "../support/node-test-args.ts";
 import { buildSite, d1File, E2E_EXPORT_ROWS_PER_FILE, fireCron, freshState, serveSite, stopSite } from "./site.ts";
 
 const only = process.argv.slice(2);
@@ -15,7 +16,7 @@ const server = await serveSite(stateDir);
 let status = 1;
 try {
   await fireCron();
-  const result = spawnSync(process.execPath, ["--test", "--test-concurrency=1", ...files], {
+  const result = spawnSync(process.execPath, [...NODE_TEST_ARGS, ...files], {
     stdio: "inherit",
     // The signedIn fixture (signed-in.ts) writes its sessions into the site's own database.
     env: { ...process.env, E2E_DATABASE_URL: d1File(stateDir) },

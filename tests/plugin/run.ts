@@ -13,6 +13,7 @@ import type { AddressInfo } from "node:net";
 import { join, resolve } from "node:path";
 import { buildNodeSite, freePort, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../e2e/node-site.ts";
 import { buildSite, d1File, E2E_ORIGIN, freshState, serveSite, stopSite } from "../e2e/site.ts";
+import { NODE_TEST_ARGS } from "../support/node-test-args.ts";
 import { buildHarness, monoAvailable } from "./harness.ts";
 
 if (!monoAvailable()) {
@@ -68,7 +69,7 @@ function runScenarios(runtime: string, origin: string, databaseUrl: string, cont
   console.log(`\n# the real plugin against the ${runtime} runtime (${origin})`);
   const pattern = process.env.PLUGIN_TEST_PATTERN ? [`--test-name-pattern=${process.env.PLUGIN_TEST_PATTERN}`] : [];
   // Asynchronous, so this process keeps answering the control address while the scenarios run.
-  const child = spawn(process.execPath, ["--test", "--test-concurrency=1", ...pattern, ...files], {
+  const child = spawn(process.execPath, [...NODE_TEST_ARGS, ...pattern, ...files], {
     stdio: "inherit",
     env: {
       ...process.env,
