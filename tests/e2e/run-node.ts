@@ -1,16 +1,39 @@
 // `npm run test:e2e:node`: the browser tests against the Node server (build-node/, libSQL) instead of
-// the Worker build. Port: E2E_NODE_PORT (default 8790). Usage: node tests/e2e/run-node.ts [files…]
+// the Worker build, but for WORKER_BUILD_ONLY. Port: E2E_NODE_PORT (default 8790). Usage: node tests/e2e/run-node.ts [files…]
 import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { NODE_TEST_ARGS } from "../support/node-test-args.ts";
 import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "./node-site.ts";
 import { E2E_EXPORT_ROWS_PER_FILE, stopSite } from "./site.ts";
 
+/**
+ * Browser tests whose subject is what a page shows (its layout, its words, its accessibility), rendered
+ * by the same React code on both runtimes: they run against the Worker build only (decision 145). Every
+ * other file, a new one too, runs here as well: sign-in, money, gifts, returns, the console's actions,
+ * the headers and the scripts the Node server serves.
+ */
+export const WORKER_BUILD_ONLY = [
+  "admin-operators.test.ts",
+  "axe.test.ts",
+  "categories.test.ts",
+  "home.test.ts",
+  "layout-375.test.ts",
+  "pages.test.ts",
+  "price-shown.test.ts",
+  "sales.test.ts",
+  "shop.test.ts",
+  "wipe-console-and-gifts.test.ts",
+  "wipe-reading-more.test.ts",
+  "wipe-reading.test.ts",
+];
+
 const port = Number(process.env.E2E_NODE_PORT ?? 8790);
 const only = process.argv.slice(2);
-const files = (only.length ? only : readdirSync("tests/e2e").filter((file) => file.endsWith(".test.ts"))).map((file) =>
-  file.startsWith("tests/") ? file : `tests/e2e/${file}`,
-);
+const files = (
+  only.length
+    ? only
+    : readdirSync("tests/e2e").filter((file) => file.endsWith(".test.ts") && !WORKER_BUILD_ONLY.includes(file))
+).map((file) => (file.startsWith("tests/") ? file : `tests/e2e/${file}`));
 
 buildNodeSite();
 const databaseUrl = freshNodeDatabase(".e2e-node-state");
