@@ -243,9 +243,9 @@ async function page(site: HotSite, fixture: HotFixture | null, path: string): Pr
   const headers = new Headers(fixture ? { cookie: `__session=${fixture.player.token}` } : {});
   const request = new Request(`${ORIGIN}${path}`, { headers });
   const url = new URL(request.url);
-  const { middleware, loaders, params } = routeChain(url.pathname);
+  const { middleware, loaders, params, pattern } = routeChain(url.pathname);
   const context: RouterContextProvider = createRouterContext(site.deps);
-  const args = { request, context, params, url, pattern: url.pathname };
+  const args = { request, context, params, url, pattern };
   let loaderData: unknown[] = [];
   const chain = async (index: number): Promise<Response> => {
     const run = middleware[index] as ((a: unknown, next: () => Promise<Response>) => Promise<unknown>) | undefined;

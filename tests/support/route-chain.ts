@@ -45,6 +45,8 @@ export interface RouteChain {
   /** Every matched route's loader (run at once once the middleware has called next). */
   loaders: RouteFunction[];
   params: Params;
+  /** The matched route's pattern, as a loader's `pattern` has it ("/shop/items/:id"). */
+  pattern: string;
 }
 
 /** The chain React Router runs for `pathname` (a path without the query), as app/routes.ts nests it. */
@@ -62,5 +64,6 @@ export function routeChain(pathname: string): RouteChain {
     middleware: found.flatMap((module) => module.middleware ?? []),
     loaders: found.flatMap((module) => (module.loader ? [module.loader] : [])),
     params: matches.at(-1)?.params ?? {},
+    pattern: `/${matches.flatMap((match) => (match.route.path ? [match.route.path] : [])).join("/")}`,
   };
 }

@@ -132,7 +132,7 @@ describe("the pages' chains (the hot paths run what app/routes.ts nests)", () =>
     const corner = routeChain("/profile");
     expect(corner.middleware).toEqual(expect.arrayContaining(profileMiddleware));
     expect(corner.loaders).toEqual(expect.arrayContaining([rootLoader, profileLoader, inventoryLoader]));
-    expect(routeChain("/shop/items/7").params).toEqual({ id: "7" });
+    expect(routeChain("/shop/items/7")).toMatchObject({ params: { id: "7" }, pattern: "/shop/items/:id" });
   });
 
   it("are what every page's hot path ran", () => {
