@@ -93,6 +93,6 @@ export default defineConfig({
     name: "node-libsql",
     environment: "node",
     include: [...BOTH_RUNTIMES, "tests/runtime/node/*.test.ts"],
-    setupFiles: ["./tests/setup.ts"],
+    setupFiles: ["./tests/runtime/node/setup.ts"],
   },
 });

@@ -266,6 +266,24 @@ describe("a wipe ends «до вайпа»", () => {
     expect(removals(plugin)).toHaveLength(1);
   });
 
+  it("ends nothing at a slot the forced wipe took: Thursday 20:00 on the month's first Thursday passes, its 22:00 ends it", async () => {
+    const { clock, deps, player, plugin, buy, entriesOf, revokesOf } = await world();
+    expect((await buy(0)).ok).toBe(true);
+    await plugin.tick([player.steamId]);
+
+    // The schedule's own 20:00 has passed, and the cron's run that minute is over.
+    clock.set(THURSDAY_WIPE - 2 * HOUR + 30 * 1000);
+    await runScheduled("* * * * *", deps);
+    const [entry] = await entriesOf();
+    if (!entry) throw new Error("no entry");
+    expect(entry.expiresAt).toBeNull();
+    expect(await revokesOf(entry.id)).toEqual([]);
+
+    clock.set(THURSDAY_WIPE + 30 * 1000);
+    await runScheduled("* * * * *", deps);
+    expect((await entriesOf())[0]?.expiresAt).toBe(THURSDAY_WIPE);
+  });
+
   it("ends a grant given on the old map and saved by the wipe's shutdown, though that save is reported from the new map", async () => {
     const { clock, player, plugin, buy, entriesOf, revokesOf, newMap } = await world();
     await newMap(plugin, 2 * DAY);

@@ -6,6 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { type Client, createClient } from "@libsql/client";
 import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
+import { FINISHED, LEASE_NAME, minuteOf } from "../../worker/cron/lease.ts";
 import { deriveServerKey, generateKeySalt } from "../../worker/services/game/keys.ts";
 import { signInThroughStandIn } from "../server/sign-in.ts";
 
@@ -273,16 +274,33 @@ export async function setWipeSchedule(
 }
 
 /**
- * The site's minutely cron has run since `at` (ms): waits until `at` is past, then on the Worker runs
- * the cron once as Cloudflare would (tests/e2e/site.ts fireCron); the Node server runs its own every
- * minute (worker/node/schedule.ts), so there the minute's tick has been. Callers wait for its effect.
+ * Resolves once a run of the site's minutely cron for the minute `at` falls in, or a later one, is
+ * over, so each job has had its chance at that minute: a scenario may then assert that one did nothing.
+ * On the Worker the test runs the cron once after `at`, as Cloudflare would (tests/e2e/site.ts
+ * fireCron), and workerd answers once the run and its waitUntil are done. The Node server runs its own
+ * every minute (worker/node/schedule.ts) and marks the minute's lease row finished when its jobs are
+ * (worker/cron/lease.ts): that row is the sign.
  */
-export async function cronRunsAfter(at: number): Promise<void> {
+export async function cronHasRun(at: number): Promise<void> {
   const wait = at + 1000 - Date.now();
   if (wait > 0) await new Promise((done) => setTimeout(done, wait));
-  if (RUNTIME !== "worker") return;
-  const response = await fetch(`${SITE_ORIGIN}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
-  if (!response.ok) throw new Error(`the cron answered ${response.status}`);
+  if (RUNTIME === "worker") {
+    const response = await fetch(`${SITE_ORIGIN}/cdn-cgi/handler/scheduled?cron=*+*+*+*+*`);
+    if (!response.ok) throw new Error(`the cron answered ${response.status}`);
+    return;
+  }
+  const minute = minuteOf(at);
+  const deadline = Date.now() + 2 * 60_000;
+  for (;;) {
+    const [lease] = await all<{ slot: number; holder: string }>(
+      "SELECT slot, holder FROM job_leases WHERE name = ?",
+      LEASE_NAME,
+    );
+    const slot = Number(lease?.slot ?? -1);
+    if (slot > minute || (slot === minute && lease?.holder === FINISHED)) return;
+    if (Date.now() > deadline) throw new Error(`the Node cron never finished the run of minute ${minute}`);
+    await new Promise((done) => setTimeout(done, 250));
+  }
 }
 
 // Buying over HTTP, as the shop's script does, with the session a browser gets from the Steam

@@ -10,16 +10,6 @@
 import { sql } from "drizzle-orm";
 import type { RouterContextProvider } from "react-router";
 import { createRouterContext } from "#app/lib/deps-context.server.ts";
-import { loader as rootLoader } from "#app/root.tsx";
-import { loader as balanceLoader } from "#app/routes/balance.tsx";
-import { loader as homeLoader } from "#app/routes/home.tsx";
-import { loader as depositsLoader } from "#app/routes/profile.deposits.tsx";
-import { loader as inventoryLoader } from "#app/routes/profile.inventory.tsx";
-import { loader as purchasesLoader } from "#app/routes/profile.purchases.tsx";
-import { loader as statementLoader } from "#app/routes/profile.statement.tsx";
-import { loader as profileLoader, middleware as profileMiddleware } from "#app/routes/profile.tsx";
-import { loader as itemLoader } from "#app/routes/shop.item.tsx";
-import { loader as shopLoader, middleware as shopMiddleware } from "#app/routes/shop.tsx";
 import { createApp } from "#worker/app.ts";
 import { runScheduled } from "#worker/cron/index.ts";
 import type { Deps, Platform } from "#worker/deps.ts";
@@ -34,6 +24,7 @@ import { recheckPendingPayments } from "#worker/services/payments/recheck.ts";
 import { refreshServerStatus } from "#worker/services/server-status.ts";
 import { wireDeps } from "#worker/wiring.ts";
 import { signRequest } from "./plugin-simulator.ts";
+import { routeChain } from "./route-chain.ts";
 
 export const ORIGIN = "http://localhost:5173";
 const HOUR_MS = 60 * 60 * 1000;
@@ -236,37 +227,36 @@ async function buy(site: HotSite, fixture: HotFixture, itemId = fixture.itemId, 
   if (response.status !== 201) throw new Error(`purchase answered ${response.status}: ${await response.text()}`);
 }
 
-type RouteFunction = (args: never) => unknown;
+/** A page's run: the middleware and loaders it went through (its route chain), and what the loaders answered. */
+export interface PageRun {
+  pathname: string;
+  ran: unknown[];
+  loaderData: unknown[];
+}
 
 /**
- * A page as React Router serves it: the matched routes' middleware in order, then every matched
- * loader at once (root's included). Answers what the loaders answered; a thrown redirect fails.
+ * A page as React Router serves it: the route chain app/routes.ts gives its address (root, every
+ * layout, the page), each route's middleware in order, then every matched loader at once. Answers
+ * what the loaders answered; a thrown redirect fails.
  */
-async function page(
-  site: HotSite,
-  fixture: HotFixture | null,
-  path: string,
-  {
-    middleware = [],
-    loaders,
-    params = {},
-  }: { middleware?: RouteFunction[]; loaders: RouteFunction[]; params?: Record<string, string> },
-): Promise<unknown[]> {
+async function page(site: HotSite, fixture: HotFixture | null, path: string): Promise<PageRun> {
   const headers = new Headers(fixture ? { cookie: `__session=${fixture.player.token}` } : {});
   const request = new Request(`${ORIGIN}${path}`, { headers });
+  const url = new URL(request.url);
+  const { middleware, loaders, params, pattern } = routeChain(url.pathname);
   const context: RouterContextProvider = createRouterContext(site.deps);
-  const args = { request, context, params, url: new URL(request.url), pattern: new URL(request.url).pathname };
-  let results: unknown[] = [];
+  const args = { request, context, params, url, pattern };
+  let loaderData: unknown[] = [];
   const chain = async (index: number): Promise<Response> => {
     const run = middleware[index] as ((a: unknown, next: () => Promise<Response>) => Promise<unknown>) | undefined;
     if (!run) {
-      results = await Promise.all(loaders.map((loader) => (loader as (a: unknown) => unknown)(args)));
+      loaderData = await Promise.all(loaders.map((loader) => (loader as (a: unknown) => unknown)(args)));
       return new Response(null);
     }
     return (await run(args, () => chain(index + 1))) as Response;
   };
   await chain(0);
-  return results;
+  return { pathname: url.pathname, ran: [...middleware, ...loaders], loaderData };
 }
 
 // ---- The hot paths ------------------------------------------------------------
@@ -422,66 +412,42 @@ export const hotPaths: HotPath[] = [
   {
     name: "page /profile (Корзина)",
     kind: "request",
-    run: (site, fixture) =>
-      page(site, fixture, "/profile", {
-        middleware: [profileMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, profileLoader, inventoryLoader],
-      }),
+    run: (site, fixture) => page(site, fixture, "/profile"),
   },
   {
     name: "page /purchases",
     kind: "request",
-    run: (site, fixture) =>
-      page(site, fixture, "/purchases", {
-        middleware: [profileMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, profileLoader, purchasesLoader],
-      }),
+    run: (site, fixture) => page(site, fixture, "/purchases"),
   },
   {
     name: "page /deposits",
     kind: "request",
-    run: (site, fixture) =>
-      page(site, fixture, "/deposits", {
-        middleware: [profileMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, profileLoader, depositsLoader],
-      }),
+    run: (site, fixture) => page(site, fixture, "/deposits"),
   },
   {
     name: "page /statement",
     kind: "request",
-    run: (site, fixture) =>
-      page(site, fixture, "/statement", {
-        middleware: [profileMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, profileLoader, statementLoader],
-      }),
+    run: (site, fixture) => page(site, fixture, "/statement"),
   },
   {
     name: "page /shop (signed in)",
     kind: "request",
-    run: (site, fixture) =>
-      page(site, fixture, `/shop?server_type=${HOT_SERVER_TYPE}`, {
-        middleware: [shopMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, shopLoader],
-      }),
+    run: (site, fixture) => page(site, fixture, `/shop?server_type=${HOT_SERVER_TYPE}`),
   },
   {
     name: "page /shop/items/:id (signed in)",
     kind: "request",
-    run: (site, fixture) =>
-      page(site, fixture, `/shop/items/${fixture.itemId}?server_type=${HOT_SERVER_TYPE}`, {
-        loaders: [rootLoader, itemLoader],
-        params: { id: String(fixture.itemId) },
-      }),
+    run: (site, fixture) => page(site, fixture, `/shop/items/${fixture.itemId}?server_type=${HOT_SERVER_TYPE}`),
   },
   {
     name: "page /balance (signed in)",
     kind: "request",
-    run: (site, fixture) => page(site, fixture, "/balance", { loaders: [rootLoader, balanceLoader] }),
+    run: (site, fixture) => page(site, fixture, "/balance"),
   },
   {
     name: "page / (home)",
     kind: "request",
-    run: (site) => page(site, null, "/", { loaders: [rootLoader, homeLoader] }),
+    run: (site) => page(site, null, "/"),
   },
   {
     name: "minutely: deliveries' upkeep",

@@ -15,9 +15,10 @@ export const LEASE_MS = 30_000;
 export const RENEW_MS = 10_000;
 /** A run still going after this stops renewing, so a run that hangs can't keep the jobs from everyone. */
 export const MAX_RUN_MS = 5 * MINUTE_MS;
-const NAME = "minutely";
+/** The lease row of the minutely jobs (tests read it to know a minute's run is over). */
+export const LEASE_NAME = "minutely";
 /** The holder of a minute whose run finished. */
-const FINISHED = "";
+export const FINISHED = "";
 
 export const minuteOf = (at: number) => Math.floor(at / MINUTE_MS);
 
@@ -28,7 +29,7 @@ export const minuteOf = (at: number) => Math.floor(at / MINUTE_MS);
 export async function takeMinute(db: Database, holder: string, now: number): Promise<boolean> {
   const { rows } = await db.run(
     statement(sql`
-      INSERT INTO job_leases (name, slot, holder, held_until) VALUES (${NAME}, ${minuteOf(now)}, ${holder}, ${now + LEASE_MS})
+      INSERT INTO job_leases (name, slot, holder, held_until) VALUES (${LEASE_NAME}, ${minuteOf(now)}, ${holder}, ${now + LEASE_MS})
       ON CONFLICT (name) DO UPDATE SET slot = excluded.slot, holder = excluded.holder, held_until = excluded.held_until
       WHERE job_leases.held_until <= ${now}
         AND (job_leases.slot < excluded.slot OR (job_leases.slot = excluded.slot AND job_leases.holder <> ${FINISHED}))
@@ -42,7 +43,7 @@ export async function renewMinute(db: Database, holder: string, now: number): Pr
   const { rows } = await db.run(
     statement(sql`
       UPDATE job_leases SET held_until = ${now + LEASE_MS}
-      WHERE name = ${NAME} AND holder = ${holder}
+      WHERE name = ${LEASE_NAME} AND holder = ${holder}
       RETURNING holder`),
   );
   return rows.length === 1;
@@ -52,7 +53,7 @@ export async function renewMinute(db: Database, holder: string, now: number): Pr
 export async function releaseMinute(db: Database, holder: string, now: number): Promise<void> {
   await db.run(
     statement(
-      sql`UPDATE job_leases SET holder = ${FINISHED}, held_until = ${now} WHERE name = ${NAME} AND holder = ${holder}`,
+      sql`UPDATE job_leases SET holder = ${FINISHED}, held_until = ${now} WHERE name = ${LEASE_NAME} AND holder = ${holder}`,
     ),
   );
 }
@@ -60,7 +61,7 @@ export async function releaseMinute(db: Database, holder: string, now: number): 
 /** When the live lease of a run in progress (or of one that died) lapses; null when none is live. */
 export async function liveLeaseUntil(db: Database, now: number): Promise<number | null> {
   const { rows } = await db.run<{ held_until: number }>(
-    statement(sql`SELECT held_until FROM job_leases WHERE name = ${NAME} AND held_until > ${now}`),
+    statement(sql`SELECT held_until FROM job_leases WHERE name = ${LEASE_NAME} AND held_until > ${now}`),
   );
   const until = rows[0]?.held_until;
   return until === undefined ? null : Number(until);

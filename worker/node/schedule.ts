@@ -69,7 +69,10 @@ export function scheduleMinutelyJobs(deps: () => Deps, options: ScheduleOptions 
         if (await runLeased(current.db, holder, now, () => jobs(current), options.every)) return;
         const until = await liveLeaseUntil(current.db, now());
         // The minute was run (or taken) by another; or its lease outlives this minute: the next tick tries.
-        if (until === null || minuteOf(until + AFTER_LAPSE_MS) !== minute) return;
+        if (until === null || minuteOf(until + AFTER_LAPSE_MS) !== minute) {
+          console.log(JSON.stringify({ event: "cron_minute_run_elsewhere", minute, holder }));
+          return;
+        }
         await sleep(until + AFTER_LAPSE_MS - now(), stopping.signal);
       }
     } catch (error) {

@@ -10,12 +10,18 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { Client } from "@libsql/client";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { loader as rootLoader } from "#app/root.tsx";
+import { loader as adminIndexLoader } from "#app/routes/admin.index.tsx";
+import { loader as adminLoader, middleware as adminMiddleware } from "#app/routes/admin.tsx";
+import { loader as inventoryLoader } from "#app/routes/profile.inventory.tsx";
+import { loader as profileLoader, middleware as profileMiddleware } from "#app/routes/profile.tsx";
 import {
   createHotFixture,
   type HotFixture,
   type HotSite,
   hotPaths,
   hotSite,
+  type PageRun,
   wholeCron,
 } from "#tests/support/hot-paths.ts";
 import {
@@ -25,6 +31,7 @@ import {
   TABLE_GROWTH,
 } from "#tests/support/query-plans.ts";
 import { type RecordedStatement, recordingLibsql, statementLog } from "#tests/support/recording-database.ts";
+import { routeChain } from "#tests/support/route-chain.ts";
 import { libsqlDatabase, libsqlKeyValueStore, migrateLibsql, openLibsql } from "#worker/adapters/libsql.ts";
 import { testSettings } from "./settings.ts";
 
@@ -35,6 +42,8 @@ const log = statementLog();
 /** Each distinct statement once, with the hot path that sent it first. */
 const captured = new Map<string, { statement: RecordedStatement; path: string }>();
 const children: ForeignKeyChildren = new Map();
+/** What each page's hot path ran, by the path's name. */
+const pageRuns = new Map<string, PageRun>();
 
 async function plan(sql: string, params: readonly unknown[]): Promise<string[]> {
   const result = await client.execute({ sql: `EXPLAIN QUERY PLAN ${sql}`, args: params as never[] });
@@ -67,7 +76,8 @@ beforeAll(async () => {
     const prepared = await path.prepare?.(site, fixture);
     log.on = true;
     log.statements.length = 0;
-    await path.run(site, fixture, prepared);
+    const result = await path.run(site, fixture, prepared);
+    if (path.name.startsWith("page ")) pageRuns.set(path.name, result as PageRun);
     for (const statement of log.statements) {
       const key = statementKey(statement.sql);
       if (!captured.has(key)) captured.set(key, { statement, path: path.name });
@@ -110,6 +120,27 @@ describe("the hot paths' query plans (issue 37)", () => {
       }
     }
     expect(problems).toEqual([]);
+  });
+});
+
+describe("the pages' chains (the hot paths run what app/routes.ts nests)", () => {
+  it("run root's, every layout's and the page's middleware and loaders, as React Router does", () => {
+    const admin = routeChain("/admin");
+    expect(admin.files).toEqual(["root.tsx", "routes/admin.tsx", "routes/admin.index.tsx"]);
+    expect(admin.middleware).toEqual(adminMiddleware);
+    expect(admin.loaders).toEqual([rootLoader, adminLoader, adminIndexLoader]);
+    const corner = routeChain("/profile");
+    expect(corner.middleware).toEqual(expect.arrayContaining(profileMiddleware));
+    expect(corner.loaders).toEqual(expect.arrayContaining([rootLoader, profileLoader, inventoryLoader]));
+    expect(routeChain("/shop/items/7")).toMatchObject({ params: { id: "7" }, pattern: "/shop/items/:id" });
+  });
+
+  it("are what every page's hot path ran", () => {
+    expect(pageRuns.size).toBeGreaterThanOrEqual(8);
+    for (const [name, run] of pageRuns) {
+      const chain = routeChain(run.pathname);
+      expect(run.ran, name).toEqual([...chain.middleware, ...chain.loaders]);
+    }
   });
 });
 
