@@ -13,8 +13,8 @@ export default defineConfig(async () => {
     test: {
       include: ["tests/**/*.test.ts"],
       exclude: ["tests/e2e/**", "tests/node/**", "tests/server/**", "tests/plugin/**", "tests/runtime/node/**"],
-      setupFiles: ["./tests/setup-workerd.ts"],
-      // One workerd for the files in turn, each begun on an empty site by tests/setup-workerd.ts: a workerd
+      setupFiles: ["./tests/setup.ts"],
+      // One workerd for the files in turn, each begun on an empty site by tests/setup.ts: a workerd
       // per file spent about 2.5 s starting, more than most files' tests take.
       isolate: false,
     },
