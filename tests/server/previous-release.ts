@@ -41,7 +41,8 @@ export function buildPreviousRelease(): string {
   const { commit } = previousRelease();
   const folder = join(tmpdir(), `site-release-${commit}`);
   const built = join(folder, ".built");
-  if (existsSync(built)) return folder;
+  // Built before, and the node_modules it links to still there (a checkout removed since leaves a dangling link).
+  if (existsSync(built) && existsSync(join(folder, "node_modules", "react-router"))) return folder;
   if (!hasCommit(commit)) {
     // A shallow clone (some CI checkouts): ask the clone's origin for that one commit.
     try {
@@ -57,11 +58,22 @@ export function buildPreviousRelease(): string {
   rmSync(folder, { recursive: true, force: true });
   mkdirSync(folder);
   execSync(`git archive ${commit} | tar -x -C ${JSON.stringify(folder)}`, { cwd: root, stdio: "inherit" });
-  const sameLock =
-    readFileSync(join(folder, "package-lock.json"), "utf8") === readFileSync(join(root, "package-lock.json"), "utf8");
-  if (sameLock) symlinkSync(join(root, "node_modules"), join(folder, "node_modules"));
+  if (installedHere(join(folder, "package-lock.json"), join(root, "package-lock.json")))
+    symlinkSync(join(root, "node_modules"), join(folder, "node_modules"));
   else execFileSync("npm", ["ci", "--no-audit", "--no-fund"], { cwd: folder, stdio: ["ignore", "ignore", "inherit"] });
   execFileSync("npm", ["run", "--silent", "build:node"], { cwd: folder, stdio: ["ignore", "ignore", "inherit"] });
   writeFileSync(built, `${commit}\n`);
   return folder;
+}
+
+/**
+ * Whether this checkout's node_modules has every package the release's lockfile names, at its version
+ * and place: then the release builds and runs on it (a dependency added since is only more), and no
+ * second `npm ci` is spent.
+ */
+function installedHere(releaseLock: string, currentLock: string): boolean {
+  type Lock = { packages: Record<string, { version?: string }> };
+  const release = (JSON.parse(readFileSync(releaseLock, "utf8")) as Lock).packages;
+  const current = (JSON.parse(readFileSync(currentLock, "utf8")) as Lock).packages;
+  return Object.entries(release).every(([path, entry]) => path === "" || current[path]?.version === entry.version);
 }
