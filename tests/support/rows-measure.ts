@@ -44,6 +44,8 @@ const median = (values: number[]) => {
 export interface MeasureOptions {
   runtime: RowsResult["runtime"];
   purchases: number;
+  /** The purchases of the player whose pages are read (history.ts's PLAYER_PURCHASES when absent). */
+  playerPurchases?: number;
   site: HotSite;
   log: StatementLog;
   runs: number;
@@ -62,7 +64,7 @@ export async function measureRows(options: MeasureOptions): Promise<{ history: H
   log.on = false;
   const fixture = await createHotFixture(site);
   const started = Date.now();
-  for (const text of historySql(purchases, fixture, site.clock.now().getTime())) {
+  for (const text of historySql(purchases, fixture, site.clock.now().getTime(), options.playerPurchases)) {
     await site.deps.db.run({ sql: text, params: [] } satisfies Statement);
   }
   const generateMs = Date.now() - started;
