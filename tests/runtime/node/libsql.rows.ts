@@ -34,7 +34,6 @@ for (const purchases of options.sizes) {
         runs: options.runs,
         only: options.only,
         verbose: options.verbose,
-      playerPurchases: options.playerPurchases,
         playerPurchases: options.playerPurchases,
         cpuNow: () => {
           const { user, system } = process.cpuUsage();
