@@ -132,3 +132,22 @@ export const HISTORY_TABLES = [
   "audit_log",
   "promo_attempts",
 ] as const;
+
+/**
+ * Only the fixture player's own history, with ids of their own (so several players fit in one
+ * database): `purchases` kits a minute apart, each with its Корзина entry, the newest three waiting
+ * for delivery and the rest delivered (issue 48: what a player's own pages read against their history).
+ */
+export function playerHistorySql(purchases: number, fixture: HotFixture, now: number): string[] {
+  const me = fixture.player.id;
+  return [
+    `INSERT INTO purchases (user_id, item_id, transaction_id, idempotency_key, server_type, price, status, paid_at, created_at)
+     ${numbers(purchases)}
+     SELECT ${me}, ${fixture.itemId}, 'own-tx-${me}-' || i, 'own-key-${me}-' || i, 'SOLO', 4900, 'completed',
+       ${now} - (i + 1) * 60000, ${now} - (i + 1) * 60000 FROM n`,
+    `INSERT INTO inventory_entries (user_id, item_id, purchase_id, server_type, is_permanent, status, used_at, created_at)
+     SELECT user_id, item_id, id, 'SOLO', 1, CASE WHEN created_at >= ${now} - 3 * 60000 THEN 'not_used' ELSE 'used' END,
+       CASE WHEN created_at >= ${now} - 3 * 60000 THEN NULL ELSE created_at + 60000 END, created_at
+     FROM purchases WHERE user_id = ${me}`,
+  ];
+}
