@@ -269,6 +269,18 @@ async function page(
   return results;
 }
 
+/**
+ * The address of «Показать ещё» under the first page of the Корзина or /purchases; a player with less
+ * than a page gets a cursor past their rows, which reads the same statements.
+ */
+async function nextPageOf(site: HotSite, fixture: HotFixture, path: "/profile" | "/purchases"): Promise<string> {
+  const [, , tab] = await page(site, fixture, path, {
+    middleware: [profileMiddleware[0] as unknown as RouteFunction],
+    loaders: [rootLoader, profileLoader, path === "/profile" ? inventoryLoader : purchasesLoader],
+  });
+  return (tab as { more: string | null }).more ?? `${path}?before=${site.clock.now().getTime()}-999999999`;
+}
+
 // ---- The hot paths ------------------------------------------------------------
 
 export interface HotPath {
@@ -433,6 +445,27 @@ export const hotPaths: HotPath[] = [
     kind: "request",
     run: (site, fixture) =>
       page(site, fixture, "/purchases", {
+        middleware: [profileMiddleware[0] as unknown as RouteFunction],
+        loaders: [rootLoader, profileLoader, purchasesLoader],
+      }),
+  },
+  {
+    // «Показать ещё» (decision 150): the page after the first, from its own link.
+    name: "page /profile?before= (the Корзина's next page)",
+    kind: "request",
+    prepare: (site, fixture) => nextPageOf(site, fixture, "/profile"),
+    run: (site, fixture, path) =>
+      page(site, fixture, path as string, {
+        middleware: [profileMiddleware[0] as unknown as RouteFunction],
+        loaders: [rootLoader, profileLoader, inventoryLoader],
+      }),
+  },
+  {
+    name: "page /purchases?before= (the next page)",
+    kind: "request",
+    prepare: (site, fixture) => nextPageOf(site, fixture, "/purchases"),
+    run: (site, fixture, path) =>
+      page(site, fixture, path as string, {
         middleware: [profileMiddleware[0] as unknown as RouteFunction],
         loaders: [rootLoader, profileLoader, purchasesLoader],
       }),
