@@ -1,6 +1,6 @@
 // A player's own pages cost the same whatever their history (issue 48, decision 150): D1's own
-// `rows_read` for a view of the Корзина and of /purchases, by a player with 10, 200 and 1 000
-// purchases of their own, measured as `npm run bench:rows` does (tests/support/rows-measure.ts). Only
+// `rows_read` for a view of the Корзина and of /purchases, their first and next pages, by a player
+// with 10, 200 and 1 000 purchases of their own, measured as `npm run bench:rows` does (tests/support/rows-measure.ts). Only
 // on workerd: libSQL doesn't count the rows a read reads (the query-plan guard holds both runtimes'
 // plans). Not a timing: the counts are the database's own.
 import { env } from "cloudflare:test";
@@ -15,7 +15,12 @@ import { statementLog } from "./support/recording-database.ts";
 import { measurePath } from "./support/rows-measure.ts";
 
 const worker = env as unknown as Settings & { DB: D1Database; STATUS_KV: KVNamespace };
-const PAGES = ["page /profile (Корзина)", "page /purchases"];
+const PAGES = [
+  "page /profile (Корзина)",
+  "page /purchases",
+  "page /profile?before= (the Корзина's next page)",
+  "page /purchases?before= (the next page)",
+];
 
 /** Rows read by one view of each page, for players with each count of purchases of their own. */
 async function rowsPerView(counts: number[]): Promise<Record<string, number | null>[]> {
