@@ -2,7 +2,7 @@ import type { ShouldRevalidateFunction } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { inventoryPageOf, profileInventoryContext, profileUserContext } from "#app/lib/profile-user.server.ts";
 import { returnAction } from "#app/lib/return-action.server.ts";
-import { nextPageHref } from "#core/profile/page-cursor.ts";
+import { nextPageHref, sameCursor } from "#core/profile/page-cursor.ts";
 import { listInventoryPage } from "#worker/services/profile/inventory.ts";
 import { groupServersByType, serversByType } from "#worker/services/shop/servers-of-type.ts";
 import { InventoryFilters, InventoryHelp, InventoryList } from "../components/profile/inventory-list.tsx";
@@ -20,13 +20,7 @@ export async function loader({ context, url }: Route.LoaderArgs) {
   const deps = context.get(depsContext);
   // Usually read already, with the session, by the layout's middleware (decision 112).
   const prefetched = context.get(profileInventoryContext);
-  const ready =
-    user &&
-    prefetched?.filter === filter &&
-    prefetched.cursor?.id === cursor?.id &&
-    prefetched.cursor?.createdAt === cursor?.createdAt
-      ? prefetched
-      : null;
+  const ready = user && prefetched?.filter === filter && sameCursor(prefetched.cursor, cursor) ? prefetched : null;
   const { items, next } = ready
     ? ready.page
     : user

@@ -16,6 +16,11 @@ export function cursorText(cursor: PageCursor): string {
   return `${cursor.createdAt}-${cursor.id}`;
 }
 
+/** Whether two addresses name the same page (both the first, or the same cursor). */
+export function sameCursor(a: PageCursor | null, b: PageCursor | null): boolean {
+  return (a ? cursorText(a) : null) === (b ? cursorText(b) : null);
+}
+
 /** `path` with `?before=` (its other parameters kept, e.g. the Корзина's `status`). */
 export function nextPageHref(path: string, params: Record<string, string | undefined>, cursor: PageCursor): string {
   const search = new URLSearchParams();
