@@ -39,6 +39,7 @@ export const BOTH_RUNTIMES = [
   "tests/inventory-list.test.ts",
   "tests/inventory-states.test.ts",
   "tests/profile-pages.test.ts",
+  "tests/profile-paging.test.ts",
   // generated malformed input
   "tests/fuzz-inputs.test.ts",
   "tests/spec-texts.test.ts",

@@ -480,6 +480,16 @@ export const inventoryEntries = sqliteTable(
   },
   (t) => [
     index("inventory_user").on(t.userId),
+    // The Корзина a page at a time, newest first, by the key (created_at, id) (decision 150).
+    index("inventory_user_created").on(t.userId, t.createdAt, t.id),
+    // What the Корзина shows first (decision 150): a player's waiting entries, timed ones by their end
+    // (the running ones are a range of it), and «до вайпа» ones (running while expires_at IS NULL);
+    // delivered kits, the bulk of every history, are left out.
+    index("inventory_user_ongoing")
+      .on(t.userId, t.status, t.expiresAt)
+      .where(
+        sql`${t.status} = 'not_used' OR (${t.status} = 'used' AND (${t.expiresAt} IS NOT NULL OR ${t.durationDays} = 0))`,
+      ),
     // The deliveries' hourly backstop reads the day's waiting entries, not every one (decision 126).
     index("inventory_waiting_created").on(t.createdAt).where(sql`${t.status} = 'not_used'`),
     // Timed ranks delivered: the backstop reads those ending lately, an ack the player's on one server.

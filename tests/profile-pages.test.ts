@@ -12,6 +12,7 @@ import {
   createPromo,
   createPurchase,
 } from "#tests/support/profile-fixtures.ts";
+import { profilePageArgs } from "#tests/support/profile-page.ts";
 import { thrownResponse } from "#tests/support/routes.ts";
 import { sessionCookie } from "#tests/support/sign-in.ts";
 import { uniqueIp } from "#tests/support/unique.ts";
@@ -25,19 +26,8 @@ import { loader as layoutLoader, middleware } from "../app/routes/profile.tsx";
 const deps = testDeps();
 
 /** Runs the profile layout's middleware as React Router would, then hands back what loaders get. */
-async function pageArgs(url: string, options: { token?: string; method?: string; form?: Record<string, string> } = {}) {
-  const headers = new Headers({ "CF-Connecting-IP": uniqueIp() });
-  if (options.token) headers.set("Cookie", sessionCookie(options.token).cookie);
-  const body = options.form ? new URLSearchParams(options.form) : undefined;
-  const request = new Request(url, { method: options.method ?? (body ? "POST" : "GET"), headers, body });
-  const context: RouterContextProvider = createRouterContext(deps);
-  const args = { request, context, params: {}, url: new URL(url), pattern: new URL(url).pathname };
-  const [run] = middleware;
-  if (!run) throw new Error("no middleware");
-  await run(args as never, async () => new Response(null));
-  // biome-ignore lint/suspicious/noExplicitAny: each loader has its own generated args type
-  return args as any;
-}
+const pageArgs = (url: string, options: Parameters<typeof profilePageArgs>[2] = {}) =>
+  profilePageArgs(deps, url, options);
 
 describe("profile pages", () => {
   it("send a signed-out visitor to Steam sign-in, coming back to the same address", async () => {

@@ -3,10 +3,12 @@ import { z } from "zod";
 import { depsContext } from "#app/lib/deps-context.server.ts";
 import { type PageArgs, pageRequest } from "#app/lib/page-request.server.ts";
 import { signInHref } from "#core/auth/sign-in.ts";
-import { INVENTORY_FILTERS, type InventoryFilter, type InventoryItem } from "#core/profile/types.ts";
+import type { PageCursor } from "#core/profile/page-cursor.ts";
+import { INVENTORY_FILTERS, type InventoryFilter } from "#core/profile/types.ts";
+import { pageCursorOf } from "#core/schemas/page-cursor.ts";
 import { isSafeMethod } from "#worker/http-methods.ts";
 import { getSessionUserWith, type SessionUser } from "#worker/services/auth/sessions.ts";
-import { sessionInventoryRead, toInventoryItems } from "#worker/services/profile/inventory.ts";
+import { type InventoryPage, sessionInventoryPageReads, toInventoryPage } from "#worker/services/profile/inventory.ts";
 import { allServersRead, type ServerRow } from "#worker/services/shop/servers-of-type.ts";
 
 /** The signed-in player for the profile pages, looked up once per request by their layout's middleware. */
@@ -35,10 +37,16 @@ export function inventoryFilterOf(url: URL): InventoryFilter {
   return filterSchema.parse(url.searchParams.get("status") ?? "all");
 }
 
+/** The Корзина's page an address asks for: its filter and where the page starts (`?before=`, decision 150). */
+export function inventoryPageOf(url: URL): { filter: InventoryFilter; cursor: PageCursor | null } {
+  return { filter: inventoryFilterOf(url), cursor: pageCursorOf(url) };
+}
+
 /** The Корзина read with the session, for the /profile page's loader; null when it wasn't. */
 export interface PrefetchedInventory {
   filter: InventoryFilter;
-  items: InventoryItem[];
+  cursor: PageCursor | null;
+  page: InventoryPage;
   servers: ServerRow[];
 }
 
@@ -55,14 +63,21 @@ export function isInventoryPage({ request, url }: PageArgs): boolean {
  */
 export async function loadProfileUserAndInventory(args: PageArgs) {
   const deps = args.context.get(depsContext);
-  const filter = inventoryFilterOf(args.url);
+  const { filter, cursor } = inventoryPageOf(args.url);
   const { user, reads } = await getSessionUserWith(
     deps,
     args.request,
-    (key) => [sessionInventoryRead(key, filter), allServersRead()] as const,
+    (key) => [...sessionInventoryPageReads(key, filter, cursor), allServersRead()] as const,
   );
   signedInOrSignIn(user, args);
   const inventory: PrefetchedInventory | null =
-    user && reads ? { filter, items: toInventoryItems(reads[0], deps.now().getTime()), servers: reads[1] } : null;
+    user && reads
+      ? {
+          filter,
+          cursor,
+          page: toInventoryPage([reads[0], reads[1]], deps.now().getTime()),
+          servers: reads[2],
+        }
+      : null;
   return { user, inventory };
 }

@@ -1,24 +1,31 @@
 import type { ShouldRevalidateFunction } from "react-router";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { inventoryFilterOf, profileInventoryContext, profileUserContext } from "#app/lib/profile-user.server.ts";
+import { inventoryPageOf, profileInventoryContext, profileUserContext } from "#app/lib/profile-user.server.ts";
 import { returnAction } from "#app/lib/return-action.server.ts";
-import { listInventory } from "#worker/services/profile/inventory.ts";
+import { nextPageHref, sameCursor } from "#core/profile/page-cursor.ts";
+import { listInventoryPage } from "#worker/services/profile/inventory.ts";
 import { groupServersByType, serversByType } from "#worker/services/shop/servers-of-type.ts";
 import { InventoryFilters, InventoryHelp, InventoryList } from "../components/profile/inventory-list.tsx";
+import { MoreLink } from "../components/profile/more-link.tsx";
 import { ReturnNotice } from "../components/profile/return-form.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
 import type { Route } from "./+types/profile.inventory";
 
-// /profile: the Корзина, filtered by ?status=not_used|used.
+// /profile: the Корзина, filtered by ?status=not_used|used; what waits and what runs first, then the
+// rest a page at a time (?before=, decision 150).
 
 export async function loader({ context, url }: Route.LoaderArgs) {
   const user = context.get(profileUserContext);
-  const filter = inventoryFilterOf(url);
+  const { filter, cursor } = inventoryPageOf(url);
   const deps = context.get(depsContext);
   // Usually read already, with the session, by the layout's middleware (decision 112).
   const prefetched = context.get(profileInventoryContext);
-  const ready = user && prefetched?.filter === filter ? prefetched : null;
-  const items = ready ? ready.items : user ? await listInventory(deps, user.id, filter) : [];
+  const ready = user && prefetched?.filter === filter && sameCursor(prefetched.cursor, cursor) ? prefetched : null;
+  const { items, next } = ready
+    ? ready.page
+    : user
+      ? await listInventoryPage(deps, user.id, filter, cursor)
+      : { items: [], next: null };
   // The servers of each type something waits on: the card links to each with steam://connect.
   const waitingTypes = [...new Set(items.filter((item) => item.status === "not_used").map((item) => item.server_type))];
   const servers = ready
@@ -26,7 +33,14 @@ export async function loader({ context, url }: Route.LoaderArgs) {
     : waitingTypes.length > 0
       ? await serversByType(deps, waitingTypes)
       : {};
-  return { filter, items, servers, now: deps.now().toISOString() };
+  return {
+    filter,
+    items,
+    servers,
+    now: deps.now().toISOString(),
+    // The next page's address, kept filtered.
+    more: next ? nextPageHref("/profile", { status: filter === "all" ? undefined : filter }, next) : null,
+  };
 }
 
 // «Вернуть» on a card (decision 111; asked first without JavaScript, issue 36).
@@ -42,6 +56,7 @@ export default function Inventory({ loaderData, actionData }: Route.ComponentPro
       <ReturnNotice result={actionData} />
       <InventoryFilters current={loaderData.filter} />
       <InventoryList items={loaderData.items} now={loaderData.now} servers={loaderData.servers} />
+      <MoreLink href={loaderData.more} />
     </section>
   );
 }

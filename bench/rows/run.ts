@@ -3,7 +3,7 @@
 // carries D1's own `rows_read` and `rows_written`, what Cloudflare bills) and on Node over a libSQL
 // file (which reports only the rows a write changed; there the bench gives those and this process's
 // CPU). Then a busy project's day (BUSY_DAY) priced against the free plan's limits (issue 37).
-//   node bench/rows/run.ts [--sizes 10000,100000,1000000] [--runs 3] [--skip-d1] [--skip-node] [--only "name,name"]
+//   node bench/rows/run.ts [--sizes 10000,100000,1000000] [--runs 3] [--skip-d1] [--skip-node] [--only "name,name"] [--player 200]
 // Writes .bench-state/rows.json; prints the tables docs/PERFORMANCE.md quotes.
 import { spawn } from "node:child_process";
 import { mkdirSync, writeFileSync } from "node:fs";
@@ -35,6 +35,8 @@ const { values: args } = parseArgs({
     "skip-d1": { type: "boolean", default: false },
     "skip-node": { type: "boolean", default: false },
     only: { type: "string" },
+    // The purchases of the player whose pages are read (200 by default): their own history, not everyone's.
+    player: { type: "string" },
   },
 });
 const sizes = args.sizes.split(",").map(Number);
@@ -42,6 +44,7 @@ const options = JSON.stringify({
   sizes,
   runs: Number(args.runs),
   only: args.only ? args.only.split(",").map((name) => name.trim()) : undefined,
+  playerPurchases: args.player ? Number(args.player) : undefined,
 });
 const MARK = "ROWS-RESULT ";
 

@@ -12,3 +12,6 @@ export const GUIDE_COPY_STEP = {
   withoutScript: "и выделите его адрес (IP и порт), чтобы скопировать.",
   toServers: "Выбрать сервер",
 } as const;
+
+/** Under a player's own list that has older rows (the Корзина, /purchases; decision 150): the next page. */
+export const SHOW_MORE_TEXT = "Показать ещё";

@@ -96,3 +96,8 @@ export async function signedInAt(page: Page, path: string, steamId = uniqueSteam
   await page.goto(path);
   return player;
 }
+
+/** Rows a browser test needs that no page of the site makes quickly (a long history), written into the running site's database. */
+export async function siteExecute(sql: string, args: (string | number | null)[] = []): Promise<void> {
+  await siteDatabase().execute({ sql, args });
+}

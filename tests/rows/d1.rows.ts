@@ -36,6 +36,7 @@ options.sizes.forEach((purchases, index) => {
       runs: options.runs,
       only: options.only,
       verbose: options.verbose,
+      playerPurchases: options.playerPurchases,
       databaseBytes: async () => (await d1.prepare("SELECT 1").all()).meta.size_after ?? null,
     });
   });

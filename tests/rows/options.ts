@@ -4,6 +4,8 @@ export interface RowsOptions {
   runs: number;
   only?: string[];
   verbose?: boolean;
+  /** The purchases of the player whose pages are read (200 when absent). */
+  playerPurchases?: number;
 }
 
 export function rowsOptions(text: string | undefined): RowsOptions {
@@ -13,5 +15,6 @@ export function rowsOptions(text: string | undefined): RowsOptions {
     runs: given.runs ?? 3,
     only: given.only,
     verbose: given.verbose,
+    playerPurchases: given.playerPurchases,
   };
 }

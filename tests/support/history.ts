@@ -5,8 +5,9 @@
 // (pending while the rank runs, done after). The newest 40 entries wait for their players to come
 // online, and one in a thousand older ones waits for good (a player who never came back), so the
 // poll's "nothing due" meets waiting rows of offline players, more of them as the history grows.
-// The fixture's player has the same 200 purchases and 50 top-ups at every size: a page's own rows
-// stay the same, so what grows is only everyone else's history.
+// The fixture's player has the same 200 purchases (or `playerPurchases`) and 50 top-ups at every size:
+// a page's own rows stay the same, so what grows is only everyone else's history; `playerPurchases`
+// grows the player's own instead (issue 48: a player's pages cost the same whatever their history).
 import type { HotFixture } from "./hot-paths.ts";
 
 const DAY = 86_400_000;
@@ -14,7 +15,7 @@ export const PURCHASES_PER_DAY = 1_000;
 const TOP_UPS_PER_DAY = 200;
 /** Game servers of the history besides the fixture's (ten in all). */
 const OTHER_SERVERS = 9;
-const PLAYER_PURCHASES = 200;
+export const PLAYER_PURCHASES = 200;
 const PLAYER_TOP_UPS = 50;
 
 export interface HistoryShape {
@@ -39,12 +40,17 @@ const numbers = (count: number) =>
   `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < ${count - 1})`;
 
 /** The statements that write the history, in order; `now` is the fixture's clock. */
-export function historySql(purchases: number, fixture: HotFixture, now: number): string[] {
+export function historySql(
+  purchases: number,
+  fixture: HotFixture,
+  now: number,
+  playerPurchases = PLAYER_PURCHASES,
+): string[] {
   const shape = historyShape(purchases);
   const { players, topUps, sessions } = shape;
   const purchaseGap = DAY / PURCHASES_PER_DAY;
   const topUpGap = DAY / TOP_UPS_PER_DAY;
-  const playerEvery = Math.max(1, Math.floor(purchases / PLAYER_PURCHASES));
+  const playerEvery = Math.max(1, Math.floor(purchases / playerPurchases));
   const topUpEvery = Math.max(1, Math.floor(topUps / PLAYER_TOP_UPS));
   const me = fixture.player.id;
   const userOf = (i: string, every: number) =>
@@ -126,3 +132,22 @@ export const HISTORY_TABLES = [
   "audit_log",
   "promo_attempts",
 ] as const;
+
+/**
+ * Only the fixture player's own history, with ids of their own (so several players fit in one
+ * database): `purchases` kits a minute apart, each with its Корзина entry, the newest three waiting
+ * for delivery and the rest delivered (issue 48: what a player's own pages read against their history).
+ */
+export function playerHistorySql(purchases: number, fixture: HotFixture, now: number): string[] {
+  const me = fixture.player.id;
+  return [
+    `INSERT INTO purchases (user_id, item_id, transaction_id, idempotency_key, server_type, price, status, paid_at, created_at)
+     ${numbers(purchases)}
+     SELECT ${me}, ${fixture.itemId}, 'own-tx-${me}-' || i, 'own-key-${me}-' || i, 'SOLO', 4900, 'completed',
+       ${now} - (i + 1) * 60000, ${now} - (i + 1) * 60000 FROM n`,
+    `INSERT INTO inventory_entries (user_id, item_id, purchase_id, server_type, is_permanent, status, used_at, created_at)
+     SELECT user_id, item_id, id, 'SOLO', 1, CASE WHEN created_at >= ${now} - 3 * 60000 THEN 'not_used' ELSE 'used' END,
+       CASE WHEN created_at >= ${now} - 3 * 60000 THEN NULL ELSE created_at + 60000 END, created_at
+     FROM purchases WHERE user_id = ${me}`,
+  ];
+}

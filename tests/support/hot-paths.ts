@@ -259,6 +259,18 @@ async function page(site: HotSite, fixture: HotFixture | null, path: string): Pr
   return { pathname: url.pathname, ran: [...middleware, ...loaders], loaderData };
 }
 
+/**
+ * The address of «Показать ещё» under the first page of the Корзина or /purchases; a player with less
+ * than a page gets a cursor past their rows, which reads the same statements.
+ */
+async function nextPageOf(site: HotSite, fixture: HotFixture, path: "/profile" | "/purchases"): Promise<string> {
+  const [, , tab] = await page(site, fixture, path, {
+    middleware: [profileMiddleware[0] as unknown as RouteFunction],
+    loaders: [rootLoader, profileLoader, path === "/profile" ? inventoryLoader : purchasesLoader],
+  });
+  return (tab as { more: string | null }).more ?? `${path}?before=${site.clock.now().getTime()}-999999999`;
+}
+
 // ---- The hot paths ------------------------------------------------------------
 
 export interface HotPath {
@@ -418,6 +430,27 @@ export const hotPaths: HotPath[] = [
     name: "page /purchases",
     kind: "request",
     run: (site, fixture) => page(site, fixture, "/purchases"),
+  },
+  {
+    // «Показать ещё» (decision 150): the page after the first, from its own link.
+    name: "page /profile?before= (the Корзина's next page)",
+    kind: "request",
+    prepare: (site, fixture) => nextPageOf(site, fixture, "/profile"),
+    run: (site, fixture, path) =>
+      page(site, fixture, path as string, {
+        middleware: [profileMiddleware[0] as unknown as RouteFunction],
+        loaders: [rootLoader, profileLoader, inventoryLoader],
+      }),
+  },
+  {
+    name: "page /purchases?before= (the next page)",
+    kind: "request",
+    prepare: (site, fixture) => nextPageOf(site, fixture, "/purchases"),
+    run: (site, fixture, path) =>
+      page(site, fixture, path as string, {
+        middleware: [profileMiddleware[0] as unknown as RouteFunction],
+        loaders: [rootLoader, profileLoader, purchasesLoader],
+      }),
   },
   {
     name: "page /deposits",

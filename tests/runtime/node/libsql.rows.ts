@@ -34,6 +34,7 @@ for (const purchases of options.sizes) {
         runs: options.runs,
         only: options.only,
         verbose: options.verbose,
+        playerPurchases: options.playerPurchases,
         cpuNow: () => {
           const { user, system } = process.cpuUsage();
           return (user + system) / 1000;

@@ -1,5 +1,6 @@
 import { kopecksToRubles } from "#core/format/money.ts";
 import { deliveryFailedText } from "#core/messages/inventory.ts";
+import { type PageCursor, PROFILE_PAGE_SIZE, pageOf } from "#core/profile/page-cursor.ts";
 import type { InventoryFilter, InventoryItem } from "#core/profile/types.ts";
 import { isUntilWipe } from "#core/shop/until-wipe.ts";
 import { earliestNextWipe, scheduleFromColumns } from "#core/wipe/schedule.ts";
@@ -42,12 +43,12 @@ interface InventoryRow {
 }
 
 /**
- * The Корзина's SQL: `?1` names the player (an id, or the session's player, decision 112), `?2` is
- * the time now, `?3` the status when filtered. Each entry says whether its owner may return it now
+ * The Корзина's SQL, `where` and `order` its own: `?1` names the player (an id, or the session's
+ * player, decision 112), `?2` is the time now. Each entry says whether its owner may return it now
  * (decision 111): bought by them, waiting, inside its window, and never leased to a game server; the
  * return's own batch checks it again.
  */
-function inventorySql(player: string, filtered: boolean): string {
+function inventorySelect(where: string, order: string): string {
   return `SELECT e.id AS id, i.name AS itemName, i.img AS itemImage, e.server_type AS serverType,
       e.duration_days AS durationDays, e.is_permanent AS isPermanent, i.is_one_time AS isOneTime, e.status AS status,
       e.created_at AS createdAt, e.used_at AS usedAt, e.expires_at AS expiresAt, e.last_error AS lastError,
@@ -70,25 +71,115 @@ function inventorySql(player: string, filtered: boolean): string {
         (SELECT json_group_array(json_array(s.wipe_kind, s.wipe_weekday, s.wipe_minute, s.wipe_every_weeks, s.wipe_from))
           FROM servers s WHERE (e.status = 'used' AND s.id = e.used_server_id)
             OR (e.status = 'not_used' AND s.server_type = e.server_type)) END AS wipeSchedules
-    FROM inventory_entries e
-    JOIN items i ON i.id = e.item_id
-    LEFT JOIN purchases p ON p.id = e.purchase_id
-    WHERE e.user_id = ${player}${filtered ? " AND e.status = ?3" : ""}
-    ORDER BY e.created_at DESC, e.id DESC`;
+    ${where}
+    ORDER BY ${order}`;
 }
 
-const BY_ID = { all: inventorySql("?1", false), filtered: inventorySql("?1", true) };
-const BY_SESSION = { all: inventorySql(SESSION_PLAYER_SQL, false), filtered: inventorySql(SESSION_PLAYER_SQL, true) };
+const JOINS = `JOIN items i ON i.id = e.item_id
+    LEFT JOIN purchases p ON p.id = e.purchase_id`;
 
-function inventoryRead(sql: typeof BY_ID, player: unknown, now: number, filter: InventoryFilter) {
-  return filter === "all"
-    ? read<InventoryRow>(sql.all, [player, now])
-    : read<InventoryRow>(sql.filtered, [player, now, filter]);
+/** Every entry of the player, newest first, `?3` the status when filtered (the API's /inventory). */
+function wholeInventorySql(player: string, filtered: boolean): string {
+  return inventorySelect(
+    `FROM inventory_entries e ${JOINS} WHERE e.user_id = ${player}${filtered ? " AND e.status = ?3" : ""}`,
+    "e.created_at DESC, e.id DESC",
+  );
 }
 
-/** The Корзина of the session's player, to ride in the session's round trip (`getSessionUserWith`). */
-export function sessionInventoryRead([sessionId, now]: SessionKey, filter: InventoryFilter = "all") {
-  return inventoryRead(BY_SESSION, sessionId, now, filter);
+// ---- The Корзина page a page at a time (decision 150) -----------------------------------------------
+// First what waits and what runs, every one of them: the player's waiting entries, then the timed ones
+// still running and the «до вайпа» ones not ended. Then the rest (delivered for good, ended, refunded,
+// returned), newest first, PROFILE_PAGE_SIZE at a time from the `?before=` cursor. The parameters of
+// both reads: ?1 the player, ?2 now, ?3 the status filter or NULL, ?4 and ?5 the cursor (created_at,
+// id; past every row on the first page), ?6 1 on the first page. A view reads what the player has
+// going on and a page of the rest, whatever their history (`inventory_user_ongoing`,
+// `inventory_user_created`, named with INDEXED BY so a renamed index fails loudly).
+
+/** An entry shown first: waiting, or running (a timed one before its end, a «до вайпа» one not ended). */
+const SHOWN_FIRST = `(e.status = 'not_used' OR (e.status = 'used' AND (e.expires_at > ?2
+  OR (e.expires_at IS NULL AND e.duration_days = 0 AND e.is_permanent = 0))))`;
+
+/** `inventory_user_ongoing`'s own condition, as its WHERE says it, so SQLite may read through it. */
+const ONGOING = `(o.status = 'not_used' OR (o.status = 'used' AND (o.expires_at IS NOT NULL OR o.duration_days = 0)))`;
+
+function shownFirstSql(player: string): string {
+  const ongoing = (condition: string) =>
+    `SELECT o.id FROM inventory_entries o INDEXED BY inventory_user_ongoing
+      WHERE o.user_id = ${player} AND ${ONGOING} AND ${condition}`;
+  return inventorySelect(
+    `FROM inventory_entries e ${JOINS}
+    WHERE ?6 = 1 AND (?3 IS NULL OR e.status = ?3) AND e.id IN (
+      ${ongoing("o.status = 'not_used'")}
+      UNION ALL ${ongoing("o.status = 'used' AND o.expires_at > ?2")}
+      UNION ALL ${ongoing("o.status = 'used' AND o.expires_at IS NULL AND o.duration_days = 0 AND o.is_permanent = 0")})`,
+    "e.status = 'not_used' DESC, e.created_at DESC, e.id DESC",
+  );
+}
+
+function restPageSql(player: string): string {
+  return inventorySelect(
+    `FROM inventory_entries e INDEXED BY inventory_user_created ${JOINS}
+    WHERE e.user_id = ${player} AND (?3 IS NULL OR e.status = ?3)
+      -- Every waiting entry is shown first: «Ждут выдачи» has no rest to walk.
+      AND (?3 IS NULL OR ?3 <> 'not_used')
+      AND NOT IFNULL(${SHOWN_FIRST}, 0) AND (e.created_at, e.id) < (?4, ?5)`,
+    `e.created_at DESC, e.id DESC LIMIT ${PROFILE_PAGE_SIZE + 1}`,
+  );
+}
+
+const WHOLE = { all: wholeInventorySql("?1", false), filtered: wholeInventorySql("?1", true) };
+const PAGE_BY_ID = { first: shownFirstSql("?1"), rest: restPageSql("?1") };
+const PAGE_BY_SESSION = { first: shownFirstSql(SESSION_PLAYER_SQL), rest: restPageSql(SESSION_PLAYER_SQL) };
+
+/** Past every row: the first page's cursor. */
+const FIRST_PAGE: PageCursor = { createdAt: Number.MAX_SAFE_INTEGER, id: Number.MAX_SAFE_INTEGER };
+
+function inventoryPageReads(
+  sql: typeof PAGE_BY_ID,
+  player: unknown,
+  now: number,
+  filter: InventoryFilter,
+  cursor: PageCursor | null,
+) {
+  const at = cursor ?? FIRST_PAGE;
+  const params = [player, now, filter === "all" ? null : filter, at.createdAt, at.id, cursor ? 0 : 1];
+  // D1 wants as many bindings as the statement's highest parameter: the rest's is ?5.
+  return [read<InventoryRow>(sql.first, params), read<InventoryRow>(sql.rest, params.slice(0, 5))] as const;
+}
+
+/** A page of the Корзина: what it shows, and where the next page starts (null on the last). */
+export interface InventoryPage {
+  items: InventoryItem[];
+  next: PageCursor | null;
+}
+
+/** The Корзина page's rows as the page shows them: what is shown first, then a page of the rest. */
+export function toInventoryPage(
+  [first, rest]: readonly [readonly InventoryRow[], readonly InventoryRow[]],
+  now: number,
+): InventoryPage {
+  const page = pageOf(rest);
+  return { items: toInventoryItems([...first, ...page.rows], now), next: page.next };
+}
+
+/** A page of the session's player's Корзина, to ride in the session's round trip (`getSessionUserWith`). */
+export function sessionInventoryPageReads(
+  [sessionId, now]: SessionKey,
+  filter: InventoryFilter,
+  cursor: PageCursor | null,
+) {
+  return inventoryPageReads(PAGE_BY_SESSION, sessionId, now, filter, cursor);
+}
+
+/** A page of the player's own Корзина. */
+export async function listInventoryPage(
+  deps: Pick<Deps, "db" | "now">,
+  userId: number,
+  filter: InventoryFilter,
+  cursor: PageCursor | null,
+): Promise<InventoryPage> {
+  const now = deps.now().getTime();
+  return toInventoryPage(await deps.db.read(inventoryPageReads(PAGE_BY_ID, userId, now, filter, cursor)), now);
 }
 
 /** The rows of the Корзина's read as the API and the page show them, at `now` (ms). */
@@ -137,12 +228,17 @@ function fairPlayOf(json: string | null): InventoryItem["fair_play"] {
   return { hours, until: new Date(until).toISOString() };
 }
 
-/** The player's own Корзина, newest first, optionally only unused or only used entries. */
+/** The player's own Корзина, newest first, optionally only unused or only used entries (the API's /inventory). */
 export async function listInventory(
   deps: Pick<Deps, "db" | "now">,
   userId: number,
   filter: InventoryFilter = "all",
 ): Promise<InventoryItem[]> {
-  const [rows] = await deps.db.read([inventoryRead(BY_ID, userId, deps.now().getTime(), filter)] as const);
-  return toInventoryItems(rows, deps.now().getTime());
+  const now = deps.now().getTime();
+  const [rows] = await deps.db.read([
+    filter === "all"
+      ? read<InventoryRow>(WHOLE.all, [userId, now])
+      : read<InventoryRow>(WHOLE.filtered, [userId, now, filter]),
+  ] as const);
+  return toInventoryItems(rows, now);
 }

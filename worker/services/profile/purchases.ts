@@ -1,6 +1,7 @@
 import { and, desc, eq, isNotNull, sql } from "drizzle-orm";
 import { kopecksToRubles } from "#core/format/money.ts";
 import { deliveryFailedText } from "#core/messages/inventory.ts";
+import { type PageCursor, PROFILE_PAGE_SIZE, pageOf } from "#core/profile/page-cursor.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
 import { durationText } from "#core/shop/plural.ts";
 import { inventoryEntries, items, purchases, users } from "#db/schema.ts";
@@ -90,16 +91,39 @@ const giftEntry = and(
   isNotNull(purchases.giftToUserId),
 );
 
-/** The player's own purchases, newest first. */
-export async function listPurchases(deps: Pick<Deps, "db" | "now">, userId: number): Promise<PurchaseView[]> {
-  const rows = await deps.db.orm
+/** The player's own purchases as the API's /purchase/history reads them, newest first, from `before` on. */
+function purchasesOf(deps: Pick<Deps, "db" | "now">, userId: number, before: PageCursor | null) {
+  return deps.db.orm
     .select(purchaseColumns(deps.now().getTime()))
     .from(purchases)
     .innerJoin(items, eq(items.id, purchases.itemId))
     .leftJoin(inventoryEntries, giftEntry)
-    .where(eq(purchases.userId, userId))
+    .where(
+      and(
+        eq(purchases.userId, userId),
+        before ? sql`(${purchases.createdAt}, ${purchases.id}) < (${before.createdAt}, ${before.id})` : undefined,
+      ),
+    )
     .orderBy(desc(purchases.createdAt), desc(purchases.id));
-  return rows.map(toView);
+}
+
+/** The player's own purchases, newest first (the API's /purchase/history, which has always answered all). */
+export async function listPurchases(deps: Pick<Deps, "db" | "now">, userId: number): Promise<PurchaseView[]> {
+  return (await purchasesOf(deps, userId, null)).map(toView);
+}
+
+/**
+ * A page of the player's own purchases for /purchases (decision 150): PROFILE_PAGE_SIZE from `before`
+ * (the last row of the page before, null for the first), read along `purchases_user_created`, and
+ * where the next page starts (null on the last). A cursor is only a position: the rows are the player's.
+ */
+export async function listPurchasesPage(
+  deps: Pick<Deps, "db" | "now">,
+  userId: number,
+  before: PageCursor | null,
+): Promise<{ purchases: PurchaseView[]; next: PageCursor | null }> {
+  const page = pageOf(await purchasesOf(deps, userId, before).limit(PROFILE_PAGE_SIZE + 1));
+  return { purchases: page.rows.map(toView), next: page.next };
 }
 
 /** One purchase, only when it belongs to the player (someone else's reads as missing). */

@@ -1,0 +1,2 @@
+CREATE INDEX `inventory_user_created` ON `inventory_entries` (`user_id`,`created_at`,`id`);--> statement-breakpoint
+CREATE INDEX `inventory_user_ongoing` ON `inventory_entries` (`user_id`,`status`,`expires_at`) WHERE "inventory_entries"."status" = 'not_used' OR ("inventory_entries"."status" = 'used' AND ("inventory_entries"."expires_at" IS NOT NULL OR "inventory_entries"."duration_days" = 0));
