@@ -264,10 +264,8 @@ async function page(site: HotSite, fixture: HotFixture | null, path: string): Pr
  * than a page gets a cursor past their rows, which reads the same statements.
  */
 async function nextPageOf(site: HotSite, fixture: HotFixture, path: "/profile" | "/purchases"): Promise<string> {
-  const [, , tab] = await page(site, fixture, path, {
-    middleware: [profileMiddleware[0] as unknown as RouteFunction],
-    loaders: [rootLoader, profileLoader, path === "/profile" ? inventoryLoader : purchasesLoader],
-  });
+  const { loaderData } = await page(site, fixture, path);
+  const tab = loaderData.at(-1);
   return (tab as { more: string | null }).more ?? `${path}?before=${site.clock.now().getTime()}-999999999`;
 }
 
@@ -436,21 +434,13 @@ export const hotPaths: HotPath[] = [
     name: "page /profile?before= (the Корзина's next page)",
     kind: "request",
     prepare: (site, fixture) => nextPageOf(site, fixture, "/profile"),
-    run: (site, fixture, path) =>
-      page(site, fixture, path as string, {
-        middleware: [profileMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, profileLoader, inventoryLoader],
-      }),
+    run: (site, fixture, path) => page(site, fixture, path as string),
   },
   {
     name: "page /purchases?before= (the next page)",
     kind: "request",
     prepare: (site, fixture) => nextPageOf(site, fixture, "/purchases"),
-    run: (site, fixture, path) =>
-      page(site, fixture, path as string, {
-        middleware: [profileMiddleware[0] as unknown as RouteFunction],
-        loaders: [rootLoader, profileLoader, purchasesLoader],
-      }),
+    run: (site, fixture, path) => page(site, fixture, path as string),
   },
   {
     name: "page /deposits",
