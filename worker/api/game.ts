@@ -61,6 +61,8 @@ const heartbeatSchema = z.object({
   /** Rust's save creation time (the last wipe), unix seconds; one in the future is left out (below). */
   wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish().catch(null),
   online: onlineList.catch([]).default([]),
+  // Plugins with the doorbell (decision 146) say whether it is connected; older ones send nothing.
+  doorbell: z.boolean().nullish().catch(null),
 });
 /** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is left out. */
 const WIPE_CLOCK_SLACK_SECONDS = 5 * 60;
@@ -151,6 +153,7 @@ gameApi.post("/heartbeat", async (c) => {
       mapSize: beat.map_size ?? null,
       mapSeed: beat.map_seed ?? null,
       wipedAt: wipedAt == null ? null : Math.min(wipedAt, nowSeconds) * 1000,
+      doorbell: beat.doorbell ?? null,
     },
     game.timestamp,
     game.heartbeat,

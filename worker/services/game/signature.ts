@@ -59,6 +59,8 @@ export interface StoredHeartbeat {
   mapSize: number | null;
   mapSeed: number | null;
   wipedAt: number | null;
+  /** Whether the plugin said its doorbell was connected (decision 146); null: it has none. */
+  doorbell: boolean | null;
 }
 
 export interface VerifiedGameRequest {
@@ -130,6 +132,7 @@ interface ServerRow {
   hb_map_size: number | null;
   hb_map_seed: number | null;
   hb_wiped_at: number | null;
+  hb_doorbell: number | null;
 }
 
 // The server, its recorded requests and its heartbeat: one read of three rows.
@@ -137,7 +140,7 @@ const serverRead = (serverId: number) =>
   statement(sql`SELECT s.id, s.name, s.server_type, s.key_hash, s.key_salt, s.ack_seq, s.needs_resync, m.recent AS marks,
       h.signed_at AS hb_signed_at, h.received_at AS hb_received_at, h.hostname AS hb_hostname,
       h.max_players AS hb_max_players, h.map AS hb_map, h.map_size AS hb_map_size, h.map_seed AS hb_map_seed,
-      h.wiped_at AS hb_wiped_at
+      h.wiped_at AS hb_wiped_at, h.doorbell AS hb_doorbell
     FROM servers s
     LEFT JOIN game_request_marks m ON m.server_id = s.id
     LEFT JOIN server_heartbeats h ON h.server_id = s.id
@@ -238,6 +241,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
           mapSize: row.hb_map_size,
           mapSeed: row.hb_map_seed,
           wipedAt: row.hb_wiped_at,
+          doorbell: row.hb_doorbell === null ? null : Boolean(row.hb_doorbell),
         };
   if (!isFresh(marks, heartbeat?.signedAt ?? 0, timestamp, signature)) {
     throw new GameRequestError(409, GAME_ERRORS.replayed);
