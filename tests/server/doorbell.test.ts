@@ -152,4 +152,13 @@ describe("the doorbell on the built Node server", () => {
     sockets.push(older.socket, newer.socket);
     assert.deepEqual(await closed, [4000, "replaced"]);
   });
+
+  it("stops at SIGTERM with plugins connected: their sockets close and the server exits 0", async () => {
+    const plugin = connected(await open(origin, await doorbellHeaders(VANILLA, await keyOf(VANILLA))));
+    const dropped = new Promise((done) => plugin.socket.once("close", done));
+    const exited = new Promise<number | null>((done) => server.process.once("exit", done));
+    server.process.kill("SIGTERM");
+    await dropped;
+    assert.equal(await exited, 0, server.output());
+  });
 });
