@@ -7,10 +7,13 @@ import { describe, expect, it } from "vitest";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { Deps } from "#worker/deps.ts";
 import type { Doorbell } from "#worker/ports/doorbell.ts";
+import { retryDelivery } from "#worker/services/admin/deliveries.ts";
+import { refundPurchase } from "#worker/services/admin/refund.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { redeemPromo } from "#worker/services/promos/redeem.ts";
 import { purchaseItem } from "#worker/services/shop/purchase.ts";
 import { returnPurchase } from "#worker/services/shop/return.ts";
+import { createOperator } from "./support/admin-fixtures.ts";
 import { testDeps } from "./support/deps.ts";
 import { DOORBELL_PATH, doorbellHeaders } from "./support/doorbell.ts";
 import { createEntry, createGameServer } from "./support/game-fixtures.ts";
@@ -80,6 +83,34 @@ describe("the doorbell rings", () => {
     const item = await createPromo(deps, { type: "ITEM", itemId });
     expect((await redeemPromo(deps, { userId: player.id, ip: uniqueIp(), code: item.code })).ok).toBe(true);
     expect(rang).toEqual(["VANILLA"]);
+  });
+
+  it("for an operator's refund (its revoke) and retry of a failed grant", async () => {
+    const { deps, rang } = ringing();
+    const admin = await createOperator(deps, "admin");
+    const op = { userId: admin.id, steamId: admin.steamId, nickname: admin.nickname, role: "admin" as const };
+    const itemId = await createItem({ serverType: "MAX2", price: 5_000 });
+    const player = await createPlayer({ balance: 20_000 });
+    const bought = await purchaseItem(deps, player.id, order(itemId, "MAX2"));
+    if (!bought.ok) throw new Error(bought.error);
+    expect(
+      await refundPurchase(deps, op, { userId: player.id, purchaseId: bought.purchase.id, reason: "Ошибка" }),
+    ).toEqual({ ok: true });
+    expect(rang).toEqual(["MAX2", "MAX2"]);
+
+    const entry = await createEntry(deps, { userId: player.id, itemId, serverType: "MAX2" });
+    const deliveryId = crypto.randomUUID();
+    await runBatch([
+      raw(
+        `INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, attempts, not_before, created_at, last_error)
+         VALUES (?, ?, 'grant', 'MAX2', ?, 1, 'failed', 3, 0, 0, 'Игрок не найден')`,
+        deliveryId,
+        entry.id,
+        player.steamId,
+      ),
+    ]);
+    expect(await retryDelivery(deps, op, deliveryId)).toEqual({ ok: true });
+    expect(rang).toEqual(["MAX2", "MAX2", "MAX2"]);
   });
 
   it("from the minutely job for a revoke that came due in its minute, not for one due later", async () => {
