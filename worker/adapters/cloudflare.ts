@@ -13,8 +13,11 @@ import { durableObjectDoorbell } from "./cloudflare-doorbell.ts";
 export interface CloudflareBindings {
   DB: D1Database;
   STATUS_KV: KVNamespace;
-  /** The plugins' doorbell: one Durable Object per server type (decision 146). */
-  DOORBELL: DurableObjectNamespace<GameDoorbell>;
+  /**
+   * The plugins' doorbell: one Durable Object per server type (decision 146). A Worker deployed
+   * without the binding has none: plugins poll on their timer.
+   */
+  DOORBELL?: DurableObjectNamespace<GameDoorbell>;
 }
 
 function toResult(result: D1Result<Record<string, unknown>>): StatementResult {
@@ -71,7 +74,7 @@ export function cloudflarePorts(bindings: CloudflareBindings) {
   return {
     db: oncePer(databases, bindings.DB, d1Database),
     kv: oncePer(stores, bindings.STATUS_KV, kvStore),
-    doorbell: oncePer(doorbells, bindings.DOORBELL, durableObjectDoorbell),
+    doorbell: bindings.DOORBELL ? oncePer(doorbells, bindings.DOORBELL, durableObjectDoorbell) : undefined,
   };
 }
 
