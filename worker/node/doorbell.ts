@@ -34,7 +34,8 @@ type AppFetch = (request: Request, env: { incoming: IncomingMessage }) => Respon
 
 export function nodeDoorbell() {
   const upgrades = new AsyncLocalStorage<PendingUpgrade>();
-  const sockets = new WebSocketServer({ noServer: true });
+  // A plugin sends only `ping`: a larger frame closes its socket (1009) instead of filling memory.
+  const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
   const connected = new Map<number, Connected>();
 
   function keep(socket: WebSocket, server: DoorbellServer, key: CryptoKey) {
