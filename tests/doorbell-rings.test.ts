@@ -19,6 +19,7 @@ import { DOORBELL_PATH, doorbellHeaders } from "./support/doorbell.ts";
 import { createEntry, createGameServer } from "./support/game-fixtures.ts";
 import { balanceAndLedger } from "./support/money.ts";
 import { createPlayer } from "./support/players.ts";
+import { hmacHex } from "./support/plugin-simulator.ts";
 import { createPromo } from "./support/profile-fixtures.ts";
 import { createItem } from "./support/shop-fixtures.ts";
 import { raw, runBatch } from "./support/sql.ts";
@@ -151,8 +152,22 @@ describe("the doorbell's upgrade", () => {
   const open = (headers: Record<string, string>) =>
     SELF.fetch(`http://localhost${DOORBELL_PATH}`, { headers: { Upgrade: "websocket", ...headers } });
 
-  it("is refused as a poll is: no signature, a wrong one, a stale one", async () => {
+  it("is refused as a poll is: no signature, a wrong one, a stale one, a replayed one", async () => {
     const server = await createGameServer(testDeps());
+    // A heartbeat signed now: an upgrade signed a minute before it is a replay.
+    const now = Math.floor(Date.now() / 1000);
+    const beat = JSON.stringify({ hostname: "Сервер", players: 0, max_players: 100 });
+    const beatAnswer = await SELF.fetch("http://localhost/api/game/heartbeat", {
+      method: "POST",
+      headers: {
+        "content-type": "application/json",
+        "X-Server-Id": String(server.id),
+        "X-Timestamp": String(now),
+        "X-Signature": await hmacHex(server.key, `${now}\nPOST\n/api/game/heartbeat\n${beat}`),
+      },
+      body: beat,
+    });
+    expect(beatAnswer.status).toBe(200);
     const refusals = [
       [await open({}), 400, GAME_ERRORS.signatureHeadersMissing],
       [await open(await doorbellHeaders(server.id, `${server.key}x`)), 401, GAME_ERRORS.badSignature],
@@ -161,6 +176,7 @@ describe("the doorbell's upgrade", () => {
         401,
         GAME_ERRORS.timestampOutOfWindow,
       ],
+      [await open(await doorbellHeaders(server.id, server.key, now - 60)), 409, GAME_ERRORS.replayed],
     ] as const;
     for (const [answer, status, error] of refusals) {
       expect(answer.status).toBe(status);
