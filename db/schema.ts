@@ -69,6 +69,9 @@ export const serverHeartbeats = sqliteTable("server_heartbeats", {
   // The plugin's timestamp (unix seconds) on the heartbeat written last: a heartbeat is written only
   // with a later one, so a replayed heartbeat changes nothing (decision 126).
   signedAt: integer("signed_at").notNull().default(0),
+  // Whether the plugin's doorbell was connected when it sent this heartbeat (decision 146); null: a
+  // plugin without one.
+  doorbell: integer("doorbell", { mode: "boolean" }),
 });
 
 // The signed plugin requests a server's plugin made that changed something (decision 126): the newest

@@ -399,4 +399,38 @@ describe("Серверы", () => {
     expect(unsold).toContain("Эти типы серверов не продаются, пока не добавлен сервер такого типа:");
     expect(unsold).toContain(`${serverType}: нет сервера; ждут выдачи 1 предмет`);
   });
+
+  it("shows each server's doorbell as its last heartbeat told, an older plugin's heartbeat still taken (decision 146)", async () => {
+    const admin = await createOperator(deps, "admin");
+    const servers = await Promise.all([1, 2, 3].map(() => createGameServer(deps)));
+    const beats: Record<string, unknown>[] = [{ doorbell: true }, { doorbell: false }, {}];
+    for (const [index, server] of servers.entries()) {
+      expect((await simulator(server.id, server.key).heartbeat([], beats[index])).status).toBe(200);
+    }
+    const listed = await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }));
+    expect(servers.map(({ id }) => listed.servers.find((server) => server.id === id)?.doorbell)).toEqual([
+      true,
+      false,
+      null,
+    ]);
+    const page = renderToStaticMarkup(
+      createElement(RouterProvider, {
+        router: createMemoryRouter(
+          // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
+          [{ path: "/", element: createElement(AdminServers, { loaderData: listed } as any) }],
+        ),
+      }),
+    );
+    expect(page).toContain("Звонок: подключён");
+    expect(page).toContain("Звонок: нет — опрос раз в 30 с");
+    expect(page).toContain("Звонок: плагин без звонка — опрос раз в 30 с");
+
+    // A plugin that connects again is written at once, not after the heartbeat's usual 50 s.
+    clock.advance(1000);
+    const [, second] = servers;
+    if (!second) throw new Error("no server");
+    expect((await simulator(second.id, second.key).heartbeat([], { doorbell: true })).status).toBe(200);
+    const again = await loader(consoleArgs(deps, "/admin/servers", { token: admin.token }));
+    expect(again.servers.find((server) => server.id === second.id)?.doorbell).toBe(true);
+  });
 });

@@ -3,7 +3,7 @@ import { z } from "zod";
 import { dispatchIntent, invalidForm, refused } from "#app/lib/admin/console-answers.server.ts";
 import { requireOperator } from "#app/lib/admin/operator.server.ts";
 import { depsContext } from "#app/lib/deps-context.server.ts";
-import { SERVER_TEXT, serverRemovedText, unservedTypeText } from "#core/messages/admin.ts";
+import { doorbellText, SERVER_TEXT, serverRemovedText, unservedTypeText } from "#core/messages/admin.ts";
 import { FAIR_PLAY_TEXT, WIPE_FORM_TEXT, WIPE_TEXT } from "#core/messages/wipe.ts";
 import { WIPE_CONSOLE_TEXT } from "#core/messages/wipe-console.ts";
 import { positiveIdText } from "#core/schemas/common.ts";
@@ -238,6 +238,11 @@ export default function AdminServers({ loaderData, actionData }: Route.Component
                     {formatMoment(server.heartbeatAt)}
                     {server.players != null && ` · ${server.players}/${server.maxPlayers}`}
                   </div>
+                  {server.online && (
+                    <div className="muted" data-testid="server-doorbell">
+                      {doorbellText(server.doorbell)}
+                    </div>
+                  )}
                 </td>
                 <td className="admin-table__num">{server.pending}</td>
                 <td>

@@ -65,6 +65,21 @@ export const SERVER_TEXT = {
 } as const;
 
 /**
+ * The doorbell of a server on the line, as its last heartbeat told (decision 146): connected, the
+ * purchase reaches it in seconds; not, it polls on its timer (30 s unless its config says otherwise).
+ */
+export const DOORBELL_TEXT = {
+  connected: "Звонок: подключён",
+  disconnected: "Звонок: нет — опрос раз в 30 с",
+  absent: "Звонок: плагин без звонка — опрос раз в 30 с",
+} as const;
+
+export function doorbellText(doorbell: boolean | null): string {
+  if (doorbell === null) return DOORBELL_TEXT.absent;
+  return doorbell ? DOORBELL_TEXT.connected : DOORBELL_TEXT.disconnected;
+}
+
+/**
  * «Сервер №3 удалён», with the revokes it leaves without a server and, for the last of its type, what
  * that means for the shop.
  */

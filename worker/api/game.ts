@@ -61,6 +61,8 @@ const heartbeatSchema = z.object({
   /** Rust's save creation time (the last wipe), unix seconds; one in the future is left out (below). */
   wiped_at: z.number().int().min(0).max(Number.MAX_SAFE_INTEGER).nullish().catch(null),
   online: onlineList.catch([]).default([]),
+  // Plugins with the doorbell (decision 146) say whether it is connected; older ones send nothing.
+  doorbell: z.boolean().nullish().catch(null),
 });
 /** A wipe time this far ahead of our clock is the game server's clock drifting, not a lie; more is left out. */
 const WIPE_CLOCK_SLACK_SECONDS = 5 * 60;
@@ -151,6 +153,7 @@ gameApi.post("/heartbeat", async (c) => {
       mapSize: beat.map_size ?? null,
       mapSeed: beat.map_seed ?? null,
       wipedAt: wipedAt == null ? null : Math.min(wipedAt, nowSeconds) * 1000,
+      doorbell: beat.doorbell ?? null,
     },
     game.timestamp,
     game.heartbeat,
@@ -228,6 +231,18 @@ gameApi.post("/ack", async (c) => {
     response_signature: await ackResponseSignature(key, signature, outcome.results),
     response_signature_v3: await ackResponseSignatureV3(key, signature, outcome.ackSeq, outcome.results),
   });
+});
+
+// The doorbell (decision 146): the plugin's signed WebSocket upgrade, verified above as a poll is (a bad
+// signature, a stale or replayed timestamp refused with the poll's status and no upgrade). Connecting
+// changes nothing, so it is not recorded, as a poll with nothing due is not.
+gameApi.get("/doorbell", async (c) => {
+  if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
+    return c.json({ error: GAME_ERRORS.doorbellNeedsUpgrade }, 426);
+  }
+  const { server, keyHash } = c.get("game");
+  if (!server.serverType) return c.json({ error: GAME_ERRORS.badSignature }, 401);
+  return c.get("deps").doorbell.connect(c.req.raw, { id: server.id, serverType: server.serverType, keyHash });
 });
 
 gameApi.post("/pending", async (c) => {

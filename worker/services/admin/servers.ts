@@ -27,6 +27,8 @@ interface ServerListRow {
   legacyKey: number;
   keyRotatedAt: number | null;
   heartbeatAt: number | null;
+  /** Whether its doorbell was connected at the heartbeat (decision 146); null: its plugin has none. */
+  doorbell: number | null;
   players: number | null;
   maxPlayers: number | null;
   pending: number;
@@ -43,7 +45,7 @@ interface ServerListRow {
 const SERVERS_READ = `SELECT s.id, s.name, s.server_type AS serverType, s.ip_port AS ipPort,
     s.key_hash IS NOT NULL OR s.key_salt IS NOT NULL AS hasKey,
     s.key_salt IS NULL AND s.key_hash IS NOT NULL AS legacyKey,
-    s.key_rotated_at AS keyRotatedAt, h.received_at AS heartbeatAt, h.players, h.max_players AS maxPlayers,
+    s.key_rotated_at AS keyRotatedAt, h.received_at AS heartbeatAt, h.doorbell, h.players, h.max_players AS maxPlayers,
     (SELECT COUNT(*) FROM deliveries d WHERE d.server_type = s.server_type AND d.status = 'pending') AS pending,
     s.wipe_kind AS wipeKind, s.wipe_weekday AS wipeWeekday, s.wipe_minute AS wipeMinute,
     s.wipe_every_weeks AS wipeEveryWeeks, s.wipe_from AS wipeFrom,
@@ -82,6 +84,7 @@ export async function listServers(deps: Pick<Deps, "db" | "now">) {
       hasKey: Boolean(row.hasKey),
       // A key from before decision 103 (its stored hash can sign): replace it.
       legacyKey: Boolean(row.legacyKey),
+      doorbell: row.doorbell === null ? null : Boolean(row.doorbell),
       online: row.heartbeatAt != null && now - row.heartbeatAt < OFFLINE_AFTER_MS,
     })),
     unserved,

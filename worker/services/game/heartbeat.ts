@@ -17,6 +17,8 @@ export interface Heartbeat {
   mapSize: number | null;
   mapSeed: number | null;
   wipedAt: number | null;
+  /** Whether its doorbell is connected now (decision 146): null from plugins without one. */
+  doorbell: boolean | null;
   online: string[];
 }
 
@@ -39,7 +41,8 @@ function sameServer(stored: StoredHeartbeat, beat: Heartbeat): boolean {
     stored.map === beat.map &&
     stored.mapSize === beat.mapSize &&
     stored.mapSeed === beat.mapSeed &&
-    stored.wipedAt === beat.wipedAt
+    stored.wipedAt === beat.wipedAt &&
+    stored.doorbell === beat.doorbell
   );
 }
 
@@ -61,13 +64,14 @@ export async function recordHeartbeat(
   if (stored && signedAt <= stored.signedAt) return "stale";
   if (stored && sameServer(stored, beat) && now - stored.receivedAt < HEARTBEAT_REWRITE_AFTER_MS) return "unchanged";
   const written = await deps.db.run(
-    statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, queue, map, map_size, map_seed, wiped_at, online_steam_ids, received_at, signed_at)
-       VALUES (${server.id}, ${beat.hostname}, ${beat.players}, ${beat.max_players}, ${beat.queue}, ${beat.map}, ${beat.mapSize}, ${beat.mapSeed}, ${beat.wipedAt}, ${JSON.stringify(beat.online)}, ${now}, ${signedAt})
+    statement(sql`INSERT INTO server_heartbeats (server_id, hostname, players, max_players, queue, map, map_size, map_seed, wiped_at, online_steam_ids, received_at, signed_at, doorbell)
+       VALUES (${server.id}, ${beat.hostname}, ${beat.players}, ${beat.max_players}, ${beat.queue}, ${beat.map}, ${beat.mapSize}, ${beat.mapSeed}, ${beat.wipedAt}, ${JSON.stringify(beat.online)}, ${now}, ${signedAt},
+         ${beat.doorbell === null ? null : beat.doorbell ? 1 : 0})
        ON CONFLICT (server_id) DO UPDATE SET
          hostname = excluded.hostname, players = excluded.players, max_players = excluded.max_players,
          queue = excluded.queue, map = excluded.map, map_size = excluded.map_size, map_seed = excluded.map_seed,
          wiped_at = excluded.wiped_at, online_steam_ids = excluded.online_steam_ids,
-         received_at = excluded.received_at, signed_at = excluded.signed_at
+         received_at = excluded.received_at, signed_at = excluded.signed_at, doorbell = excluded.doorbell
        WHERE excluded.signed_at > server_heartbeats.signed_at`),
   );
   if (written.changes !== 1) return "stale";

@@ -4,7 +4,7 @@ import { POSITIVE_ID_PATTERN } from "#core/schemas/common.ts";
 import { type Config, standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { derivedSigningKey, hexToBytes, importSigningKey } from "./keys.ts";
+import { deriveServerKey, hashServerKey, hexToBytes, importSigningKey } from "./keys.ts";
 
 // Every plugin request carries:
 //   X-Server-Id   the server's id
@@ -59,6 +59,8 @@ export interface StoredHeartbeat {
   mapSize: number | null;
   mapSeed: number | null;
   wipedAt: number | null;
+  /** Whether the plugin said its doorbell was connected (decision 146); null: it has none. */
+  doorbell: boolean | null;
 }
 
 export interface VerifiedGameRequest {
@@ -66,6 +68,8 @@ export interface VerifiedGameRequest {
   body: string;
   signature: string;
   key: CryptoKey;
+  /** SHA-256 hex of the server's key: what `key` was imported from (the doorbell signs its rings with it). */
+  keyHash: string;
   /** X-Timestamp, unix seconds. */
   timestamp: number;
   marks: RequestMarks;
@@ -128,6 +132,7 @@ interface ServerRow {
   hb_map_size: number | null;
   hb_map_seed: number | null;
   hb_wiped_at: number | null;
+  hb_doorbell: number | null;
 }
 
 // The server, its recorded requests and its heartbeat: one read of three rows.
@@ -135,7 +140,7 @@ const serverRead = (serverId: number) =>
   statement(sql`SELECT s.id, s.name, s.server_type, s.key_hash, s.key_salt, s.ack_seq, s.needs_resync, m.recent AS marks,
       h.signed_at AS hb_signed_at, h.received_at AS hb_received_at, h.hostname AS hb_hostname,
       h.max_players AS hb_max_players, h.map AS hb_map, h.map_size AS hb_map_size, h.map_seed AS hb_map_seed,
-      h.wiped_at AS hb_wiped_at
+      h.wiped_at AS hb_wiped_at, h.doorbell AS hb_doorbell
     FROM servers s
     LEFT JOIN game_request_marks m ON m.server_id = s.id
     LEFT JOIN server_heartbeats h ON h.server_id = s.id
@@ -206,13 +211,20 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
 
   const serverId = Number(serverIdHeader);
   const row = (await deps.db.run<ServerRow>(serverRead(serverId))).rows[0];
-  const key = row ? await serverSigningKey(deps, row) : null;
+  const keyHash = row ? await serverKeyHash(deps, row) : null;
+  const key = keyHash ? await importSigningKey(keyHash) : null;
   const signatureBytes = hexToBytes(signature);
   const canonical = new TextEncoder().encode(
     canonicalRequest(timestampHeader, request.method, requestTarget(url), body),
   );
   // Unknown servers and wrong keys answer the same, so ids can't be probed.
-  if (!row || !key || !signatureBytes || !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))) {
+  if (
+    !row ||
+    !key ||
+    !keyHash ||
+    !signatureBytes ||
+    !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))
+  ) {
     throw new GameRequestError(401, GAME_ERRORS.badSignature);
   }
 
@@ -229,6 +241,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
           mapSize: row.hb_map_size,
           mapSeed: row.hb_map_seed,
           wipedAt: row.hb_wiped_at,
+          doorbell: row.hb_doorbell === null ? null : Boolean(row.hb_doorbell),
         };
   if (!isFresh(marks, heartbeat?.signedAt ?? 0, timestamp, signature)) {
     throw new GameRequestError(409, GAME_ERRORS.replayed);
@@ -245,6 +258,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
     body,
     signature,
     key,
+    keyHash,
     timestamp,
     marks,
     heartbeat,
@@ -284,12 +298,11 @@ export async function recordGameRequest(deps: Deps, game: VerifiedGameRequest): 
   throw new GameRequestError(409, GAME_ERRORS.replayed);
 }
 
-/** A derived key when the server has a salt; otherwise its legacy stored hash (until rotated). */
-function serverSigningKey(
+/** The hash of a derived key when the server has a salt; otherwise its legacy stored hash (until rotated). */
+async function serverKeyHash(
   deps: Deps,
   row: { id: number; key_hash: string | null; key_salt: string | null },
-): Promise<CryptoKey | null> {
-  if (row.key_salt) return derivedSigningKey(deps.config.gameKeySecret, row.id, row.key_salt);
-  if (row.key_hash) return importSigningKey(row.key_hash);
-  return Promise.resolve(null);
+): Promise<string | null> {
+  if (row.key_salt) return hashServerKey(await deriveServerKey(deps.config.gameKeySecret, row.id, row.key_salt));
+  return row.key_hash;
 }

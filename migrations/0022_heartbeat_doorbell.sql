@@ -1,0 +1,1 @@
+ALTER TABLE `server_heartbeats` ADD `doorbell` integer;
