@@ -3,7 +3,7 @@
 // server's libSQL file), and the rows a scenario sets up the way the shop and the operators would.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { type Client, createClient } from "@libsql/client";
 import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
 import { deriveServerKey, generateKeySalt } from "../../worker/services/game/keys.ts";
@@ -334,19 +334,62 @@ export class SiteProxy {
   mode: "up" | "down" = "up";
   /** Rewrites an answer's body on its way back (path, body) → body. */
   rewrite: ((path: string, body: string) => string) | null = null;
-  /** Called for each request that reaches the site, with its path. */
-  onRequest: ((path: string) => void) | null = null;
+  /** Called for each request that reaches the site, with its path and the game server it says it is. */
+  onRequest: ((path: string, serverId: number) => void) | null = null;
   /** Answers in place of the site when it returns an answer (path, request body). */
   respond: ((path: string, body: string) => { status: number; body: string } | null) | null = null;
   /** Requests to these paths get no answer (until the game server gives up or dies). */
   readonly hold = new Set<string>();
   port = 0;
+  /** The doorbell sockets passed through (decision 148), the newest of each game server by its id. */
+  private readonly doorbells = new Map<number, Socket>();
 
   constructor() {
     this.server = createServer((request, response) => {
       // A request cut while the site dies (the chaos run) ends here, never as an unhandled rejection.
       this.handle(request, response).catch(() => request.socket.destroy());
     });
+    this.server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) =>
+      this.upgrade(request, socket, head),
+    );
+  }
+
+  /** A WebSocket upgrade goes to the site byte for byte, as Caddy passes one on, and stays piped both ways. */
+  private upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
+    socket.on("error", () => socket.destroy());
+    if (this.mode === "down") {
+      socket.destroy();
+      return;
+    }
+    const serverId = Number(request.headers["x-server-id"]);
+    this.onRequest?.(request.url ?? "/", serverId);
+    const site = new URL(SITE_ORIGIN);
+    const upstream = connect(Number(site.port || 80), site.hostname);
+    upstream.on("error", () => socket.destroy());
+    upstream.on("close", () => socket.destroy());
+    socket.on("close", () => upstream.destroy());
+    const lines = [`${request.method} ${request.url} HTTP/1.1`];
+    for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+      const name = request.rawHeaders[i] as string;
+      lines.push(`${name}: ${name.toLowerCase() === "host" ? site.host : request.rawHeaders[i + 1]}`);
+    }
+    upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+    if (head.length) upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+    this.doorbells.set(serverId, socket);
+  }
+
+  /**
+   * Writes a text frame into the game server's doorbell socket as if the site had sent it (a site's frames
+   * are unmasked): a ring forged on the way. Answers whether that server's socket is open.
+   */
+  forgeFrame(serverId: number, text: string): boolean {
+    const socket = this.doorbells.get(serverId);
+    const payload = Buffer.from(text);
+    if (!socket || socket.destroyed || payload.length > 125) return false;
+    socket.write(Buffer.concat([Buffer.from([0x81, payload.length]), payload]));
+    return true;
   }
 
   async start(): Promise<string> {
@@ -356,6 +399,7 @@ export class SiteProxy {
   }
 
   async stop(): Promise<void> {
+    for (const socket of this.doorbells.values()) socket.destroy();
     this.server.closeAllConnections();
     await new Promise((done) => this.server.close(done));
   }
@@ -368,7 +412,7 @@ export class SiteProxy {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    this.onRequest?.(path);
+    this.onRequest?.(path, Number(request.headers["x-server-id"]));
     if (this.hold.has(path)) return; // never answered
     const own = this.respond?.(path, Buffer.concat(chunks).toString("utf8"));
     if (own) {
@@ -384,7 +428,8 @@ export class SiteProxy {
     let upstream: Response;
     let body: string;
     try {
-      upstream = await fetch(`${SITE_ORIGIN}${path}`, { method: request.method, headers, body: Buffer.concat(chunks) });
+      const sent = request.method === "GET" || request.method === "HEAD" ? undefined : Buffer.concat(chunks);
+      upstream = await fetch(`${SITE_ORIGIN}${path}`, { method: request.method, headers, body: sent });
       body = await upstream.text();
     } catch {
       // The site is down (the chaos run kills it): the game server sees the connection fail.
