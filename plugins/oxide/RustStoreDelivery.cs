@@ -1205,7 +1205,7 @@ namespace Oxide.Plugins
         {
             var inner = e;
             while (inner.InnerException != null) inner = inner.InnerException;
-            return inner == e ? e.Message : e.Message + ": " + inner.Message;
+            return inner == e || inner.Message == e.Message ? e.Message : e.Message + ": " + inner.Message;
         }
 
         private void DoorbellOpened(int generation)
