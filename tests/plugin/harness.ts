@@ -153,6 +153,15 @@ export class GameServerProcess {
     return Boolean(events.find((event) => event.ev === "waited")?.found);
   }
 
+  /**
+   * Whether the plugin makes a request to `path` within 20 s, frames passing with the game's clock still;
+   * what it set off has settled when this answers.
+   */
+  async requested(path: string): Promise<boolean> {
+    const events = await this.send(`wait-request 20 ${path}`);
+    return Boolean(events.find((event) => event.ev === "waited")?.found);
+  }
+
   /** A player joins (language "ru" or "en"). */
   join(steamId: string, language = "ru", name = "Игрок"): Promise<HarnessEvent[]> {
     return this.send(`join ${steamId} ${language} ${name}`);

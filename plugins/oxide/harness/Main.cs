@@ -106,6 +106,17 @@ public static class HarnessMain
                 World.Emit(new Dictionary<string, object> { ["ev"] = "waited", ["text"] = text, ["found"] = found });
                 break;
             }
+            case "wait-request":
+            {
+                // Frames pass (the game's clock stands still) until the plugin makes a web request to the path, or the
+                // limit in seconds; then everything it set off settles.
+                var from = World.RequestCount();
+                var found = World.RunFramesUntil(() => World.RequestedSince(from, words[2]),
+                    TimeSpan.FromSeconds(double.Parse(words[1], System.Globalization.CultureInfo.InvariantCulture)));
+                World.Settle(SettleLimit);
+                World.Emit(new Dictionary<string, object> { ["ev"] = "waited", ["path"] = words[2], ["found"] = found });
+                break;
+            }
             case "join":
             {
                 World.Lang.SetLanguage(words[2], words[1]);

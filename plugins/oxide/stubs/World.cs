@@ -107,6 +107,22 @@ namespace Harness
         }
 
         public static void BeginRequest() { Interlocked.Increment(ref inFlight); }
+
+        private static readonly List<string> requested = new List<string>();
+
+        /// <summary>A web request to this path was made (the harness's `wait-request` looks for it).</summary>
+        public static void Requested(string path) { lock (requested) requested.Add(path); }
+
+        public static int RequestCount() { lock (requested) return requested.Count; }
+
+        public static bool RequestedSince(int from, string path)
+        {
+            lock (requested)
+            {
+                for (var i = from; i < requested.Count; i++) if (requested[i] == path) return true;
+            }
+            return false;
+        }
         public static void EndRequest() { Interlocked.Decrement(ref inFlight); }
 
         public static Oxide.Plugins.Timer AddTimer(Oxide.Plugins.Timer timer)
