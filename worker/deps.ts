@@ -1,6 +1,7 @@
 import { oncePer } from "#core/once-per.ts";
 import { type Config, loadConfig } from "./config.ts";
 import type { Database } from "./ports/database.ts";
+import { type Doorbell, noDoorbell } from "./ports/doorbell.ts";
 import type { KeyValueStore } from "./ports/key-value.ts";
 import type { WitnessStore } from "./ports/witness.ts";
 import type { Settings } from "./settings.ts";
@@ -18,6 +19,8 @@ export interface Platform {
    * Unset: `kv` (on Workers KV is outside D1 already).
    */
   standInKv?: KeyValueStore;
+  /** The plugins' doorbell (decision 146); unset: none, plugins poll on their timer. */
+  doorbell?: Doorbell;
 }
 
 // Everything a service may touch, built once per request (or cron run).
@@ -31,6 +34,7 @@ export interface Deps {
   // Outbound HTTP. Locally it routes the stand-ins' URLs in-process.
   fetch: typeof fetch;
   waitUntil: (promise: Promise<unknown>) => void;
+  doorbell: Doorbell;
 }
 
 export interface DepsOverrides {
@@ -52,5 +56,6 @@ export function buildDeps(platform: Platform, overrides: DepsOverrides = {}): De
     now: overrides.now ?? (() => new Date()),
     fetch: overrides.fetch ?? ((input, init) => fetch(input, init)),
     waitUntil: overrides.waitUntil ?? (() => {}),
+    doorbell: platform.doorbell ?? noDoorbell,
   };
 }

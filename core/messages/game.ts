@@ -12,6 +12,9 @@ export const GAME_ERRORS = {
   badRequest: "Неверный формат запроса",
   unknownDeliveries: "Неизвестные доставки",
   foreignDeliveries: "Доставки выданы другому серверу",
+  // The doorbell (decision 146): GET /api/game/doorbell without `Upgrade: websocket`, or a runtime without one.
+  doorbellNeedsUpgrade: "Звонок открывается только запросом WebSocket (Upgrade: websocket)",
+  doorbellUnavailable: "Звонок на этом сайте не работает: плагин опрашивает очередь по таймеру",
   // A plugin before 3.0 prints this in the game server's console («Queue answered 426: …», which cuts the
   // answer at 200 characters): it can't re-send what it gave after a restore (decision 134).
   pluginTooOld:

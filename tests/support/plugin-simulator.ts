@@ -20,7 +20,8 @@ async function hmacKey(serverKey: string): Promise<CryptoKey> {
   return crypto.subtle.importKey("raw", derived, { name: "HMAC", hash: "SHA-256" }, false, ["sign"]);
 }
 
-async function hmacHex(serverKey: string, message: string): Promise<string> {
+/** HMAC-SHA256 hex over `message` with the HMAC key the plugin makes of `serverKey`. */
+export async function hmacHex(serverKey: string, message: string): Promise<string> {
   return hex(await crypto.subtle.sign("HMAC", await hmacKey(serverKey), encoder.encode(message)));
 }
 

@@ -24,9 +24,10 @@ const closeAfter = (response: Answer) => {
  * arriving on open keep-alive connections with `Connection: close`, so a client or proxy sends its
  * next request on a new connection (to the next instance) instead of down one about to close.
  * Connections left idle are closed after a moment; once every connection is done (10 s at most),
- * run `cleanup`, then exit 0.
+ * run `cleanup`, then exit 0. `onStop` runs first: what holds a connection open past any request (the
+ * doorbell's WebSockets, which the server no longer tracks once upgraded) lets go of it there.
  */
-export function shutdownOnSignals(server: ServerType, cleanup: () => Promise<void>): void {
+export function shutdownOnSignals(server: ServerType, cleanup: () => Promise<void>, onStop = () => {}): void {
   let stopping = false;
   // Answers not yet written: when the stop comes, each gets `Connection: close` before it goes out.
   const unanswered = new Set<Answer>();
@@ -42,6 +43,7 @@ export function shutdownOnSignals(server: ServerType, cleanup: () => Promise<voi
     if (stopping) return;
     stopping = true;
     console.log(JSON.stringify({ event: "shutting_down", signal }));
+    onStop();
     for (const response of unanswered) closeAfter(response);
     const cut = setTimeout(() => "closeAllConnections" in server && server.closeAllConnections(), GRACE_MS);
     cut.unref();

@@ -1,5 +1,6 @@
 // The Node server itself, started by worker/node/server.ts once React knows it runs in production.
 
+import type { Server } from "node:http";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { createAdaptorServer } from "@hono/node-server";
@@ -9,6 +10,7 @@ import { pageHandlerOf } from "../page-handler.ts";
 import { wireDeps } from "../wiring.ts";
 import { createNodeApp } from "./app.ts";
 import { databaseFilePath, witnessPathFor } from "./database-file.ts";
+import { nodeDoorbell } from "./doorbell.ts";
 import { scheduleMinutelyJobs } from "./schedule.ts";
 import { loadEnvFile, readNodeSettings, SettingError } from "./settings.ts";
 import { shutdownOnSignals } from "./shutdown.ts";
@@ -43,7 +45,9 @@ export async function startServer(buildDir: URL): Promise<void> {
     refuse(error);
   }
   const databaseFile = databaseFilePath(settings.database.url);
+  const doorbell = nodeDoorbell();
   const platform = {
+    doorbell: doorbell.doorbell,
     ...libsqlPorts(client),
     settings: settings.site,
     witness: witnessFile(witnessPathFor(settings.database.url)),
@@ -62,6 +66,7 @@ export async function startServer(buildDir: URL): Promise<void> {
   const jobs = scheduleMinutelyJobs(() => wireDeps(platform, { notify: (request) => app.fetch(request) }));
   const address = `${settings.host}:${settings.port}`;
   const server = createAdaptorServer({ fetch: app.fetch });
+  doorbell.listen(server as Server, app.fetch);
   // systemd's socket activation (rust-site.socket, decision 137): the listening socket is systemd's and
   // outlives the process, so during a restart connections wait in its queue instead of being refused.
   const socket = inheritedSocket(process.env);
@@ -94,15 +99,19 @@ export async function startServer(buildDir: URL): Promise<void> {
     );
   });
 
-  shutdownOnSignals(server, async () => {
-    await jobs.stop();
-    // A clean stop leaves the database in its one file (an empty WAL): `cp` or a restore beside a
-    // stopped server then can't pair the file with an older WAL.
-    if (databaseFilePath(settings.database.url) !== null) {
-      await checkpointWal(client).catch((error) =>
-        console.error(JSON.stringify({ event: "checkpoint_failed", error: String(error) })),
-      );
-    }
-    client.close();
-  });
+  shutdownOnSignals(
+    server,
+    async () => {
+      await jobs.stop();
+      // A clean stop leaves the database in its one file (an empty WAL): `cp` or a restore beside a
+      // stopped server then can't pair the file with an older WAL.
+      if (databaseFilePath(settings.database.url) !== null) {
+        await checkpointWal(client).catch((error) =>
+          console.error(JSON.stringify({ event: "checkpoint_failed", error: String(error) })),
+        );
+      }
+      client.close();
+    },
+    doorbell.close,
+  );
 }

@@ -53,11 +53,6 @@ export async function deriveServerKey(secret: string, serverId: number, salt: st
   return `rsk_${base64url(new Uint8Array(mac))}`;
 }
 
-/** The HMAC key of a server with a derived key (never stored: recomputed from the secret). */
-export async function derivedSigningKey(secret: string, serverId: number, salt: string): Promise<CryptoKey | null> {
-  return importSigningKey(await hashServerKey(await deriveServerKey(secret, serverId, salt)));
-}
-
 /** The HMAC key both sides derive from a stored hash (32 raw bytes). */
 export async function importSigningKey(keyHashHex: string): Promise<CryptoKey | null> {
   const raw = hexToBytes(keyHashHex);

@@ -4,7 +4,7 @@ import { POSITIVE_ID_PATTERN } from "#core/schemas/common.ts";
 import { type Config, standInsEnabled } from "../../config.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { derivedSigningKey, hexToBytes, importSigningKey } from "./keys.ts";
+import { deriveServerKey, hashServerKey, hexToBytes, importSigningKey } from "./keys.ts";
 
 // Every plugin request carries:
 //   X-Server-Id   the server's id
@@ -66,6 +66,8 @@ export interface VerifiedGameRequest {
   body: string;
   signature: string;
   key: CryptoKey;
+  /** SHA-256 hex of the server's key: what `key` was imported from (the doorbell signs its rings with it). */
+  keyHash: string;
   /** X-Timestamp, unix seconds. */
   timestamp: number;
   marks: RequestMarks;
@@ -206,13 +208,20 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
 
   const serverId = Number(serverIdHeader);
   const row = (await deps.db.run<ServerRow>(serverRead(serverId))).rows[0];
-  const key = row ? await serverSigningKey(deps, row) : null;
+  const keyHash = row ? await serverKeyHash(deps, row) : null;
+  const key = keyHash ? await importSigningKey(keyHash) : null;
   const signatureBytes = hexToBytes(signature);
   const canonical = new TextEncoder().encode(
     canonicalRequest(timestampHeader, request.method, requestTarget(url), body),
   );
   // Unknown servers and wrong keys answer the same, so ids can't be probed.
-  if (!row || !key || !signatureBytes || !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))) {
+  if (
+    !row ||
+    !key ||
+    !keyHash ||
+    !signatureBytes ||
+    !(await crypto.subtle.verify("HMAC", key, signatureBytes, canonical))
+  ) {
     throw new GameRequestError(401, GAME_ERRORS.badSignature);
   }
 
@@ -245,6 +254,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
     body,
     signature,
     key,
+    keyHash,
     timestamp,
     marks,
     heartbeat,
@@ -284,12 +294,11 @@ export async function recordGameRequest(deps: Deps, game: VerifiedGameRequest): 
   throw new GameRequestError(409, GAME_ERRORS.replayed);
 }
 
-/** A derived key when the server has a salt; otherwise its legacy stored hash (until rotated). */
-function serverSigningKey(
+/** The hash of a derived key when the server has a salt; otherwise its legacy stored hash (until rotated). */
+async function serverKeyHash(
   deps: Deps,
   row: { id: number; key_hash: string | null; key_salt: string | null },
-): Promise<CryptoKey | null> {
-  if (row.key_salt) return derivedSigningKey(deps.config.gameKeySecret, row.id, row.key_salt);
-  if (row.key_hash) return importSigningKey(row.key_hash);
-  return Promise.resolve(null);
+): Promise<string | null> {
+  if (row.key_salt) return hashServerKey(await deriveServerKey(deps.config.gameKeySecret, row.id, row.key_salt));
+  return row.key_hash;
 }

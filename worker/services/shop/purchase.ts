@@ -14,6 +14,7 @@ import { itemDurations, items, purchases, sales, servers, users } from "#db/sche
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { livePlayerId, sessionPlayerSql } from "../auth/sessions.ts";
+import { ringDoorbell } from "../game/doorbell.ts";
 import { openWindowFor, purchaseClosedSql } from "../game/fair-play.ts";
 import { discordEventStatement } from "../notifications/discord.ts";
 import { refundDebtOf } from "../payments/refunds.ts";
@@ -325,7 +326,7 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
  * aborts the batch, and only then is the state read, to choose the answer (decision 030).
  */
 export async function purchaseItem(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
   buyer: Buyer,
   input: PurchaseInput,
 ): Promise<PurchaseResult> {
@@ -427,6 +428,8 @@ export async function purchaseItem(
     if (!purchase || !balance) {
       throw new Error("purchase guard matched no row but the batch committed");
     }
+    // The item (a gift's too) waits for the type's servers: they poll now rather than at their timer.
+    ringDoorbell(deps, [input.serverType]);
     return { ok: true, replayed: false, purchase: toPurchaseView(purchase), balance: kopecksToRubles(balance.balance) };
   } catch (error) {
     const userId = typeof buyer === "number" ? buyer : await livePlayerId(deps, buyer.sessionId);

@@ -1,0 +1,29 @@
+// The plugin's side of the doorbell (decision 146) for the tests: the signed upgrade's headers and the
+// check of a ring frame, as the protocol has them (the plugin in plugins/oxide does the same).
+import { hmacHex } from "./plugin-simulator.ts";
+
+export const DOORBELL_PATH = "/api/game/doorbell";
+
+/** The upgrade request's signature headers: a GET of the doorbell's path with an empty body. */
+export async function doorbellHeaders(
+  serverId: number,
+  serverKey: string,
+  timestamp = Math.floor(Date.now() / 1000),
+): Promise<Record<string, string>> {
+  return {
+    "X-Server-Id": String(serverId),
+    "X-Timestamp": String(timestamp),
+    "X-Signature": await hmacHex(serverKey, `${timestamp}\nGET\n${DOORBELL_PATH}\n`),
+  };
+}
+
+export interface Ring {
+  ring: number;
+  t: number;
+  sig: string;
+}
+
+/** Whether a ring frame is the site's, signed with this server's key. */
+export async function ringVerifies(serverKey: string, serverId: number, frame: Ring): Promise<boolean> {
+  return frame.sig === (await hmacHex(serverKey, `doorbell\n${serverId}\n${frame.ring}\n${frame.t}`));
+}
