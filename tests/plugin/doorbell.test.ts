@@ -131,3 +131,25 @@ test("two servers of a type are both rung and poll; the purchase is leased to on
     await s.end();
   }
 });
+
+test("behind a proxy that refuses upgrades the plugin says so once and polls as configured: only timing changes", async () => {
+  const s = await scenario({ type, doorbell: { pollSeconds: 30, doorbellPollSeconds: 600 }, start: false });
+  try {
+    s.proxy.refuseUpgrades = true;
+    await s.game.start();
+    assert.ok(await s.game.logged("Doorbell refused (426: "));
+    assert.ok(
+      s.game
+        .logs("warn")
+        .some((line) => line.includes("polling every 30 s, trying the doorbell again every 10 minutes")),
+    );
+    const itemId = await wood(s);
+    await s.game.join(s.player, "ru");
+    await buyWood(s, itemId);
+
+    await s.game.advance(30);
+    assert.deepEqual(given(s.game, s.player), { wood: 1000 });
+  } finally {
+    await s.end();
+  }
+});

@@ -341,6 +341,11 @@ export class SiteProxy {
   /** Requests to these paths get no answer (until the game server gives up or dies). */
   readonly hold = new Set<string>();
   port = 0;
+  /**
+   * A proxy that doesn't pass WebSocket upgrades (nginx without `proxy_set_header Upgrade`): it drops the
+   * hop-by-hop Upgrade and Connection headers and passes a plain GET, so the site answers 426.
+   */
+  refuseUpgrades = false;
   /** The doorbell sockets passed through (decision 148), the newest of each game server by its id. */
   private readonly doorbells = new Map<number, Socket>();
 
@@ -363,6 +368,10 @@ export class SiteProxy {
     }
     const serverId = Number(request.headers["x-server-id"]);
     this.onRequest?.(request.url ?? "/", serverId);
+    if (this.refuseUpgrades) {
+      this.plainGet(request, socket);
+      return;
+    }
     const site = new URL(SITE_ORIGIN);
     const upstream = connect(Number(site.port || 80), site.hostname);
     upstream.on("error", () => socket.destroy());
@@ -378,6 +387,22 @@ export class SiteProxy {
     upstream.pipe(socket);
     socket.pipe(upstream);
     this.doorbells.set(serverId, socket);
+  }
+
+  private plainGet(request: IncomingMessage, socket: Socket): void {
+    const headers: Record<string, string> = {};
+    for (const name of ["x-server-id", "x-timestamp", "x-signature"]) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    fetch(`${SITE_ORIGIN}${request.url ?? "/"}`, { headers })
+      .then(async (answer) => {
+        const body = await answer.text();
+        socket.end(
+          `HTTP/1.1 ${answer.status} ${answer.statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      })
+      .catch(() => socket.destroy());
   }
 
   /**
