@@ -30,6 +30,8 @@ export const BOTH_RUNTIMES = [
   "tests/admin-servers.test.ts",
   "tests/game-keys.test.ts",
   "tests/game-heartbeat.test.ts",
+  // where the doorbell rings, and its upgrade refused as a poll is (decision 146)
+  "tests/doorbell-rings.test.ts",
   // reads
   "tests/api-basics.test.ts",
   "tests/shop-api.test.ts",

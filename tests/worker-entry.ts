@@ -8,6 +8,9 @@ const app = createWorkerApp({
   pageHandler: async () => new Response("Pages are rendered by the built site in tests/e2e.", { status: 501 }),
 });
 
+// The doorbell's Durable Object class (decision 146): wrangler finds it among the entry's exports.
+export { GameDoorbell } from "../worker/cloudflare/doorbell-object.ts";
+
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {

@@ -9,6 +9,9 @@ const app = createWorkerApp({
   pageHandler: pageHandlerOf(() => import("virtual:react-router/server-build"), import.meta.env.MODE),
 });
 
+// The doorbell's Durable Object class (decision 146): wrangler finds it among the entry's exports.
+export { GameDoorbell } from "./cloudflare/doorbell-object.ts";
+
 export default {
   fetch: app.fetch,
   async scheduled(controller, env, ctx) {

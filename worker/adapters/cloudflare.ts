@@ -1,15 +1,20 @@
 import { drizzle } from "drizzle-orm/d1";
 import { oncePer } from "#core/once-per.ts";
 import * as schema from "#db/schema.ts";
+import type { GameDoorbell } from "../cloudflare/doorbell-object.ts";
 import type { Database, Orm, Statement, StatementResult } from "../ports/database.ts";
+import type { Doorbell } from "../ports/doorbell.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
 import type { Settings } from "../settings.ts";
+import { durableObjectDoorbell } from "./cloudflare-doorbell.ts";
 
-// The only module that names D1 and KV: the ports over Cloudflare's bindings.
+// The only module that names D1 and KV: the ports over Cloudflare's bindings (the doorbell's in cloudflare-doorbell.ts).
 
 export interface CloudflareBindings {
   DB: D1Database;
   STATUS_KV: KVNamespace;
+  /** The plugins' doorbell: one Durable Object per server type (decision 146). */
+  DOORBELL: DurableObjectNamespace<GameDoorbell>;
 }
 
 function toResult(result: D1Result<Record<string, unknown>>): StatementResult {
@@ -60,9 +65,14 @@ export function kvStore(kv: KVNamespace): KeyValueStore {
 // One port per binding for the isolate's life: Drizzle reads the whole schema when it is made.
 const databases = new WeakMap<D1Database, Database>();
 const stores = new WeakMap<KVNamespace, KeyValueStore>();
+const doorbells = new WeakMap<DurableObjectNamespace<GameDoorbell>, Doorbell>();
 
 export function cloudflarePorts(bindings: CloudflareBindings) {
-  return { db: oncePer(databases, bindings.DB, d1Database), kv: oncePer(stores, bindings.STATUS_KV, kvStore) };
+  return {
+    db: oncePer(databases, bindings.DB, d1Database),
+    kv: oncePer(stores, bindings.STATUS_KV, kvStore),
+    doorbell: oncePer(doorbells, bindings.DOORBELL, durableObjectDoorbell),
+  };
 }
 
 /** The Worker's ports and settings: the bindings name D1 and KV, the rest are settings. */

@@ -7,6 +7,7 @@ import { deliveries, inventoryEntries, items, servers, users } from "#db/schema.
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { LEASE_HOLDER_ALIVE_MS, parseCommands } from "../game/deliveries.ts";
+import { ringDoorbell } from "../game/doorbell.ts";
 import { readProgress } from "../game/progress.ts";
 import { deliveryKind } from "../game/revoke-targets.ts";
 import { auditStatement } from "./audit.ts";
@@ -202,7 +203,7 @@ function retryable(
  * entry is never sent again.
  */
 export async function retryDelivery(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
   operator: Operator,
   deliveryId: string,
 ): Promise<AdminResult> {
@@ -240,7 +241,11 @@ export async function retryDelivery(
         leased_server_id = ${freeLease ? null : sql`leased_server_id`}
       WHERE id = ${deliveryId} AND ${guard}`),
   ]);
-  if (audit?.changes === 1) return { ok: true };
+  if (audit?.changes === 1) {
+    // Due now, on any server of its type when its lease was freed: they poll now rather than at their timer.
+    ringDoorbell(deps, [row.serverType]);
+    return { ok: true };
+  }
   return { ok: false, status: 409, error: DELIVERY_TEXT.notRetryable };
 }
 

@@ -5,6 +5,7 @@ import { purchases } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
 import { deliveryIdFor } from "../game/delivery-id.ts";
+import { ringDoorbell } from "../game/doorbell.ts";
 import { effectServersOf, splitRevokeStatements } from "../game/revoke-targets.ts";
 import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
@@ -30,14 +31,20 @@ export const refundSchema = z.object({ purchaseId: z.coerce.number().int().posit
  *  8. a grant not yet handed out is cancelled; 9. the Корзина entry shows «Возвращено».
  */
 export async function refundPurchase(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
   operator: Operator,
   input: { userId: number; purchaseId: number; reason: string },
 ): Promise<AdminResult> {
   const now = deps.now().getTime();
   const { purchaseId, reason } = input;
   const [purchase] = await deps.db.orm
-    .select({ userId: purchases.userId, itemId: purchases.itemId, price: purchases.price, status: purchases.status })
+    .select({
+      userId: purchases.userId,
+      itemId: purchases.itemId,
+      price: purchases.price,
+      status: purchases.status,
+      serverType: purchases.serverType,
+    })
     .from(purchases)
     .where(eq(purchases.id, purchaseId))
     .limit(1);
@@ -109,6 +116,8 @@ export async function refundPurchase(
           AND (status = 'failed' OR (status = 'pending' AND (lease_until IS NULL OR lease_until <= ${now})))`),
       statement(sql`UPDATE inventory_entries SET status = 'refunded' WHERE purchase_id = ${purchaseId}`),
     ]);
+    // The revoke is due now.
+    ringDoorbell(deps, [purchase.serverType]);
     return { ok: true };
   } catch (error) {
     // Whatever aborted the batch, nothing was written; the purchase as it is now says why.

@@ -1,5 +1,6 @@
 import type { Deps } from "../../deps.ts";
 import { ensureGrantDeliveries, ensureRevokeDeliveries, strandRevokes, supersedeRevokes } from "./deliveries.ts";
+import { ringWhatBecameDue } from "./due-rings.ts";
 import { rebuildWaiting } from "./poll.ts";
 
 export interface GameMaintenanceReport {
@@ -9,6 +10,8 @@ export interface GameMaintenanceReport {
   revokesStranded: number;
   /** Whether this run was the hour's, which also looks for entries missing a delivery. */
   backstop: boolean;
+  /** Server types whose plugins were rung for what became due this minute (decision 146). */
+  typesRung: number;
 }
 
 const HOUR_MS = 60 * 60 * 1000;
@@ -40,5 +43,6 @@ export async function runGameMaintenance(deps: Deps): Promise<GameMaintenanceRep
   if (backstop) await rebuildWaiting(deps);
   const revokesSuperseded = await supersedeRevokes(deps);
   const revokesStranded = await strandRevokes(deps);
-  return { grantsQueued, revokesQueued, revokesSuperseded, revokesStranded, backstop };
+  const typesRung = await ringWhatBecameDue(deps, now, grantsQueued + revokesQueued > 0);
+  return { grantsQueued, revokesQueued, revokesSuperseded, revokesStranded, backstop, typesRung };
 }

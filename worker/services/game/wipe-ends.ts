@@ -1,6 +1,7 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { ringDoorbell } from "./doorbell.ts";
 import { recordScheduledWipes } from "./fair-play.ts";
 import { insertDeliveries, type NewDelivery } from "./insert-deliveries.ts";
 import { effectServersOf, splitRevokeStatements } from "./revoke-targets.ts";
@@ -26,7 +27,10 @@ interface Ended extends NewDelivery {
  * to end reads one row per server. The end and the revoke are written in one batch; a run that dies
  * before it leaves both for the next.
  */
-export async function endWipedEntries(deps: Pick<Deps, "db" | "now">, serverId: number | null): Promise<number> {
+export async function endWipedEntries(
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
+  serverId: number | null,
+): Promise<number> {
   const { rows } = await deps.db.run<Ended>(
     statement(sql`SELECT e.id AS entryId, e.created_at AS entryCreatedAt, e.server_type AS serverType,
          u.steam_id AS steamId, 0 AS requiresOnline, s.last_wipe_at AS notBefore,
@@ -52,6 +56,10 @@ export async function endWipedEntries(deps: Pick<Deps, "db" | "now">, serverId: 
           AND status = 'used' AND duration_days = 0 AND expires_at IS NULL`),
     ...(await splitRevokeStatements(splits, deps.now().getTime())),
   ]);
+  ringDoorbell(
+    deps,
+    revoked.map((row) => row.serverType),
+  );
   console.log(JSON.stringify({ event: "until_wipe_ended", server: serverId, entries: rows.map((row) => row.entryId) }));
   return rows.length;
 }
@@ -61,7 +69,7 @@ export async function endWipedEntries(deps: Pick<Deps, "db" | "now">, serverId: 
  * 129), and the «до вайпа» entries it passed end, whether or not the server is up (decision 130).
  */
 export async function runScheduledWipes(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
 ): Promise<{ servers: number; untilWipeEnded: number }> {
   const servers = await recordScheduledWipes(deps);
   return { servers, untilWipeEnded: await endWipedEntries(deps, null) };

@@ -6,6 +6,7 @@ import type { PromoView } from "#core/promos/types.ts";
 import { items, promoCodes, promoRedemptions } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, statement } from "../../ports/database.ts";
+import { ringDoorbell } from "../game/doorbell.ts";
 import {
   type AttemptSource,
   PROMO_ATTEMPT_WINDOW_MS,
@@ -39,7 +40,7 @@ type Failure = Extract<RedeemResult, { ok: false }>;
  * ledger credit with the balance or a Корзина entry.
  */
 export async function redeemPromo(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
   input: AttemptSource & { code: string },
 ): Promise<RedeemResult> {
   const now = deps.now().getTime();
@@ -78,7 +79,7 @@ const exhausted = (): Failure => ({
 });
 
 async function redeemChecked(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
   userId: number,
   code: string,
   now: number,
@@ -140,14 +141,17 @@ async function redeemChecked(
         FROM promo_redemptions r
           JOIN promo_codes p ON p.id = r.promo_id
           JOIN items i ON i.id = p.item_id
-        WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}`),
+        WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}
+        RETURNING server_type AS serverType`),
     );
   }
 
   let inserted: number;
+  let given: { serverType: string }[] = [];
   try {
-    const [insertResult] = await deps.db.batch(statements);
-    inserted = insertResult?.changes ?? 0;
+    const results = await deps.db.batch(statements);
+    inserted = results[0]?.changes ?? 0;
+    given = (results[2]?.rows ?? []) as { serverType: string }[];
   } catch (error) {
     const violation = constraintViolation(error);
     if (violation?.target.startsWith("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
@@ -155,6 +159,12 @@ async function redeemChecked(
     throw error;
   }
   if (inserted === 0) return fail(410, PROMO_TEXT.expired);
+  // An item code's entry waits for its type's servers: they poll now.
+  if (promo.type !== "BALANCE")
+    ringDoorbell(
+      deps,
+      given.map((entry) => entry.serverType),
+    );
 
   return {
     ok: true,

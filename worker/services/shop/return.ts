@@ -3,6 +3,7 @@ import { kopecksToRubles } from "#core/format/money.ts";
 import { RETURN_ERRORS } from "#core/messages/returns.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
+import { ringDoorbell } from "../game/doorbell.ts";
 import { batchChangingCatalog } from "./catalog-snapshot.ts";
 
 export type ReturnResult =
@@ -41,7 +42,7 @@ function returnableEntry(purchaseId: number, userId: number, now: number) {
  * never both. Nothing is read before; after an abort the state is read to say why.
  */
 export async function returnPurchase(
-  deps: Pick<Deps, "db" | "now">,
+  deps: Pick<Deps, "db" | "now" | "waitUntil" | "doorbell">,
   userId: number,
   purchaseId: number,
 ): Promise<ReturnResult> {
@@ -65,14 +66,21 @@ export async function returnPurchase(
         WHERE id = (SELECT item_id FROM purchases WHERE id = ${purchaseId} AND status = 'returned')
           AND max_quantity IS NOT NULL AND sold_quantity > 0 AND EXISTS ${entryOf}`),
       statement(
-        sql`SELECT p.price, i.name, ${GIFT_TO} AS giftTo FROM purchases p JOIN items i ON i.id = p.item_id
+        sql`SELECT p.price, i.name, p.server_type AS serverType, ${GIFT_TO} AS giftTo FROM purchases p JOIN items i ON i.id = p.item_id
           WHERE p.id = ${purchaseId}`,
       ),
     ]);
     const [balance] = (results[3]?.rows ?? []) as { balance: number | null }[];
-    const [bought] = (results[6]?.rows ?? []) as { price: number; name: string; giftTo: string | null }[];
+    const [bought] = (results[6]?.rows ?? []) as {
+      price: number;
+      name: string;
+      serverType: string;
+      giftTo: string | null;
+    }[];
     if (!balance || balance.balance === null || !bought)
       throw new Error("return guard matched no row but the batch committed");
+    // The cancelled grant leaves the plugins' waiting list at their next poll: now.
+    ringDoorbell(deps, [bought.serverType]);
     return {
       ok: true,
       purchaseId,

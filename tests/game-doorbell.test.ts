@@ -1,0 +1,84 @@
+// The doorbell on Workers (decision 146): a signed upgrade reaches the type's Durable Object and gets
+// a hibernatable WebSocket; a purchase rings the type's sockets with a ring signed by the server's key.
+// The Node server's endpoint is tested through real HTTP in tests/server/doorbell.test.ts.
+import { SELF } from "cloudflare:test";
+import { describe, expect, it } from "vitest";
+import { testDeps } from "./support/deps.ts";
+import { DOORBELL_PATH, doorbellHeaders, type Ring, ringVerifies } from "./support/doorbell.ts";
+import { createGameServer } from "./support/game-fixtures.ts";
+import { createPlayer } from "./support/players.ts";
+import { buy, createItem } from "./support/shop-fixtures.ts";
+
+/** The socket of a signed upgrade, with its text frames in order. */
+async function connect(server: { id: number; key: string }) {
+  const answer = await SELF.fetch(`http://localhost${DOORBELL_PATH}`, {
+    headers: { Upgrade: "websocket", ...(await doorbellHeaders(server.id, server.key)) },
+  });
+  expect(answer.status).toBe(101);
+  const socket = answer.webSocket;
+  if (!socket) throw new Error("no WebSocket in the 101");
+  socket.accept();
+  const frames: string[] = [];
+  const waiting: ((text: string) => void)[] = [];
+  socket.addEventListener("message", (event) => {
+    const text = String(event.data);
+    const next = waiting.shift();
+    if (next) next(text);
+    else frames.push(text);
+  });
+  const next = () =>
+    new Promise<string>((done) => {
+      const text = frames.shift();
+      if (text !== undefined) done(text);
+      else waiting.push(done);
+    });
+  return { socket, next };
+}
+
+describe("the doorbell's Durable Object", () => {
+  it("answers a signed upgrade with 101 and a ping with pong", async () => {
+    const server = await createGameServer(testDeps());
+    const { socket, next } = await connect(server);
+    socket.send("ping");
+    expect(await next()).toBe("pong");
+    socket.close(1000, "done");
+  });
+
+  it("rings the purchased type's sockets with a signed ring, and another type's not at all", async () => {
+    const deps = testDeps();
+    // A type the shop sells (the purchase's schema names them), and another.
+    const serverType = "NO_LIMIT";
+    const first = await createGameServer(deps, { serverType });
+    const second = await createGameServer(deps, { serverType });
+    const other = await createGameServer(deps, { serverType: "MAX2" });
+    const [a, b, c] = await Promise.all([connect(first), connect(second), connect(other)]);
+
+    const player = await createPlayer({ balance: 100_000 });
+    const itemId = await createItem({ serverType, price: 5_000 });
+    expect((await buy(player.token, itemId, { server_type: serverType })).status).toBe(201);
+
+    for (const [socket, server] of [
+      [a, first],
+      [b, second],
+    ] as const) {
+      const ring = JSON.parse(await socket.next()) as Ring;
+      expect(ring.ring).toBe(1);
+      expect(await ringVerifies(server.key, server.id, ring)).toBe(true);
+    }
+    // The other type's object was never rung: its socket's first frame is the answer to its ping.
+    c.socket.send("ping");
+    expect(await c.next()).toBe("pong");
+    for (const { socket } of [a, b, c]) socket.close(1000, "done");
+  });
+
+  it("closes a server's older socket when it connects again (4000 replaced)", async () => {
+    const server = await createGameServer(testDeps());
+    const older = await connect(server);
+    const closed = new Promise<[number, string]>((done) =>
+      older.socket.addEventListener("close", (event) => done([event.code, event.reason])),
+    );
+    const newer = await connect(server);
+    expect(await closed).toEqual([4000, "replaced"]);
+    newer.socket.close(1000, "done");
+  });
+});
