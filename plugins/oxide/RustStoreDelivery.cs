@@ -1062,14 +1062,14 @@ namespace Oxide.Plugins
 
         #region Doorbell
 
-        // The doorbell (decision 148; protocol in docs/delivery.md): a WebSocket the site rings when a delivery
+        // The doorbell (decision 148; the site's side and the protocol: decision 146): a WebSocket the site rings when a delivery
         // for this server's type becomes due. A ring means only "poll now": every delivery still comes through
         // the signed poll, lease and ack above, so a forged, lost or late ring changes nothing but timing.
         //
         // Threads: System.Net.WebSockets.ClientWebSocket (System.dll, which Oxide's compiler references for every
         // plugin; Oxide keeps websocket-sharp from plugins). One background thread per socket connects and
-        // receives; everything it learns reaches the main thread through Interface.Oxide.NextTick (Oxide's only
-        // thread-safe entry), and all the state below, the timers and the polls live on the main thread. A socket's
+        // receives; everything it learns reaches the main thread through Interface.Oxide.NextTick (which Oxide
+        // makes safe to call from any thread), and all the state below, the timers and the polls live on the main thread. A socket's
         // thread carries its generation: what an old socket says after it was replaced or closed is dropped.
 
         private const float DoorbellPingSeconds = 45f;
