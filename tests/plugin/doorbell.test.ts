@@ -18,6 +18,26 @@ async function wood(s: Scenario): Promise<number> {
   return createItem({ serverType: s.type, name: "Дерево", grant: ["inventory.giveto {steamid} wood 1000"] });
 }
 
+/** A ring as the site sends it, signed with the server's key (or with `sig`), sent at `t` (now unless given). */
+function signedRing(s: Scenario) {
+  const key = createHash("sha256").update(s.server.key).digest();
+  return (n: number, sig?: string, t = Math.floor(Date.now() / 1000)) =>
+    JSON.stringify({
+      ring: n,
+      t,
+      sig: sig ?? createHmac("sha256", key).update(`doorbell\n${s.server.id}\n${n}\n${t}`).digest("hex"),
+    });
+}
+
+/** Waits (up to 20 s) for a log line the game server prints while an instruction runs. */
+async function logSeen(s: Scenario, text: string, from: number): Promise<void> {
+  const until = Date.now() + 20_000;
+  while (!s.game.events.slice(from).some((event) => event.ev === "log" && String(event.text).includes(text))) {
+    if (Date.now() > until) throw new Error(`no log line «${text}»`);
+    await new Promise((done) => setTimeout(done, 10));
+  }
+}
+
 async function buyWood(s: Scenario, itemId: number): Promise<void> {
   const session = await signIn(s.player);
   await credit(s.player, 100);
@@ -76,23 +96,58 @@ test("a forged or stale ring is ignored, said once; a ring signed with the serve
     s.proxy.onRequest = (path, serverId) => {
       if (path === "/api/game/queue") polls.push(serverId);
     };
-    const key = createHash("sha256").update(s.server.key).digest();
-    const ring = (n: number, t: number, sig?: string) =>
-      JSON.stringify({
-        ring: n,
-        t,
-        sig: sig ?? createHmac("sha256", key).update(`doorbell\n${s.server.id}\n${n}\n${t}`).digest("hex"),
-      });
+    const ring = signedRing(s);
     const now = Math.floor(Date.now() / 1000);
     // Frames reach the main thread in order: if either of the first two made a poll, the third would make
     // a second one after it.
-    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1000, now, "0".repeat(64))));
-    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1001, now - 3600)));
-    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1002, now)));
+    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1000, "0".repeat(64))));
+    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1001, undefined, now - 3600)));
+    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1002)));
 
     assert.ok(await s.game.requested("/api/game/queue"));
     assert.deepEqual(polls, [s.server.id]);
     assert.equal(s.game.logs("warn").filter((line) => line.includes("Doorbell: ignored an unsigned ring")).length, 1);
+  } finally {
+    s.proxy.onRequest = null;
+    await s.end();
+  }
+});
+
+test("rings while a poll runs make one more poll, not one each", async () => {
+  const s = await scenario({ type, doorbell: DOORBELL });
+  try {
+    assert.ok(await s.game.logged(CONNECTED));
+    const polls: number[] = [];
+    let polled: () => void = () => {};
+    const first = new Promise<void>((done) => {
+      polled = done;
+    });
+    s.proxy.onRequest = (path, serverId) => {
+      if (path !== "/api/game/queue") return;
+      polls.push(serverId);
+      polled();
+    };
+    let answer: () => void = () => {};
+    s.proxy.delay.set(
+      "/api/game/queue",
+      new Promise((done) => {
+        answer = done;
+      }),
+    );
+    const ring = signedRing(s);
+    assert.ok(s.proxy.forgeFrame(s.server.id, ring(1000)));
+    const settled = s.game.requested("/api/game/queue");
+    await first;
+    // Two more rings while that poll waits for its answer, then a bad one: its warning says all three were read.
+    const from = s.game.events.length;
+    for (const frame of [ring(1001), ring(1002), ring(1003, "0".repeat(64))])
+      assert.ok(s.proxy.forgeFrame(s.server.id, frame));
+    await logSeen(s, "Doorbell: ignored an unsigned ring", from);
+    s.proxy.delay.clear();
+    answer();
+
+    assert.ok(await settled);
+    assert.deepEqual(polls, [s.server.id, s.server.id]);
   } finally {
     s.proxy.onRequest = null;
     await s.end();

@@ -340,6 +340,8 @@ export class SiteProxy {
   respond: ((path: string, body: string) => { status: number; body: string } | null) | null = null;
   /** Requests to these paths get no answer (until the game server gives up or dies). */
   readonly hold = new Set<string>();
+  /** Requests to these paths wait until their promise settles, then go on to the site. */
+  readonly delay = new Map<string, Promise<void>>();
   port = 0;
   /**
    * A proxy that doesn't pass WebSocket upgrades (nginx without `proxy_set_header Upgrade`): it drops the
@@ -439,6 +441,7 @@ export class SiteProxy {
     for await (const chunk of request) chunks.push(chunk as Buffer);
     this.onRequest?.(path, Number(request.headers["x-server-id"]));
     if (this.hold.has(path)) return; // never answered
+    await this.delay.get(path);
     const own = this.respond?.(path, Buffer.concat(chunks).toString("utf8"));
     if (own) {
       response.writeHead(own.status, { "content-type": "application/json" });
