@@ -31,9 +31,11 @@ using System;
 using System.Collections.Generic;
 using System.Globalization;
 using System.IO;
+using System.Net.WebSockets;
 using System.Security.Cryptography;
 using System.Text;
 using System.Text.RegularExpressions;
+using System.Threading;
 using Newtonsoft.Json;
 using Oxide.Core;
 using Oxide.Core.Libraries;
@@ -69,6 +71,13 @@ namespace Oxide.Plugins
             // the site counts a server alive for 3 minutes after a heartbeat.
             [JsonProperty("Poll interval, seconds (at least 10)")]
             public float PollIntervalSeconds = 30f;
+
+            // With the doorbell connected a ring brings a due delivery at once; this poll only catches a lost ring (decision 148).
+            [JsonProperty("Poll interval with the doorbell connected, seconds (at least 10)")]
+            public float DoorbellPollIntervalSeconds = 120f;
+
+            [JsonProperty("Doorbell (the site rings when a delivery is due)")]
+            public bool Doorbell = true;
 
             [JsonProperty("Heartbeat interval, seconds (at least 10)")]
             public float HeartbeatIntervalSeconds = 60f;
@@ -695,10 +704,12 @@ namespace Oxide.Plugins
                 PrintError("\"Site URL\" must use https:// (plain http only for localhost).");
                 return false;
             }
-            if (config.PollIntervalSeconds < MinIntervalSeconds || config.HeartbeatIntervalSeconds < MinIntervalSeconds)
+            if (config.PollIntervalSeconds < MinIntervalSeconds || config.HeartbeatIntervalSeconds < MinIntervalSeconds
+                || config.DoorbellPollIntervalSeconds < MinIntervalSeconds)
             {
                 PrintWarning("Intervals below {0} s are raised to {0} s.", MinIntervalSeconds);
                 config.PollIntervalSeconds = Math.Max(MinIntervalSeconds, config.PollIntervalSeconds);
+                config.DoorbellPollIntervalSeconds = Math.Max(MinIntervalSeconds, config.DoorbellPollIntervalSeconds);
                 config.HeartbeatIntervalSeconds = Math.Max(MinIntervalSeconds, config.HeartbeatIntervalSeconds);
             }
             using (var sha = SHA256.Create())
@@ -726,6 +737,7 @@ namespace Oxide.Plugins
                 Puts("Started: site {0}, server #{1}, polling every {2} s; {3} journal entries.",
                     config.SiteUrl, config.ServerId, config.PollIntervalSeconds, journal.Entries.Count + archive.Entries.Count);
                 Guarded("poll", Tick);
+                if (config.Doorbell) Guarded("doorbell", ConnectDoorbell);
             });
         }
 
@@ -735,6 +747,7 @@ namespace Oxide.Plugins
             UnityEngine.Application.logMessageReceived -= OnUnityLog;
             if (pollTimer != null) pollTimer.Destroy();
             if (heartbeatTimer != null) heartbeatTimer.Destroy();
+            CloseDoorbell();
             if (journal == null) return;
             // Given commands stay given: a reload finds them so (OnServerInitialized(false)), a restart rolls
             // them back; a save running now confirms its noted ones to the next load.
@@ -949,18 +962,26 @@ namespace Oxide.Plugins
             Random.GetBytes(nonce);
             fields["nonce"] = Hex(nonce);
             var body = JsonConvert.SerializeObject(fields);
-            var url = config.SiteUrl.TrimEnd('/') + path;
-            var timestamp = UnixSeconds().ToString(CultureInfo.InvariantCulture);
-            var signature = Hmac(timestamp + "\n" + "POST" + "\n" + RequestTarget(url) + "\n" + body);
-            var headers = new Dictionary<string, string>
-            {
-                ["Content-Type"] = "application/json",
-                ["X-Server-Id"] = config.ServerId.ToString(CultureInfo.InvariantCulture),
-                ["X-Timestamp"] = timestamp,
-                ["X-Signature"] = signature,
-            };
+            var url = SiteAddress(path);
+            var headers = SignedHeaders("POST", url, body);
+            headers["Content-Type"] = "application/json";
+            var signature = headers["X-Signature"];
             webrequest.Enqueue(url, body, (code, response) => callback(code, response, signature), this,
                 RequestMethod.POST, headers, config.RequestTimeoutSeconds);
+        }
+
+        private string SiteAddress(string path) => config.SiteUrl.TrimEnd('/') + path;
+
+        /// <summary>The headers every request to the site carries: this server's id, the time and the signature over both and the request.</summary>
+        private Dictionary<string, string> SignedHeaders(string method, string url, string body)
+        {
+            var timestamp = UnixSeconds().ToString(CultureInfo.InvariantCulture);
+            return new Dictionary<string, string>
+            {
+                ["X-Server-Id"] = config.ServerId.ToString(CultureInfo.InvariantCulture),
+                ["X-Timestamp"] = timestamp,
+                ["X-Signature"] = Hmac(timestamp + "\n" + method + "\n" + RequestTarget(url) + "\n" + body),
+            };
         }
 
         #endregion
@@ -1016,6 +1037,7 @@ namespace Oxide.Plugins
                 ["map_seed"] = ConVar.Server.seed,
                 ["wiped_at"] = new DateTimeOffset(DateTime.SpecifyKind(SaveRestore.SaveCreatedTime, DateTimeKind.Utc)).ToUnixTimeSeconds(),
                 ["online"] = online,
+                ["doorbell"] = doorbellOpen,
             };
             Post("/api/game/heartbeat", fields, (code, response, signature) =>
             {
@@ -1038,6 +1060,374 @@ namespace Oxide.Plugins
 
         #endregion
 
+        #region Doorbell
+
+        // The doorbell (decision 148; the site's side and the protocol: decision 146): a WebSocket the site rings when a delivery
+        // for this server's type becomes due. A ring means only "poll now": every delivery still comes through
+        // the signed poll, lease and ack above, so a forged, lost or late ring changes nothing but timing.
+        //
+        // Threads: System.Net.WebSockets.ClientWebSocket (System.dll, which Oxide's compiler references for every
+        // plugin; Oxide keeps websocket-sharp from plugins). One background thread per socket connects and
+        // receives; everything it learns reaches the main thread through Interface.Oxide.NextTick (which Oxide
+        // makes safe to call from any thread), and all the state below, the timers and the polls live on the main thread. A socket's
+        // thread carries its generation: what an old socket says after it was replaced or closed is dropped.
+
+        private const float DoorbellPingSeconds = 45f;
+        private const float DoorbellPongSeconds = 20f;
+        private const float DoorbellFirstBackoffSeconds = 1f;
+        private const float DoorbellMaxBackoffSeconds = 60f;
+        /// <summary>Open this long, a socket that drops starts its backoff again at 1 s.</summary>
+        private const float DoorbellSteadySeconds = 60f;
+        /// <summary>After a refusal that retrying won't change (an old site, a proxy that refuses upgrades, a wrong key).</summary>
+        private const float DoorbellRefusedSeconds = 600f;
+        private const long RingSkewSeconds = 300;
+        private const int RingMaxBytes = 4096;
+
+        private class Ring
+        {
+            [JsonProperty("ring")] public long Number;
+            [JsonProperty("t")] public long Time;
+            [JsonProperty("sig")] public string Signature;
+        }
+
+        private ClientWebSocket doorbellSocket;
+        private CancellationTokenSource doorbellCancel;
+        private int doorbellGeneration;
+        private bool doorbellOpen;
+        /// <summary>The last ring taken on this socket: a ring must count higher.</summary>
+        private long lastRing;
+        private bool toldIgnoredRing;
+        /// <summary>Whether the owner has heard that the doorbell can't connect, until it connects again.</summary>
+        private bool toldUnreachable;
+        /// <summary>The status of the last refusal the owner was told of (0: none since the doorbell last connected).</summary>
+        private int toldRefused;
+        private float doorbellBackoff;
+        private Timer doorbellPingTimer;
+        private Timer doorbellPongTimer;
+        private Timer doorbellRetryTimer;
+        private Timer doorbellSteadyTimer;
+        /// <summary>A ring came while a poll round ran: one more round follows it.</summary>
+        private bool pollAgain;
+
+        private Uri DoorbellAddress()
+        {
+            var address = new UriBuilder(SiteAddress("/api/game/doorbell"));
+            // https → wss; plain http only for localhost (ValidateConfig).
+            address.Scheme = address.Scheme == "https" ? "wss" : "ws";
+            return address.Uri;
+        }
+
+        private void ConnectDoorbell()
+        {
+            if (unloading || !config.Doorbell) return;
+            DestroyDoorbellTimers();
+            var generation = ++doorbellGeneration;
+            var socket = new ClientWebSocket();
+            // The protocol's own "ping" text keeps the socket open; no unsolicited pongs besides.
+            socket.Options.KeepAliveInterval = TimeSpan.Zero;
+            foreach (var header in SignedHeaders("GET", SiteAddress("/api/game/doorbell"), "")) socket.Options.SetRequestHeader(header.Key, header.Value);
+            var cancel = new CancellationTokenSource();
+            doorbellSocket = socket;
+            doorbellCancel = cancel;
+            var address = DoorbellAddress();
+            var timeout = TimeSpan.FromSeconds(config.RequestTimeoutSeconds);
+            var thread = new Thread(() => RunDoorbell(socket, address, timeout, cancel.Token, generation))
+            {
+                IsBackground = true,
+                Name = "RustStoreDelivery doorbell",
+            };
+            thread.Start();
+        }
+
+        /// <summary>The socket's own thread: connects, then reads frames until the socket ends. Touches no plugin state.</summary>
+        private void RunDoorbell(ClientWebSocket socket, Uri address, TimeSpan timeout, CancellationToken cancel, int generation)
+        {
+            try
+            {
+                using (var connecting = CancellationTokenSource.CreateLinkedTokenSource(cancel))
+                {
+                    connecting.CancelAfter(timeout);
+                    socket.ConnectAsync(address, connecting.Token).GetAwaiter().GetResult();
+                }
+            }
+            catch (Exception e)
+            {
+                // Mono's ClientWebSocket (corefx's managed handshake) drops the status of an answer without
+                // 101 and throws with no inner exception; a network or TLS failure has one.
+                var answered = e is WebSocketException && e.InnerException == null;
+                var why = Reason(e);
+                Interface.Oxide.NextTick(() => Guarded("doorbell", () => DoorbellFailed(generation, why, answered)));
+                socket.Dispose();
+                return;
+            }
+            Interface.Oxide.NextTick(() => Guarded("doorbell", () => DoorbellOpened(generation)));
+            string reason;
+            try
+            {
+                reason = ReadRings(socket, cancel, generation);
+            }
+            catch (Exception e)
+            {
+                reason = Reason(e);
+            }
+            Interface.Oxide.NextTick(() => Guarded("doorbell", () => DoorbellClosed(generation, reason)));
+            socket.Dispose();
+        }
+
+        /// <summary>Hands each text frame to the main thread; answers why the socket ended.</summary>
+        private string ReadRings(ClientWebSocket socket, CancellationToken cancel, int generation)
+        {
+            var buffer = new byte[RingMaxBytes];
+            while (true)
+            {
+                var length = 0;
+                WebSocketReceiveResult frame;
+                do
+                {
+                    if (length == buffer.Length) return "a message longer than " + RingMaxBytes + " bytes";
+                    frame = socket.ReceiveAsync(new ArraySegment<byte>(buffer, length, buffer.Length - length), cancel).GetAwaiter().GetResult();
+                    length += frame.Count;
+                } while (!frame.EndOfMessage && frame.MessageType != WebSocketMessageType.Close);
+                if (frame.MessageType == WebSocketMessageType.Close)
+                {
+                    if (socket.State == WebSocketState.CloseReceived)
+                        socket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, "", CancellationToken.None).Wait(TimeSpan.FromSeconds(5));
+                    var status = frame.CloseStatus.HasValue ? ((int)frame.CloseStatus.Value).ToString(CultureInfo.InvariantCulture) : "no code";
+                    return "the site closed it: " + status + (string.IsNullOrEmpty(frame.CloseStatusDescription) ? "" : " " + frame.CloseStatusDescription);
+                }
+                if (frame.MessageType != WebSocketMessageType.Text) continue;
+                var text = Encoding.UTF8.GetString(buffer, 0, length);
+                Interface.Oxide.NextTick(() => Guarded("doorbell", () => DoorbellMessage(generation, text)));
+            }
+        }
+
+        private static string Reason(Exception e)
+        {
+            var inner = e;
+            while (inner.InnerException != null) inner = inner.InnerException;
+            return inner == e || inner.Message == e.Message ? e.Message : e.Message + ": " + inner.Message;
+        }
+
+        private void DoorbellOpened(int generation)
+        {
+            if (generation != doorbellGeneration) return;
+            doorbellOpen = true;
+            toldUnreachable = false;
+            toldRefused = 0;
+            lastRing = 0;
+            toldIgnoredRing = false;
+            Puts("Doorbell connected: deliveries arrive as soon as they are due; safety poll every {0} s.", config.DoorbellPollIntervalSeconds);
+            SetPollInterval(config.DoorbellPollIntervalSeconds);
+            doorbellPingTimer = timer.Every(DoorbellPingSeconds, () => Guarded("doorbell", PingDoorbell));
+            doorbellSteadyTimer = timer.Once(DoorbellSteadySeconds, () => doorbellBackoff = 0f);
+            // Rings sent while no socket was open are lost: one poll now finds what they were for.
+            RequestPoll();
+        }
+
+        private void DoorbellMessage(int generation, string text)
+        {
+            if (generation != doorbellGeneration || !doorbellOpen) return;
+            if (text == "pong")
+            {
+                if (doorbellPongTimer != null) doorbellPongTimer.Destroy();
+                doorbellPongTimer = null;
+                return;
+            }
+            if (!RingVerifies(text))
+            {
+                if (toldIgnoredRing) return;
+                toldIgnoredRing = true;
+                PrintWarning("Doorbell: ignored an unsigned ring (a wrong signature, clock or counter); deliveries still come with the polls.");
+                return;
+            }
+            RequestPoll();
+        }
+
+        /// <summary>Signed with this server's key over its id, the counter and the time; within 5 minutes; counting up on this socket.</summary>
+        private bool RingVerifies(string text)
+        {
+            Ring ring;
+            try
+            {
+                ring = JsonConvert.DeserializeObject<Ring>(text);
+            }
+            catch (JsonException)
+            {
+                return false;
+            }
+            if (ring == null || ring.Signature == null) return false;
+            var signed = "doorbell\n" + config.ServerId.ToString(CultureInfo.InvariantCulture) + "\n"
+                + ring.Number.ToString(CultureInfo.InvariantCulture) + "\n" + ring.Time.ToString(CultureInfo.InvariantCulture);
+            if (!FixedTimeEquals(Hmac(signed), ring.Signature)) return false;
+            if (Math.Abs(UnixSeconds() - ring.Time) > RingSkewSeconds || ring.Number <= lastRing) return false;
+            lastRing = ring.Number;
+            return true;
+        }
+
+        /// <summary>The ordinary poll, now; after the running round when one runs.</summary>
+        private void RequestPoll()
+        {
+            if (journal == null || pollTimer == null || unloading) return;
+            if (busy)
+            {
+                pollAgain = true;
+                return;
+            }
+            Guarded("poll", Tick);
+        }
+
+        private void PingDoorbell()
+        {
+            var socket = doorbellSocket;
+            if (!doorbellOpen || socket == null || doorbellPongTimer != null) return;
+            var generation = doorbellGeneration;
+            doorbellPongTimer = timer.Once(DoorbellPongSeconds, () => Guarded("doorbell", () => DropDoorbell(generation, "no pong within " + DoorbellPongSeconds + " s")));
+            try
+            {
+                // Sent on the thread pool; the main thread never waits for the network.
+                socket.SendAsync(new ArraySegment<byte>(Encoding.UTF8.GetBytes("ping")), WebSocketMessageType.Text, true, CancellationToken.None);
+            }
+            catch (Exception e)
+            {
+                DropDoorbell(generation, "ping failed: " + e.Message);
+            }
+        }
+
+        /// <summary>The socket is dead as far as the plugin is concerned: let go of it and fall back.</summary>
+        private void DropDoorbell(int generation, string why)
+        {
+            if (generation != doorbellGeneration) return;
+            AbandonSocket();
+            DoorbellClosed(doorbellGeneration, why);
+        }
+
+        private void DoorbellClosed(int generation, string why)
+        {
+            if (generation != doorbellGeneration) return;
+            var wasOpen = doorbellOpen;
+            ForgetSocket();
+            if (wasOpen)
+            {
+                PrintWarning("Doorbell dropped ({0}); polling every {1} s until it reconnects.", why, config.PollIntervalSeconds);
+                SetPollInterval(config.PollIntervalSeconds);
+                // A ring may have been lost with the socket.
+                RequestPoll();
+            }
+            RetryDoorbell();
+        }
+
+        private void DoorbellFailed(int generation, string why, bool answeredWithoutUpgrade)
+        {
+            if (generation != doorbellGeneration) return;
+            ForgetSocket();
+            if (!answeredWithoutUpgrade)
+            {
+                TellUnreachable(why);
+                RetryDoorbell();
+                return;
+            }
+            // The site (or something before it) answered without upgrading; ClientWebSocket doesn't say how.
+            // One plain signed request tells a refusal that retrying won't change from a passing failure.
+            var url = SiteAddress("/api/game/doorbell");
+            var probing = doorbellGeneration;
+            webrequest.Enqueue(url, null, (code, response) => Guarded("doorbell", () =>
+            {
+                if (probing != doorbellGeneration || unloading) return;
+                if (code == 401 || code == 403 || code == 404 || code == 426)
+                {
+                    // Said once; every 10 minutes again only if the answer changed.
+                    if (code != toldRefused)
+                        PrintWarning("Doorbell refused ({0}: {1}); polling every {2} s, trying the doorbell again every {3} minutes.{4}",
+                            code, Short(response), config.PollIntervalSeconds, DoorbellRefusedSeconds / 60, RefusedHint(code));
+                    toldRefused = code;
+                    toldUnreachable = true;
+                    doorbellBackoff = 0f;
+                    doorbellRetryTimer = timer.Once(DoorbellRefusedSeconds, () => Guarded("doorbell", ConnectDoorbell));
+                    return;
+                }
+                TellUnreachable("answered " + code + " without upgrading");
+                RetryDoorbell();
+            }), this, RequestMethod.GET, SignedHeaders("GET", url, ""), config.RequestTimeoutSeconds);
+        }
+
+        private void TellUnreachable(string why)
+        {
+            if (toldUnreachable) return;
+            toldUnreachable = true;
+            PrintWarning("Doorbell can't connect ({0}); polling every {1} s and trying again.", why, config.PollIntervalSeconds);
+        }
+
+        /// <summary>Exponential backoff with full jitter: a random wait up to 1, 2, 4 … 60 s.</summary>
+        private void RetryDoorbell()
+        {
+            if (unloading) return;
+            doorbellBackoff = doorbellBackoff <= 0f ? DoorbellFirstBackoffSeconds : Math.Min(DoorbellMaxBackoffSeconds, doorbellBackoff * 2f);
+            var bytes = new byte[4];
+            Random.GetBytes(bytes);
+            var wait = doorbellBackoff * (BitConverter.ToUInt32(bytes, 0) / (float)uint.MaxValue);
+            doorbellRetryTimer = timer.Once(Math.Max(0.01f, wait), () => Guarded("doorbell", ConnectDoorbell));
+        }
+
+        /// <summary>Changes the poll timer's interval (the doorbell connected or not); before the first poll there is none yet.</summary>
+        private void SetPollInterval(float seconds)
+        {
+            if (pollTimer == null || unloading) return;
+            pollTimer.Destroy();
+            pollTimer = timer.Every(seconds, () => Guarded("poll", Tick));
+        }
+
+        private void DestroyDoorbellTimers()
+        {
+            foreach (var t in new[] { doorbellPingTimer, doorbellPongTimer, doorbellRetryTimer, doorbellSteadyTimer })
+            {
+                if (t != null) t.Destroy();
+            }
+            doorbellPingTimer = doorbellPongTimer = doorbellRetryTimer = doorbellSteadyTimer = null;
+        }
+
+        /// <summary>Stops listening to the current socket: its thread's later news are dropped (a new generation).</summary>
+        private void ForgetSocket()
+        {
+            DestroyDoorbellTimers();
+            doorbellOpen = false;
+            doorbellSocket = null;
+            doorbellCancel = null;
+            doorbellGeneration++;
+        }
+
+        /// <summary>Cuts the socket without a closing handshake (it stopped answering); its thread ends and disposes it.</summary>
+        private void AbandonSocket()
+        {
+            if (doorbellCancel != null) doorbellCancel.Cancel();
+            if (doorbellSocket != null) doorbellSocket.Abort();
+        }
+
+        /// <summary>Unload: the site hears a normal close; the socket's thread reads the site's answer and ends.</summary>
+        private void CloseDoorbell()
+        {
+            var socket = doorbellSocket;
+            var cancel = doorbellCancel;
+            var open = doorbellOpen;
+            ForgetSocket();
+            if (socket == null) return;
+            if (open && socket.State == WebSocketState.Open)
+            {
+                try
+                {
+                    socket.CloseOutputAsync(WebSocketCloseStatus.NormalClosure, "plugin unloaded", CancellationToken.None);
+                    return;
+                }
+                catch (Exception)
+                {
+                    // already failing: cut it below
+                }
+            }
+            if (cancel != null) cancel.Cancel();
+            socket.Abort();
+        }
+
+        #endregion
+
         #region Delivery
 
         private void Tick()
@@ -1051,7 +1441,12 @@ namespace Oxide.Plugins
             FlushAcks(() => Poll(() => FlushAcks(() =>
             {
                 ArchiveSettled();
-                if (round == mine) busy = false;
+                if (round != mine) return;
+                busy = false;
+                // Rings heard while this round ran: one more round, whatever their number.
+                if (!pollAgain) return;
+                pollAgain = false;
+                NextTick(() => Guarded("poll", Tick));
             })));
         }
 

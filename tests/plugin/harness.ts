@@ -34,6 +34,11 @@ export interface PluginConfig {
   allowedCommands?: string[];
   /** A certificate the game server's machine trusts besides the system's authorities (the test proxy's own, PEM). */
   trustedCertificate?: string;
+  /**
+   * The doorbell (decision 148): off unless a scenario is about it, so the other scenarios poll only when
+   * their game clock says so. `pollSeconds` is the poll interval, `doorbellPollSeconds` the one while it is connected.
+   */
+  doorbell?: { pollSeconds: number; doorbellPollSeconds: number };
 }
 
 /**
@@ -60,7 +65,9 @@ export class GameServerProcess {
         "Site URL (https://…)": config.siteUrl,
         "Server id": config.serverId,
         "Server key": config.serverKey,
-        "Poll interval, seconds (at least 10)": 15,
+        "Poll interval, seconds (at least 10)": config.doorbell?.pollSeconds ?? 15,
+        "Poll interval with the doorbell connected, seconds (at least 10)": config.doorbell?.doorbellPollSeconds ?? 15,
+        "Doorbell (the site rings when a delivery is due)": config.doorbell !== undefined,
         "Heartbeat interval, seconds (at least 10)": 30,
         "Request timeout, seconds": 10,
         ...(config.allowedCommands ? { "Allowed commands (first words)": config.allowedCommands } : {}),
@@ -133,6 +140,26 @@ export class GameServerProcess {
   /** Moves the game's clock on: the plugin's timers fire (poll every 15 s, heartbeat every 30 s). */
   advance(seconds: number): Promise<HarnessEvent[]> {
     return this.send(`advance ${seconds}`);
+  }
+
+  /**
+   * Whether the plugin logs a line containing `text` after the event `from`: frames pass in real time, the
+   * game's clock standing still (no timer fires), until it does or 20 s pass. For what only a socket sets off.
+   */
+  async logged(text: string, from = 0): Promise<boolean> {
+    const earlier = this.events.slice(from).some((event) => event.ev === "log" && String(event.text).includes(text));
+    if (earlier) return true;
+    const events = await this.send(`wait-log 20 ${text}`);
+    return Boolean(events.find((event) => event.ev === "waited")?.found);
+  }
+
+  /**
+   * Whether the plugin makes a request to `path` within 20 s, frames passing with the game's clock still;
+   * what it set off has settled when this answers.
+   */
+  async requested(path: string): Promise<boolean> {
+    const events = await this.send(`wait-request 20 ${path}`);
+    return Boolean(events.find((event) => event.ev === "waited")?.found);
   }
 
   /** A player joins (language "ru" or "en"). */

@@ -1,6 +1,6 @@
 // One scenario's world: a server type of its own, a game server registered on the site, the proxy
 // between them, and the real plugin running in the harness with its own folder.
-import { GameServerProcess } from "./harness.ts";
+import { GameServerProcess, type PluginConfig } from "./harness.ts";
 import { createGameServer, SiteProxy, scenarioType, uniqueSteamId } from "./site.ts";
 
 export interface Scenario {
@@ -21,6 +21,7 @@ export async function scenario(
     permissions?: string[];
     /** `false` leaves the game server stopped, to put files in its folder first (then no groups or permissions). */
     start?: boolean;
+    doorbell?: PluginConfig["doorbell"];
   } = {},
 ): Promise<Scenario> {
   const type = options.type ?? scenarioType();
@@ -32,6 +33,7 @@ export async function scenario(
     serverId: server.id,
     serverKey: server.key,
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
+    ...(options.doorbell ? { doorbell: options.doorbell } : {}),
   });
   if (options.start === false) return world(type, server, proxy, game);
   await game.start();
@@ -57,12 +59,16 @@ function world(type: string, server: Scenario["server"], proxy: SiteProxy, game:
 }
 
 /** A second game server of the scenario's type, beside the first, through the same proxy; not started yet. */
-export async function secondServer(s: Scenario): Promise<{ other: Scenario["server"]; game: GameServerProcess }> {
+export async function secondServer(
+  s: Scenario,
+  doorbell?: PluginConfig["doorbell"],
+): Promise<{ other: Scenario["server"]; game: GameServerProcess }> {
   const other = await createGameServer(s.type);
   const game = new GameServerProcess({
     siteUrl: `http://127.0.0.1:${s.proxy.port}`,
     serverId: other.id,
     serverKey: other.key,
+    ...(doorbell ? { doorbell } : {}),
   });
   return { other, game };
 }

@@ -3,7 +3,7 @@
 // server's libSQL file), and the rows a scenario sets up the way the shop and the operators would.
 import { randomBytes, randomUUID } from "node:crypto";
 import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
+import { type AddressInfo, connect, type Socket } from "node:net";
 import { type Client, createClient } from "@libsql/client";
 import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
 import { FINISHED, LEASE_NAME, minuteOf } from "../../worker/cron/lease.ts";
@@ -352,19 +352,89 @@ export class SiteProxy {
   mode: "up" | "down" = "up";
   /** Rewrites an answer's body on its way back (path, body) → body. */
   rewrite: ((path: string, body: string) => string) | null = null;
-  /** Called for each request that reaches the site, with its path. */
-  onRequest: ((path: string) => void) | null = null;
+  /** Called for each request that reaches the site, with its path and the game server it says it is. */
+  onRequest: ((path: string, serverId: number) => void) | null = null;
   /** Answers in place of the site when it returns an answer (path, request body). */
   respond: ((path: string, body: string) => { status: number; body: string } | null) | null = null;
   /** Requests to these paths get no answer (until the game server gives up or dies). */
   readonly hold = new Set<string>();
+  /** Requests to these paths wait until their promise settles, then go on to the site. */
+  readonly delay = new Map<string, Promise<void>>();
   port = 0;
+  /**
+   * A proxy that doesn't pass WebSocket upgrades (nginx without `proxy_set_header Upgrade`): it drops the
+   * hop-by-hop Upgrade and Connection headers and passes a plain GET, so the site answers 426.
+   */
+  refuseUpgrades = false;
+  /** The doorbell sockets passed through (decision 148), the newest of each game server by its id. */
+  private readonly doorbells = new Map<number, Socket>();
 
   constructor() {
     this.server = createServer((request, response) => {
       // A request cut while the site dies (the chaos run) ends here, never as an unhandled rejection.
       this.handle(request, response).catch(() => request.socket.destroy());
     });
+    this.server.on("upgrade", (request: IncomingMessage, socket: Socket, head: Buffer) =>
+      this.upgrade(request, socket, head),
+    );
+  }
+
+  /** A WebSocket upgrade goes to the site byte for byte, as Caddy passes one on, and stays piped both ways. */
+  private upgrade(request: IncomingMessage, socket: Socket, head: Buffer): void {
+    socket.on("error", () => socket.destroy());
+    if (this.mode === "down") {
+      socket.destroy();
+      return;
+    }
+    const serverId = Number(request.headers["x-server-id"]);
+    this.onRequest?.(request.url ?? "/", serverId);
+    if (this.refuseUpgrades) {
+      this.plainGet(request, socket);
+      return;
+    }
+    const site = new URL(SITE_ORIGIN);
+    const upstream = connect(Number(site.port || 80), site.hostname);
+    upstream.on("error", () => socket.destroy());
+    upstream.on("close", () => socket.destroy());
+    socket.on("close", () => upstream.destroy());
+    const lines = [`${request.method} ${request.url} HTTP/1.1`];
+    for (let i = 0; i + 1 < request.rawHeaders.length; i += 2) {
+      const name = request.rawHeaders[i] as string;
+      lines.push(`${name}: ${name.toLowerCase() === "host" ? site.host : request.rawHeaders[i + 1]}`);
+    }
+    upstream.write(`${lines.join("\r\n")}\r\n\r\n`);
+    if (head.length) upstream.write(head);
+    upstream.pipe(socket);
+    socket.pipe(upstream);
+    this.doorbells.set(serverId, socket);
+  }
+
+  private plainGet(request: IncomingMessage, socket: Socket): void {
+    const headers: Record<string, string> = {};
+    for (const name of ["x-server-id", "x-timestamp", "x-signature"]) {
+      const value = request.headers[name];
+      if (typeof value === "string") headers[name] = value;
+    }
+    fetch(`${SITE_ORIGIN}${request.url ?? "/"}`, { headers })
+      .then(async (answer) => {
+        const body = await answer.text();
+        socket.end(
+          `HTTP/1.1 ${answer.status} ${answer.statusText}\r\nContent-Type: application/json\r\nContent-Length: ${Buffer.byteLength(body)}\r\nConnection: close\r\n\r\n${body}`,
+        );
+      })
+      .catch(() => socket.destroy());
+  }
+
+  /**
+   * Writes a text frame into the game server's doorbell socket as if the site had sent it (a site's frames
+   * are unmasked): a ring forged on the way. Answers whether that server's socket is open.
+   */
+  forgeFrame(serverId: number, text: string): boolean {
+    const socket = this.doorbells.get(serverId);
+    const payload = Buffer.from(text);
+    if (!socket || socket.destroyed || payload.length > 125) return false;
+    socket.write(Buffer.concat([Buffer.from([0x81, payload.length]), payload]));
+    return true;
   }
 
   async start(): Promise<string> {
@@ -374,6 +444,7 @@ export class SiteProxy {
   }
 
   async stop(): Promise<void> {
+    for (const socket of this.doorbells.values()) socket.destroy();
     this.server.closeAllConnections();
     await new Promise((done) => this.server.close(done));
   }
@@ -386,8 +457,9 @@ export class SiteProxy {
     }
     const chunks: Buffer[] = [];
     for await (const chunk of request) chunks.push(chunk as Buffer);
-    this.onRequest?.(path);
+    this.onRequest?.(path, Number(request.headers["x-server-id"]));
     if (this.hold.has(path)) return; // never answered
+    await this.delay.get(path);
     const own = this.respond?.(path, Buffer.concat(chunks).toString("utf8"));
     if (own) {
       response.writeHead(own.status, { "content-type": "application/json" });
@@ -402,7 +474,8 @@ export class SiteProxy {
     let upstream: Response;
     let body: string;
     try {
-      upstream = await fetch(`${SITE_ORIGIN}${path}`, { method: request.method, headers, body: Buffer.concat(chunks) });
+      const sent = request.method === "GET" || request.method === "HEAD" ? undefined : Buffer.concat(chunks);
+      upstream = await fetch(`${SITE_ORIGIN}${path}`, { method: request.method, headers, body: sent });
       body = await upstream.text();
     } catch {
       // The site is down (the chaos run kills it): the game server sees the connection fail.

@@ -94,6 +94,29 @@ public static class HarnessMain
             case "advance":
                 World.Advance(double.Parse(words[1], System.Globalization.CultureInfo.InvariantCulture), SettleLimit);
                 break;
+            case "wait-log":
+            {
+                // Frames pass (the game's clock stands still) until the plugin logs a line with the text, or the
+                // limit in seconds: what only a socket's thread can set off, such as a ring.
+                var text = line.Substring(line.IndexOf(words[1], "wait-log".Length, StringComparison.Ordinal) + words[1].Length + 1);
+                var from = World.LogCount();
+                var found = World.RunFramesUntil(() => World.LoggedSince(from, text),
+                    TimeSpan.FromSeconds(double.Parse(words[1], System.Globalization.CultureInfo.InvariantCulture)));
+                World.Settle(SettleLimit);
+                World.Emit(new Dictionary<string, object> { ["ev"] = "waited", ["text"] = text, ["found"] = found });
+                break;
+            }
+            case "wait-request":
+            {
+                // Frames pass (the game's clock stands still) until the plugin makes a web request to the path, or the
+                // limit in seconds; then everything it set off settles.
+                var from = World.RequestCount();
+                var found = World.RunFramesUntil(() => World.RequestedSince(from, words[2]),
+                    TimeSpan.FromSeconds(double.Parse(words[1], System.Globalization.CultureInfo.InvariantCulture)));
+                World.Settle(SettleLimit);
+                World.Emit(new Dictionary<string, object> { ["ev"] = "waited", ["path"] = words[2], ["found"] = found });
+                break;
+            }
             case "join":
             {
                 World.Lang.SetLanguage(words[2], words[1]);

@@ -96,6 +96,7 @@ namespace Oxide.Core.Libraries
         public void Enqueue(string url, string body, Action<int, string> callback, Oxide.Core.Plugins.Plugin owner,
             RequestMethod method = RequestMethod.GET, Dictionary<string, string> headers = null, float timeout = 0f)
         {
+            World.Requested(new Uri(url).AbsolutePath);
             if (World.Responder != null)
             {
                 // bench/plugin: a site answering in-process, so only the plugin's own work is timed.

@@ -76,8 +76,11 @@ namespace Harness
             }
         }
 
+        private static readonly List<string> logged = new List<string>();
+
         public static void Log(string level, string text)
         {
+            lock (logged) logged.Add(text);
             Emit(new Dictionary<string, object> { ["ev"] = "log", ["level"] = level, ["text"] = text });
         }
 
@@ -104,6 +107,22 @@ namespace Harness
         }
 
         public static void BeginRequest() { Interlocked.Increment(ref inFlight); }
+
+        private static readonly List<string> requested = new List<string>();
+
+        /// <summary>A web request to this path was made (the harness's `wait-request` looks for it).</summary>
+        public static void Requested(string path) { lock (requested) requested.Add(path); }
+
+        public static int RequestCount() { lock (requested) return requested.Count; }
+
+        public static bool RequestedSince(int from, string path)
+        {
+            lock (requested)
+            {
+                for (var i = from; i < requested.Count; i++) if (requested[i] == path) return true;
+            }
+            return false;
+        }
         public static void EndRequest() { Interlocked.Decrement(ref inFlight); }
 
         public static Oxide.Plugins.Timer AddTimer(Oxide.Plugins.Timer timer)
@@ -137,6 +156,44 @@ namespace Harness
                 Thread.Sleep(5);
             }
             Log("warn", "harness: still waiting for web requests after " + limit.TotalSeconds + " s");
+        }
+
+        public static int LogCount() { lock (logged) return logged.Count; }
+
+        /// <summary>Whether a log line since the first `from` lines contains the text.</summary>
+        public static bool LoggedSince(int from, string text)
+        {
+            lock (logged)
+            {
+                for (var i = from; i < logged.Count; i++) if (logged[i].Contains(text)) return true;
+            }
+            return false;
+        }
+
+        /// <summary>
+        /// Runs the main thread's queue in real time, the game's clock standing still (frames pass, no timer is
+        /// due), until `done` or the limit: what other threads hand the main thread (a socket's news through
+        /// NextTick) runs as it arrives. Answers whether `done` came.
+        /// </summary>
+        public static bool RunFramesUntil(Func<bool> done, TimeSpan limit)
+        {
+            var until = DateTime.UtcNow + limit;
+            while (true)
+            {
+                Action next = null;
+                lock (gate)
+                {
+                    if (mainQueue.Count > 0) next = mainQueue.Dequeue();
+                }
+                if (next != null)
+                {
+                    next();
+                    continue;
+                }
+                if (done()) return true;
+                if (DateTime.UtcNow >= until) return false;
+                Thread.Sleep(5);
+            }
         }
 
         /// <summary>Moves virtual time forward, firing due timers in order and settling after each.</summary>
