@@ -667,9 +667,11 @@ export const ledger = sqliteTable(
   ],
 );
 
-// The catalog's revision: one row, bumped by triggers (migration 0007) on every write to items, their
-// durations and contents, and categories, made by the site or by hand. Pages keep the catalog they
-// read under its revision and read it again only when the revision moves (decision 102).
+// The catalog's revision: one row, bumped by triggers (migrations 0007, 0010, 0013; their bodies 0021) on
+// every write to items, their durations and contents, categories, sales and which server types have a
+// server, made by the site or by hand. Pages keep the catalog they read under its revision and read it
+// again only when the revision moves (decision 102). Each write moves it to at least the time in ms, so
+// a database put back by a restore never gives a revision a process holds to another catalog (decision 153).
 export const catalogRevision = sqliteTable("catalog_revision", {
   id: integer("id").primaryKey(),
   revision: integer("revision").notNull(),

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { testClock, testDeps } from "#tests/support/deps.ts";
 import { routeArgs } from "#tests/support/routes.ts";
 import { createCategory, createItem } from "#tests/support/shop-fixtures.ts";
-import { raw, runBatch } from "#tests/support/sql.ts";
+import { firstRow, raw, runBatch } from "#tests/support/sql.ts";
 import type { Database } from "#worker/ports/database.ts";
 import { getItem, listCategories, shopPageCatalog } from "#worker/services/shop/catalog.ts";
 import { CATALOG_TRUST_MS } from "#worker/services/shop/catalog-snapshot.ts";
@@ -141,24 +141,27 @@ describe("the catalog's revision", () => {
   });
 });
 
-describe("the catalog kept in memory (decision 116)", () => {
-  /** The test's database port, counting the statements run on their own (the revision check is one). */
-  function countingDeps() {
-    const base = testDeps();
-    const clock = testClock(Date.now());
-    const counted = { singleRuns: 0 };
-    const db: Database = {
-      orm: base.db.orm,
-      batch: (statements) => base.db.batch(statements),
-      read: (reads) => base.db.read(reads),
-      run: (statement) => {
-        counted.singleRuns++;
-        return base.db.run(statement);
-      },
-    };
-    return { deps: { ...base, db, now: clock.now }, clock, counted };
-  }
+/**
+ * Another process's or isolate's view: a port of its own over the test's database, with its own clock,
+ * counting the statements run on their own (the revision check is one).
+ */
+function countingDeps() {
+  const base = testDeps();
+  const clock = testClock(Date.now());
+  const counted = { singleRuns: 0 };
+  const db: Database = {
+    orm: base.db.orm,
+    batch: (statements) => base.db.batch(statements),
+    read: (reads) => base.db.read(reads),
+    run: (statement) => {
+      counted.singleRuns++;
+      return base.db.run(statement);
+    },
+  };
+  return { deps: { ...base, db, now: clock.now }, clock, counted };
+}
 
+describe("the catalog kept in memory (decision 116)", () => {
   it("spares a page the revision's read for CATALOG_TRUST_MS, then shows a write made elsewhere", async () => {
     const id = await createItem({ price: 10_000 });
     const { deps: kept, clock, counted } = countingDeps();
@@ -181,5 +184,36 @@ describe("the catalog kept in memory (decision 116)", () => {
     expect(await getItem(kept, id)).toMatchObject({ price: 100 });
     await runBatch([raw("UPDATE items SET price = 30000 WHERE id = ?", id)]);
     expect(await getItem(kept, id)).toMatchObject({ price: 300 });
+  });
+});
+
+describe("the catalog after the database is put back (decision 153)", () => {
+  it("serves the restored database's catalog to a process that held a newer one, after as many edits as it had seen", async () => {
+    const id = await createItem({ price: 10_000, name: "Кирка" });
+    const revision = async () =>
+      (await firstRow<{ revision: number }>("SELECT revision FROM catalog_revision WHERE id = 1"))?.revision ?? 0;
+    // The backup: the item at 100 ₽ and the revision it was read under.
+    const backedUp = await revision();
+    // SQL typed by hand (past every port here): the two edits made before the restore.
+    const elsewhere = testDeps().db;
+    const edits = [
+      raw("UPDATE items SET price = 20000 WHERE id = ?", id),
+      raw("UPDATE items SET name = 'Топор' WHERE id = ?", id),
+    ];
+    for (const edit of edits) await elsewhere.batch([edit]);
+    const { deps: isolate, clock } = countingDeps();
+    expect(await getItem(isolate, id)).toMatchObject({ price: 200, name: "Топор" });
+
+    // The restore puts the rows and the revision back as they were at the backup, behind the isolate's back.
+    await elsewhere.batch([
+      raw("UPDATE items SET price = 10000, name = 'Кирка' WHERE id = ?", id),
+      raw("UPDATE catalog_revision SET revision = ? WHERE id = 1", backedUp),
+    ]);
+    // As many edits after it as before: a counter moved by one would land on the revision the isolate holds.
+    await elsewhere.batch([raw("UPDATE items SET price = 30000 WHERE id = ?", id)]);
+    await elsewhere.batch([raw("UPDATE items SET description = 'После восстановления' WHERE id = ?", id)]);
+
+    clock.advance(CATALOG_TRUST_MS);
+    expect(await getItem(isolate, id)).toMatchObject({ price: 300, name: "Кирка" });
   });
 });

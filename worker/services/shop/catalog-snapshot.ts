@@ -12,7 +12,8 @@ import { type Database, type Statement, type StatementResult, statement } from "
 // (SQL triggers), and so does adding or removing a game server (which types have one decides what is
 // sold, decision 122), so a read checks one row and reads the catalog again only after a change; filtering,
 // searching and paging a server type's items then cost no query at all, whatever the catalog's size
-// (decision 102).
+// (decision 102). The triggers move it to at least the time in ms, so after a restore no write gives a
+// held revision again to another catalog, and equality is enough (decision 153).
 
 export type ItemRow = typeof items.$inferSelect;
 export type DurationRow = typeof itemDurations.$inferSelect;
