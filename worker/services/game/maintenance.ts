@@ -1,6 +1,7 @@
 import type { Deps } from "../../deps.ts";
-import { ensureGrantDeliveries, ensureRevokeDeliveries, strandRevokes, supersedeRevokes } from "./deliveries.ts";
 import { rebuildWaiting } from "./poll.ts";
+import { ensureGrantDeliveries, ensureRevokeDeliveries } from "./queue-deliveries.ts";
+import { strandRevokes, supersedeRevokes } from "./upkeep.ts";
 
 export interface GameMaintenanceReport {
   grantsQueued: number;
