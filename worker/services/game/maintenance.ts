@@ -1,7 +1,8 @@
 import type { Deps } from "../../deps.ts";
-import { ensureGrantDeliveries, ensureRevokeDeliveries, strandRevokes, supersedeRevokes } from "./deliveries.ts";
 import { ringWhatBecameDue } from "./due-rings.ts";
 import { rebuildWaiting } from "./poll.ts";
+import { ensureGrantDeliveries, ensureRevokeDeliveries } from "./queue-deliveries.ts";
+import { strandRevokes, supersedeRevokes } from "./upkeep.ts";
 
 export interface GameMaintenanceReport {
   grantsQueued: number;

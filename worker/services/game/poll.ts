@@ -1,7 +1,8 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
 import { type Read, statement } from "../../ports/database.ts";
-import { leasable, parseIds } from "./deliveries.ts";
+import { leasable } from "./lease-rule.ts";
+import { parseIds } from "./queue-deliveries.ts";
 import type { GameServer } from "./signature.ts";
 
 // What a poll reads before it leases (decision 126). A busy day is 5 760 polls a server, nearly all with

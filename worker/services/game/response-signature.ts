@@ -1,5 +1,6 @@
-import type { AckStatus, ServedDelivery, WaitingItem } from "./deliveries.ts";
+import type { AckStatus, ServedDelivery } from "./delivery-rules.ts";
 import { hmacHex } from "./keys.ts";
+import type { WaitingItem } from "./pending.ts";
 
 // The queue answer carries console commands. The plugin runs them only if this signature
 // matches: HMAC over the request's own signature (binding the answer to that request, so an
