@@ -9,8 +9,9 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { returnUntilText } from "#core/messages/returns.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
-import type { WipeSchedule } from "#core/wipe/schedule.ts";
+import { scheduleToColumns, type WipeSchedule } from "#core/wipe/schedule.ts";
 import { fairPlayWindows, servers } from "#db/schema.ts";
+import { runScheduled } from "#worker/cron/index.ts";
 import type { Deps } from "#worker/deps.ts";
 import { listStatement } from "#worker/services/profile/statement.ts";
 import { type PublicServer, refreshServerStatus, STATUS_KEY } from "#worker/services/server-status.ts";
@@ -317,6 +318,31 @@ describe("one «last wipe», the one the fair-play window counts from (issue 46)
     const html = text(render(createElement(Wipes, { loaderData } as any)));
     const line = html.slice(html.indexOf(server.name));
     expect(line).toContain("Последний вайп: 27.11.2026, 18:00 МСК");
+  });
+});
+
+describe("one «last wipe» in the cron run that records it (issue 46)", () => {
+  it("the status document written in the minute after a scheduled wipe carries that wipe, not Steam's «born» tag", async () => {
+    const steam = new FakeSteamWebApi();
+    // Friday 27 November 2026, 18:00:30 Moscow time: half a minute after the schedule's wipe.
+    const wipe = Date.parse("2026-11-27T15:00:00Z");
+    const deps = depsFor(
+      { ...env, STEAM_WEBAPI_BASE: steam.base },
+      { fetch: steam.fetch, now: testClock(wipe + 30_000).now },
+    );
+    const server = await createGameServer(deps, { serverType: uniqueServerType(), name: `Свобода ${Date.now()}` });
+    await deps.db.orm
+      .update(servers)
+      .set(scheduleToColumns(FRIDAYS_18) as never)
+      .where(eq(servers.id, server.id));
+    const [row] = await deps.db.orm.select({ ipPort: servers.ipPort }).from(servers).where(eq(servers.id, server.id));
+    // Steam lists it with Rust's «born» tag of 14 November 2023.
+    steam.answer(row?.ipPort ?? "", { players: 3, maxPlayers: 50 });
+    // An old document: this run writes its own.
+    await deps.kv.put(STATUS_KEY, JSON.stringify({ updated_at: 0, servers: [] }));
+    await runScheduled("* * * * *", deps, { serverStatus: { steamTimeoutMs: 1000 } });
+    const document = JSON.parse((await deps.kv.get(STATUS_KEY)) ?? "{}") as { servers: PublicServer[] };
+    expect(document.servers.find((listed) => listed.name === server.name)?.wiped_at).toBe(wipe);
   });
 });
 
