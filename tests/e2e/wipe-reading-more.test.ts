@@ -1,7 +1,8 @@
 // Issue 46 items 2, 4 and 5 in a browser, at 375 and 1280 px, with and without JavaScript: /wipes says the
 // same last wipe as the home card (the seed's VANILLA server wiped 3 h before the seed, db/seed/servers.ts),
 // every scheduled server wipes on the calendar's last day, and a receipt reopened after a later purchase
-// keeps the balance right after its own purchase. Item 3 is tests/e2e/fair-play-window.test.ts.
+// keeps the balance right after its own purchase; /wipes' last wipe is the one the console counts fair-play
+// windows from. Item 3 is tests/e2e/fair-play-window.test.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { seedReportedWipe, seedServers } from "../../db/seed/servers.ts";
@@ -13,8 +14,10 @@ import {
   seriousViolations,
   waitForHydration,
 } from "./browser.ts";
+import { signedInAt } from "./signed-in.ts";
 
 const browser = browserForFile();
+const ADMIN_STEAM_ID = "76561198000000001";
 const HOUR_MS = 3_600_000;
 /** A timestamp's day in Moscow (UTC+3, no daylight saving). */
 const moscowDay = (at: number): string => new Date(at + 3 * HOUR_MS).toISOString().slice(0, 10);
@@ -116,3 +119,24 @@ for (const width of [375, 1280]) {
     });
   }
 }
+
+test("/wipes says, for every server, the last wipe the console's fair-play windows count from", async () => {
+  const context = await newContext(browser.current, { javaScriptEnabled: false });
+  const page = await context.newPage();
+  await page.goto("/wipes");
+  const said = new Map<number, string>();
+  for (const server of seedServers) {
+    const line = flatText(await page.getByTestId("wipe-schedule").filter({ hasText: server.name }).innerText());
+    said.set(server.id, line.match(/Последний вайп: (.*) МСК$/)?.[1] ?? `no last wipe: ${line}`);
+  }
+  await signedInAt(page, "/admin/servers", ADMIN_STEAM_ID);
+  for (const server of seedServers) {
+    const schedule = page.getByTestId("wipe-schedule").filter({ hasText: `№${server.id} ${server.name}` });
+    const now = flatText(await schedule.getByTestId("wipe-schedule-now").innerText());
+    assert.ok(
+      now.includes(`окна честной игры считаются от вайпа ${said.get(server.id)} (МСК)`),
+      `${server.name}: ${now}`,
+    );
+  }
+  await context.close();
+});
