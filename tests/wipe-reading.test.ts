@@ -9,8 +9,9 @@ import { createMemoryRouter, RouterProvider } from "react-router";
 import { describe, expect, it } from "vitest";
 import { returnUntilText } from "#core/messages/returns.ts";
 import type { ShopCardItem } from "#core/shop/types.ts";
-import type { WipeSchedule } from "#core/wipe/schedule.ts";
+import { scheduleToColumns, type WipeSchedule } from "#core/wipe/schedule.ts";
 import { fairPlayWindows, servers } from "#db/schema.ts";
+import { runScheduled } from "#worker/cron/index.ts";
 import type { Deps } from "#worker/deps.ts";
 import { listStatement } from "#worker/services/profile/statement.ts";
 import { type PublicServer, refreshServerStatus, STATUS_KEY } from "#worker/services/server-status.ts";
@@ -295,28 +296,48 @@ describe("a fair-play window is said before any click (issue 46)", () => {
   });
 });
 
+/** Friday 27 November 2026, 18:00 Moscow time: a wipe of FRIDAYS_18. */
+const FRIDAY_WIPE = Date.parse("2026-11-27T15:00:00Z");
+
+/**
+ * A server of a new type that Steam lists with Rust's «born» tag of 14 November 2023, its columns set
+ * to `columns`, at `now`.
+ */
+async function listedServer(now: number, columns: Partial<typeof servers.$inferInsert>) {
+  const steam = new FakeSteamWebApi();
+  const deps = depsFor({ ...env, STEAM_WEBAPI_BASE: steam.base }, { fetch: steam.fetch, now: testClock(now).now });
+  const server = await createGameServer(deps, { serverType: uniqueServerType(), name: `Свобода ${Date.now()}` });
+  const [row] = await deps.db.orm
+    .update(servers)
+    .set(columns)
+    .where(eq(servers.id, server.id))
+    .returning({ ipPort: servers.ipPort });
+  steam.answer(row?.ipPort ?? "", { players: 3, maxPlayers: 50 });
+  return { deps, server };
+}
+
 describe("one «last wipe», the one the fair-play window counts from (issue 46)", () => {
   it("/wipes says servers.last_wipe_at, not Steam's «born» tag, in МСК", async () => {
-    const steam = new FakeSteamWebApi();
-    // Friday 27 November 2026, 18:00 Moscow time: the schedule's wipe the cron recorded.
-    const lastWipeAt = Date.parse("2026-11-27T15:00:00Z");
-    const deps = depsFor(
-      { ...env, STEAM_WEBAPI_BASE: steam.base },
-      { fetch: steam.fetch, now: testClock(SUNDAY_10_MSK).now },
-    );
-    const server = await createGameServer(deps, { serverType: uniqueServerType(), name: `Свобода ${Date.now()}` });
-    await deps.db.orm.update(servers).set({ lastWipeAt }).where(eq(servers.id, server.id));
-    const [row] = await deps.db.orm.select({ ipPort: servers.ipPort }).from(servers).where(eq(servers.id, server.id));
-    // Steam lists it with Rust's «born» tag of 14 November 2023.
-    steam.answer(row?.ipPort ?? "", { players: 3, maxPlayers: 50 });
+    // The schedule's wipe the cron recorded.
+    const { deps, server } = await listedServer(SUNDAY_10_MSK, { lastWipeAt: FRIDAY_WIPE });
     const { document } = await refreshServerStatus(deps, { steamTimeoutMs: 1000 });
-    expect(document.servers.find((listed) => listed.name === server.name)?.wiped_at).toBe(lastWipeAt);
+    expect(document.servers.find((listed) => listed.name === server.name)?.wiped_at).toBe(FRIDAY_WIPE);
     await deps.kv.put(STATUS_KEY, JSON.stringify(document));
     const loaderData = await wipesLoader(routeArgs(deps, "http://localhost/wipes"));
     // biome-ignore lint/suspicious/noExplicitAny: the route's generated props, filled by hand
     const html = text(render(createElement(Wipes, { loaderData } as any)));
     const line = html.slice(html.indexOf(server.name));
     expect(line).toContain("Последний вайп: 27.11.2026, 18:00 МСК");
+  });
+
+  it("the status document written in the minute after a scheduled wipe carries that wipe, not Steam's «born» tag", async () => {
+    // Half a minute after the schedule's wipe, which no run recorded yet.
+    const { deps, server } = await listedServer(FRIDAY_WIPE + 30_000, scheduleToColumns(FRIDAYS_18) as never);
+    // An old document: this run writes its own.
+    await deps.kv.put(STATUS_KEY, JSON.stringify({ updated_at: 0, servers: [] }));
+    await runScheduled("* * * * *", deps, { serverStatus: { steamTimeoutMs: 1000 } });
+    const document = JSON.parse((await deps.kv.get(STATUS_KEY)) ?? "{}") as { servers: PublicServer[] };
+    expect(document.servers.find((listed) => listed.name === server.name)?.wiped_at).toBe(FRIDAY_WIPE);
   });
 });
 

@@ -271,9 +271,13 @@ async function bought(
   throw redirect(`/shop/items/${itemId}?purchased=${result.purchase.id}`);
 }
 
-/** A changed price (409) reloads the item, so the page shows what it costs now (decision 112). */
+/**
+ * A 409 reloads the item, as a page without JavaScript is rendered anew: a changed price shows what it
+ * costs now (decision 112), a fair-play window closed since the page was opened replaces «Купить» with
+ * what is closed and until when (issue 46).
+ */
 export const shouldRevalidate: ShouldRevalidateFunction = ({ actionResult, defaultShouldRevalidate }) =>
-  (actionResult as PurchaseActionData | undefined)?.ok === false && actionResult?.price != null
+  (actionResult as PurchaseActionData | undefined)?.ok === false && actionResult?.status === 409
     ? true
     : defaultShouldRevalidate;
 

@@ -41,8 +41,16 @@ export const seedServers = [
   },
 ] as const satisfies readonly ({ wipe: WipeSchedule } & Record<string, unknown>)[];
 
-export function serversSeedSql(): string[] {
-  return seedServers.map(({ wipe, ...server }, index) => {
+/**
+ * A wipe the VANILLA server's plugin reported 3 hours before the seed ran (a new map off its schedule):
+ * the local site shows a last wipe («вайп был 3 ч назад», /wipes' «Последний вайп») and a fair-play
+ * window can be open on it, whatever the day. VANILLA: no other browser test reads that server's wipe.
+ */
+export const seedReportedWipe = { serverId: 2, serverType: "VANILLA", hoursAgo: 3 } as const;
+
+export function serversSeedSql(now = Date.now()): string[] {
+  const wipedAt = now - seedReportedWipe.hoursAgo * 60 * 60 * 1000;
+  const rows = seedServers.map(({ wipe, ...server }, index) => {
     const columns = scheduleToColumns(wipe);
     return upsert("servers", {
       ...server,
@@ -52,6 +60,11 @@ export function serversSeedSql(): string[] {
       wipe_minute: columns.wipeMinute,
       wipe_every_weeks: columns.wipeEveryWeeks,
       wipe_from: columns.wipeFrom,
+      // As the heartbeat's recordWipe keeps it (decision 129): the last wipe fair-play counts from.
+      last_wipe_at: server.id === seedReportedWipe.serverId ? wipedAt : null,
     });
   });
+  // The plugin's report itself, as recordWipe records a new map (the console's «последний по плагину»).
+  const report = upsert("server_wipes", { server_id: seedReportedWipe.serverId, wiped_at: wipedAt, seen_at: wipedAt });
+  return [...rows, report];
 }

@@ -20,6 +20,10 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
   // carries its witness. A watch that fails is its own failed job; the server list is still refreshed,
   // and its document keeps the witness it had.
   const watching = watchForRestore(deps, deps.witness ?? statusDocumentWitness(deps.kv));
+  // A scheduled wipe that just passed is recorded before the status document is built, so the document
+  // (the cards, /wipes) says the last wipe fair-play counts from in the same run, not Steam's «born» tag
+  // until a later write (issue 46: one «last wipe»). Failing, it fails its own job only.
+  const wiping = runScheduledWipes(deps);
   const jobs: Record<string, () => Promise<unknown>> = {
     // What follows a restore it finds (the payments reconciliation) doesn't hold the server list up.
     restoreWatch: async () => {
@@ -28,6 +32,7 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     },
     serverStatus: async () => {
       const watched = await watching.catch(() => null);
+      await wiping.catch(() => null);
       const carried = deps.witness === null && watched ? { witness: watched.witness } : {};
       const { document, written } = await refreshServerStatus(deps, { ...options.serverStatus, ...carried });
       const online = document.servers.filter((server) => server.status === "online").length;
@@ -65,7 +70,7 @@ export async function runScheduled(cron: string, deps: Deps, options: ScheduledO
     // A scheduled wipe that passed becomes its server's last wipe, for the fair-play window (decision 129),
     // and ends the «до вайпа» entries delivered there before it, down or not (decision 130).
     scheduledWipes: async () => {
-      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", ...(await runScheduledWipes(deps)) }));
+      console.log(JSON.stringify({ event: "scheduled_wipes_recorded", ...(await wiping) }));
     },
   };
   const results = await Promise.allSettled(Object.values(jobs).map((job) => job()));
