@@ -1,5 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
+import { seedOperators } from "../../db/seed/operators.ts";
 import { browserForFile, flatText, newContext, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 
@@ -7,7 +8,8 @@ import { signedInAt } from "./signed-in.ts";
 // renames it, moves it up, hides it (the shop no longer lists it), finds it in the item form, and
 // deletes it; the seeded catalog is as it was afterwards (only renumbered, in the same order).
 
-const ADMIN_STEAM_ID = "76561198000000001";
+/** The seed's admin (db/seed/operators.ts). */
+const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const browser = browserForFile();
 
 for (const javaScriptEnabled of [true, false]) {

@@ -1,6 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
+import { seedOperators } from "../../db/seed/operators.ts";
 import { browserForFile, E2E_ORIGIN, flatText, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 
@@ -9,7 +10,8 @@ import { signedInAt } from "./signed-in.ts";
 // without JavaScript. The seed: item 101 VIP on SOLO (14 days: round(14/30 × 199) = 93 ₽), 103 «Набор
 // «Старт»» (7 days: round(7/30 × 149) = 35 ₽); the demo player 76561198000000001 is an admin.
 
-const ADMIN_STEAM_ID = "76561198000000001";
+/** The seed's admin (db/seed/operators.ts). */
+const ADMIN_STEAM_ID = seedOperators[0].steamId;
 
 const browser = browserForFile();
 
