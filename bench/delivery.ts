@@ -2,7 +2,8 @@
 // the site as tests/plugin/run.ts does (the Worker build, then the Node server, each over fresh seeded
 // data) and runs bench/delivery/measure.ts against it with the doorbell on and off: the real plugin under
 // mono at its default intervals, time from the purchase's HTTP 201 to the item in the player's inventory.
-// BENCH_RUNTIMES=node (or worker), BENCH_PURCHASES (100), BENCH_SPACING_MS (300). Not a test: numbers to read.
+// BENCH_RUNTIMES=node (or worker), BENCH_DOORBELL=on (or off), BENCH_PURCHASES (100), BENCH_SPACING_MS (300).
+// Not a test: numbers to read.
 import { execFileSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import os from "node:os";
@@ -39,7 +40,7 @@ function measure(runtime: string, origin: string, databaseUrl: string, doorbell:
       PLUGIN_RUNTIME: runtime,
       PLUGIN_SITE_ORIGIN: origin,
       PLUGIN_DATABASE_URL: databaseUrl,
-      BENCH_DOORBELL: doorbell ? "1" : "0",
+      BENCH_DOORBELL: doorbell ? "on" : "off",
     },
   });
   const run = JSON.parse(output.trim().split("\n").at(-1) ?? "{}") as Measured;
@@ -57,6 +58,7 @@ function measure(runtime: string, origin: string, databaseUrl: string, doorbell:
 
 const rows: ReturnType<typeof measure>[] = [];
 const runtimes = (process.env.BENCH_RUNTIMES ?? "worker,node").split(",");
+const modes = (process.env.BENCH_DOORBELL ?? "on,off").split(",").map((mode) => mode === "on");
 console.log(
   `${machineDescription()}; load average ${os
     .loadavg()
@@ -69,7 +71,7 @@ if (runtimes.includes("worker")) {
   const stateDir = freshState(".bench-delivery-state");
   const worker = await serveSite(stateDir);
   try {
-    for (const doorbell of [true, false]) rows.push(measure("worker", E2E_ORIGIN, d1File(stateDir), doorbell));
+    for (const doorbell of modes) rows.push(measure("worker", E2E_ORIGIN, d1File(stateDir), doorbell));
   } finally {
     stopSite(worker);
   }
@@ -81,7 +83,7 @@ if (runtimes.includes("node")) {
   const databaseUrl = freshNodeDatabase(".bench-delivery-node-state");
   const node = await serveNodeSite(localSiteEnv(port, databaseUrl));
   try {
-    for (const doorbell of [true, false]) rows.push(measure("node", `http://localhost:${port}`, databaseUrl, doorbell));
+    for (const doorbell of modes) rows.push(measure("node", `http://localhost:${port}`, databaseUrl, doorbell));
   } finally {
     stopSite(node.process);
   }

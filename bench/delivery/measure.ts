@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { scenario } from "../../tests/plugin/scenario.ts";
 import { buy, createItem, credit, signIn, uniqueSteamId } from "../../tests/plugin/site.ts";
 
-const doorbell = process.env.BENCH_DOORBELL === "1";
+const doorbell = process.env.BENCH_DOORBELL === "on";
 const count = Number(process.env.BENCH_PURCHASES ?? 100);
 const spacingMs = Number(process.env.BENCH_SPACING_MS ?? 300);
 const CONFIG = ["oxide", "config", "RustStoreDelivery.json"];
