@@ -3,6 +3,7 @@
 // The Node server's endpoint is tested through real HTTP in tests/server/doorbell.test.ts.
 import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
+import { GAME_ERRORS } from "#core/messages/game.ts";
 import { testDeps } from "./support/deps.ts";
 import { DOORBELL_PATH, doorbellHeaders, type Ring, ringVerifies } from "./support/doorbell.ts";
 import { createGameServer } from "./support/game-fixtures.ts";
@@ -69,6 +70,19 @@ describe("the doorbell's Durable Object", () => {
     c.socket.send("ping");
     expect(await c.next()).toBe("pong");
     for (const { socket } of [a, b, c]) socket.close(1000, "done");
+  });
+
+  it("refuses the same upgrade sent again (409): a copy can't push the plugin's socket out", async () => {
+    const server = await createGameServer(testDeps());
+    const headers = { Upgrade: "websocket", ...(await doorbellHeaders(server.id, server.key)) };
+    const first = await SELF.fetch(`http://localhost${DOORBELL_PATH}`, { headers });
+    expect(first.status).toBe(101);
+    first.webSocket?.accept();
+    const copy = await SELF.fetch(`http://localhost${DOORBELL_PATH}`, { headers });
+    expect(copy.status).toBe(409);
+    expect(copy.webSocket ?? null).toBeNull();
+    expect(await copy.json()).toEqual({ error: GAME_ERRORS.replayed });
+    first.webSocket?.close(1000, "done");
   });
 
   it("closes a server's older socket when it connects again (4000 replaced)", async () => {

@@ -4,11 +4,23 @@ import { hmacHex } from "./plugin-simulator.ts";
 
 export const DOORBELL_PATH = "/api/game/doorbell";
 
+const lastTimestamp = new Map<number, number>();
+
+/**
+ * Now, in unix seconds, but past the last connect of the server made here: a connect is recorded
+ * (decision 146), so two in one second would be one request sent twice, which the site refuses.
+ */
+function nextTimestamp(serverId: number): number {
+  const timestamp = Math.max(Math.floor(Date.now() / 1000), (lastTimestamp.get(serverId) ?? 0) + 1);
+  lastTimestamp.set(serverId, timestamp);
+  return timestamp;
+}
+
 /** The upgrade request's signature headers: a GET of the doorbell's path with an empty body. */
 export async function doorbellHeaders(
   serverId: number,
   serverKey: string,
-  timestamp = Math.floor(Date.now() / 1000),
+  timestamp = nextTimestamp(serverId),
 ): Promise<Record<string, string>> {
   return {
     "X-Server-Id": String(serverId),

@@ -234,14 +234,16 @@ gameApi.post("/ack", async (c) => {
 });
 
 // The doorbell (decision 146): the plugin's signed WebSocket upgrade, verified above as a poll is (a bad
-// signature, a stale or replayed timestamp refused with the poll's status and no upgrade). Connecting
-// changes nothing, so it is not recorded, as a poll with nothing due is not.
+// signature, a stale or replayed timestamp refused with the poll's status and no upgrade). A connect
+// replaces the server's socket, so it is recorded as a change is: a copy of it is refused (409) and
+// can't push the plugin's own socket out.
 gameApi.get("/doorbell", async (c) => {
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
     return c.json({ error: GAME_ERRORS.doorbellNeedsUpgrade }, 426);
   }
   const { server, keyHash } = c.get("game");
   if (!server.serverType) return c.json({ error: GAME_ERRORS.badSignature }, 401);
+  if (!(await recorded(c))) return c.json(replayed, 409);
   return c.get("deps").doorbell.connect(c.req.raw, { id: server.id, serverType: server.serverType, keyHash });
 });
 
