@@ -93,6 +93,8 @@ async function redeemChecked(
       type: promoCodes.type,
       value: promoCodes.value,
       itemName: items.name,
+      // Where an item code's entry waits: the type the code names, else the item's own.
+      itemServerType: sql<string | null>`COALESCE(${promoCodes.itemServerType}, ${items.serverType})`,
       startsAt: promoCodes.startsAt,
       endsAt: promoCodes.endsAt,
       maxUses: promoCodes.maxUses,
@@ -141,17 +143,14 @@ async function redeemChecked(
         FROM promo_redemptions r
           JOIN promo_codes p ON p.id = r.promo_id
           JOIN items i ON i.id = p.item_id
-        WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}
-        RETURNING server_type AS serverType`),
+        WHERE r.promo_id = ${promoId} AND r.user_id = ${userId}`),
     );
   }
 
   let inserted: number;
-  let given: { serverType: string }[] = [];
   try {
-    const results = await deps.db.batch(statements);
-    inserted = results[0]?.changes ?? 0;
-    given = (results[2]?.rows ?? []) as { serverType: string }[];
+    const [insertResult] = await deps.db.batch(statements);
+    inserted = insertResult?.changes ?? 0;
   } catch (error) {
     const violation = constraintViolation(error);
     if (violation?.target.startsWith("promo_redemptions")) return fail(409, PROMO_TEXT.alreadyUsed);
@@ -160,11 +159,7 @@ async function redeemChecked(
   }
   if (inserted === 0) return fail(410, PROMO_TEXT.expired);
   // An item code's entry waits for its type's servers: they poll now.
-  if (promo.type !== "BALANCE")
-    ringDoorbell(
-      deps,
-      given.map((entry) => entry.serverType),
-    );
+  if (promo.type !== "BALANCE" && promo.itemServerType) ringDoorbell(deps, [promo.itemServerType]);
 
   return {
     ok: true,
