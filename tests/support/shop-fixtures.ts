@@ -4,9 +4,14 @@ import { uniqueIp } from "./unique.ts";
 
 let counter = 0;
 const runTag = Math.floor(Math.random() * 1_000_000);
+/**
+ * An id for a fixture's row. Spaced 1 000 apart: a row the site adds itself (AUTOINCREMENT, the newest
+ * id + 1) lands just past the last fixture's id, and the test files share one database whose ids go on
+ * (tests/setup.ts), so the next fixture must not be the id right after it.
+ */
 export function uniqueId(): number {
   counter += 1;
-  return 10_000_000 + runTag * 100 + counter;
+  return 10_000_000 + runTag * 100 + counter * 1_000;
 }
 
 export async function createCategory(name = "Тестовая категория"): Promise<number> {
