@@ -34,6 +34,8 @@ export interface PluginConfig {
   allowedCommands?: string[];
   /** A certificate the game server's machine trusts besides the system's authorities (the test proxy's own, PEM). */
   trustedCertificate?: string;
+  /** The authority it chains to, which the machine's certificate store holds (PEM file; unset: the certificate itself). */
+  trustedAuthority?: string;
   /**
    * The doorbell (decision 148): off unless a scenario is about it, so the other scenarios poll only when
    * their game clock says so. `pollSeconds` is the poll interval, `doorbellPollSeconds` the one while it is connected.
@@ -58,6 +60,8 @@ export class GameServerProcess {
   constructor(config: PluginConfig) {
     this.trustedCertificate = config.trustedCertificate;
     this.root = mkdtempSync(join(tmpdir(), "rust-server-"));
+    const authority = config.trustedAuthority ?? config.trustedCertificate;
+    if (authority) this.trustInMachineStore(authority);
     mkdirSync(join(this.root, "oxide", "config"), { recursive: true });
     writeFileSync(
       join(this.root, "oxide", "config", "RustStoreDelivery.json"),
@@ -81,6 +85,23 @@ export class GameServerProcess {
     );
   }
 
+  private get home(): string {
+    return join(this.root, "home");
+  }
+
+  /**
+   * The authority the machine trusts, as a real one trusts a public one: in mono's trust store of
+   * this game server's user (its own HOME), where the doorbell's ClientWebSocket looks. Its TLS asks no
+   * managed callback (mono 6.8's WebSocketHandle), so the harness's pinning of web requests can't stand in.
+   */
+  private trustInMachineStore(authority: string): void {
+    mkdirSync(this.home, { recursive: true });
+    execFileSync("cert-sync", ["--quiet", "--user", authority], {
+      env: { ...process.env, HOME: this.home },
+      stdio: ["ignore", "ignore", "inherit"],
+    });
+  }
+
   /**
    * A map wipe, done with the server stopped as owners do it: the map's save is deleted (or the seed
    * changed, which names another save), so the next start generates a new map whose save is created
@@ -94,7 +115,7 @@ export class GameServerProcess {
   /** Boots the server process and loads the plugin (Init, OnServerInitialized: first heartbeat and poll). */
   async start(): Promise<HarnessEvent[]> {
     const env = this.trustedCertificate
-      ? { ...process.env, HARNESS_TRUSTED_CERTIFICATE: this.trustedCertificate }
+      ? { ...process.env, HARNESS_TRUSTED_CERTIFICATE: this.trustedCertificate, HOME: this.home }
       : process.env;
     const child = spawn("mono", [join(HARNESS_DIR, "harness.exe"), this.root], {
       stdio: ["pipe", "pipe", "pipe"],

@@ -186,6 +186,7 @@ function firstDay(shape: Shape) {
         serverId: world.serverId,
         serverKey: world.serverKey,
         trustedCertificate: site.pluginCertificate,
+        trustedAuthority: site.pluginAuthority,
       });
       const events = await game.start();
       const requests = events.filter((event) => event.ev === "request");
@@ -363,6 +364,40 @@ function firstDay(shape: Shape) {
       assert.match(flatText(await card.innerText()), /Закончилось с вайпом/);
       await context.close();
     });
+
+    // The doorbell through Caddy as an owner runs it. In the Worker's shape TLS is Vite's preview server standing
+    // in for Cloudflare's edge, which answers the upgrade without switching protocols; the Worker build's doorbell
+    // is tested over plain HTTP (tests/plugin/doorbell.test.ts).
+    if (shape === "node") {
+      it("the doorbell through the proxy: with no poll due for ten minutes, a purchase reaches the online player", async () => {
+        assert.ok(world.serverId && world.serverKey && world.itemId);
+        await game.stop();
+        // The same game server with the doorbell on (decision 148), its polls ten minutes apart: only a ring
+        // explains a delivery within the test.
+        game = new GameServerProcess({
+          siteUrl: site.pluginUrl,
+          serverId: world.serverId,
+          serverKey: world.serverKey,
+          trustedCertificate: site.pluginCertificate,
+          trustedAuthority: site.pluginAuthority,
+          doorbell: { pollSeconds: 600, doorbellPollSeconds: 600 },
+        });
+        await game.start();
+        assert.ok(await game.logged("Doorbell connected"), JSON.stringify(game.logs()));
+        await game.join(PLAYER);
+        const from = game.events.length;
+
+        const context = await visitor(false);
+        const page = await context.newPage();
+        await signIn(page, PLAYER, `/shop/items/${world.itemId}?server_type=SOLO`);
+        await page.getByRole("button", { name: "Купить" }).click();
+        assert.match(flatText(await page.getByTestId("receipt").innerText()), /Покупка совершена/);
+        await context.close();
+
+        assert.ok(await game.logged("given, counted once the world is saved", from), JSON.stringify(game.logs()));
+        assert.deepEqual(given(game, PLAYER, from), { wood: 1000 });
+      });
+    }
 
     // An owner restarts the Node server; a Worker is replaced by Cloudflare without a gap.
     if (shape === "node") {

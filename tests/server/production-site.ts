@@ -29,6 +29,8 @@ export interface ProductionSite {
   pluginUrl: string;
   /** The certificate served for pluginUrl (PEM, leaf first): what the game server's machine trusts. */
   pluginCertificate: string;
+  /** The authority that certificate chains to (PEM; the certificate itself when self-signed). */
+  pluginAuthority: string;
   boundary: BoundaryServer;
   /** Rows of a query on the site's database, read from its file. */
   rows(sql: string): Promise<unknown[][]>;
@@ -152,6 +154,7 @@ async function nodeBehindCaddy(): Promise<ProductionSite> {
     publicUrl,
     pluginUrl: `https://localhost:${caddy.port}`,
     pluginCertificate: caddy.certificateOf("localhost"),
+    pluginAuthority: caddy.rootCertificate,
     boundary,
     rows: (sql) => rowsOf(join(folder, "data", "site.db"), sql),
     https,
@@ -266,6 +269,7 @@ async function workerOverTls(): Promise<ProductionSite> {
     publicUrl,
     pluginUrl: `https://localhost:${port}`,
     pluginCertificate: tls.cert,
+    pluginAuthority: tls.cert,
     boundary,
     rows: (sql) => rowsOf(d1File(), sql),
     https,
