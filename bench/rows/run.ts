@@ -4,9 +4,10 @@
 // file (which reports only the rows a write changed; there the bench gives those and this process's
 // CPU). Then a busy project's day (BUSY_DAY) priced against the free plan's limits (issue 37).
 //   node bench/rows/run.ts [--sizes 10000,100000,1000000] [--runs 3] [--skip-d1] [--skip-node] [--only "name,name"] [--player 200]
+//   node bench/rows/run.ts --from-state   (no run: the tables and the day again from the last run's rows, after a change to bench/rows/day.ts)
 // Writes .bench-state/rows.json; prints the tables docs/PERFORMANCE.md quotes.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { machineDescription } from "../machine.ts";
 import {
@@ -48,9 +49,16 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     // The purchases of the player whose pages are read (200 by default): their own history, not everyone's.
     player: { type: "string" },
+    "from-state": { type: "boolean", default: false },
   },
 });
-const sizes = args.sizes.split(",").map(Number);
+const STATE = ".bench-state/rows.json";
+const saved = args["from-state"]
+  ? (JSON.parse(readFileSync(STATE, "utf8")) as { results: RowsResult[]; histories: HistoryResult[] })
+  : null;
+const sizes = saved
+  ? [...new Set(saved.results.map((row) => row.purchases))].sort((a, b) => a - b)
+  : args.sizes.split(",").map(Number);
 const options = JSON.stringify({
   sizes,
   runs: Number(args.runs),
@@ -93,25 +101,24 @@ function runRuntime(config: string): Promise<{ rows: RowsResult[]; histories: Hi
   });
 }
 
-const results: RowsResult[] = [];
-const histories: HistoryResult[] = [];
-if (!args["skip-d1"]) {
+const results: RowsResult[] = [...(saved?.results ?? [])];
+const histories: HistoryResult[] = [...(saved?.histories ?? [])];
+if (!saved && !args["skip-d1"]) {
   console.log("D1 (workerd's local D1)…");
   const run = await runRuntime("bench/rows/vitest.d1.config.ts");
   results.push(...run.rows);
   histories.push(...run.histories);
 }
-if (!args["skip-node"]) {
+if (!saved && !args["skip-node"]) {
   console.log("Node (libSQL file)…");
   const run = await runRuntime("bench/rows/vitest.libsql.config.ts");
   results.push(...run.rows);
   histories.push(...run.histories);
 }
-mkdirSync(".bench-state", { recursive: true });
-writeFileSync(
-  ".bench-state/rows.json",
-  `${JSON.stringify({ at: new Date().toISOString(), results, histories }, null, 2)}\n`,
-);
+if (!saved) {
+  mkdirSync(".bench-state", { recursive: true });
+  writeFileSync(STATE, `${JSON.stringify({ at: new Date().toISOString(), results, histories }, null, 2)}\n`);
+}
 
 // ---- Report -----------------------------------------------------------------
 const num = (value: number | null | undefined) =>
