@@ -9,12 +9,6 @@
 // incoming WebSocket messages count 20 to 1 (outgoing ones, the rings' frames, nothing).
 
 export const DAY_S = 86_400;
-/** Deliveries a day: a grant per purchase (800 kits, 200 ranks) and a revoke for each of 200 ranks ending. */
-const KITS = 800;
-const RANKS = 200;
-const PURCHASES = KITS + RANKS;
-const REVOKES = 200;
-const DELIVERIES = PURCHASES + REVOKES;
 /** The seed's server types (db/seed/servers.ts): the servers are spread evenly over them. */
 export const SERVER_TYPES = 5;
 
@@ -35,9 +29,15 @@ export const CONNECTS_PER_SERVER = 24;
  * at most one ring a type a minute, so at most one per revoke). Gifts, promo codes, an operator's retry
  * and a return ring the same way; the busy day has none of them.
  */
-const RINGS = PURCHASES + REVOKES;
-/** Minutely upkeep runs that find a revoke come due and ring (at most one per revoke). */
-const RINGING_UPKEEPS = REVOKES;
+function dayCounts(busy: number) {
+  // A grant per purchase (800 kits, 200 ranks) and a revoke for each of 200 ranks ending.
+  const kits = 800 * busy;
+  const ranks = 200 * busy;
+  const revokes = 200 * busy;
+  const deliveries = kits + ranks + revokes;
+  // Each delivery made due rang its type once; the upkeep's rings at most one a revoke.
+  return { kits, ranks, purchases: kits + ranks, revokes, deliveries, rings: deliveries };
+}
 /** A Durable Object's memory, for GB-s: 128 MB (https://developers.cloudflare.com/durable-objects/platform/pricing/). */
 const DO_GB = 0.128;
 /**
@@ -57,6 +57,8 @@ export const FREE = {
 
 export interface Cadence {
   servers: number;
+  /** The day's players, views, purchases and top-ups times this (1: the busy day; 1.5: half again as busy). */
+  busy?: number;
   /** Whether the plugins' doorbell is connected (then `poll` is the safety poll). */
   doorbell: boolean;
   poll: number;
@@ -78,7 +80,10 @@ export function rowsAtServers(at10: number, at30: number | undefined, servers: n
   return at30 === undefined ? at10 : at10 + ((at30 - at10) * (servers - 10)) / 20;
 }
 
-export function busyDay({ servers, doorbell, poll, heartbeat }: Cadence): DayEntry[] {
+export function busyDay({ servers, doorbell, poll, heartbeat, busy = 1 }: Cadence): DayEntry[] {
+  const { kits, ranks, purchases, revokes, deliveries, rings } = dayCounts(busy);
+  // Minutely upkeep runs that find a revoke come due and ring (at most one per revoke).
+  const ringingUpkeeps = revokes;
   const timerPolls = (DAY_S / poll) * servers;
   const heartbeats = (DAY_S / heartbeat) * servers;
   // A heartbeat is written when the stored one is 50 s old (HEARTBEAT_REWRITE_AFTER_MS).
@@ -90,13 +95,13 @@ export function busyDay({ servers, doorbell, poll, heartbeat }: Cadence): DayEnt
   const polls: DayEntry[] = doorbell
     ? [
         { path: "plugin poll, nothing due", perDay: timerPolls + connects, requests: 1 },
-        { path: "plugin poll, one delivery due", perDay: DELIVERIES, requests: 1 },
-        { path: "plugin poll, rung for a player elsewhere", perDay: RINGS * Math.max(0, perType - 1), requests: 1 },
+        { path: "plugin poll, one delivery due", perDay: deliveries, requests: 1 },
+        { path: "plugin poll, rung for a player elsewhere", perDay: rings * Math.max(0, perType - 1), requests: 1 },
         { path: "plugin doorbell connect", perDay: connects, requests: 1 },
       ]
     : [
-        { path: "plugin poll, nothing due", perDay: timerPolls - DELIVERIES, requests: 1 },
-        { path: "plugin poll, one delivery due", perDay: DELIVERIES, requests: 1 },
+        { path: "plugin poll, nothing due", perDay: timerPolls - deliveries, requests: 1 },
+        { path: "plugin poll, one delivery due", perDay: deliveries, requests: 1 },
       ];
   const beats: DayEntry[] = doorbell
     ? [{ path: "plugin heartbeat with the doorbell, written", perDay: heartbeats, requests: 1 }]
@@ -110,29 +115,29 @@ export function busyDay({ servers, doorbell, poll, heartbeat }: Cadence): DayEnt
     // next save. A request each here, an upper bound: the saved reports of the deliveries a server gave
     // between two saves (every 10 minutes) go in one request. A revoke's reports cost about a kit's
     // (no rank to stack, no revoke to write).
-    { path: "plugin ack, a kit given", perDay: DELIVERIES, requests: 1 },
-    { path: "plugin ack, a kit saved", perDay: KITS + REVOKES, requests: 1 },
-    { path: "plugin ack, a rank saved", perDay: RANKS, requests: 1 },
+    { path: "plugin ack, a kit given", perDay: deliveries, requests: 1 },
+    { path: "plugin ack, a kit saved", perDay: kits + revokes, requests: 1 },
+    { path: "plugin ack, a rank saved", perDay: ranks, requests: 1 },
     ...beats,
-    { path: "plugin /store (what waits for a player)", perDay: 200, requests: 1 },
-    { path: "page / (home)", perDay: 4_000, requests: 1 },
-    { path: "page /shop (signed in)", perDay: 7_000, requests: 1 },
-    { path: "page /shop/items/:id (signed in)", perDay: 4_500, requests: 1 },
-    { path: "page /profile (Корзина)", perDay: 2_000, requests: 1 },
-    { path: "page /purchases", perDay: 800, requests: 1 },
-    { path: "page /statement", perDay: 400, requests: 1 },
-    { path: "page /deposits", perDay: 300, requests: 1 },
-    { path: "page /balance (signed in)", perDay: 1_000, requests: 1 },
-    { path: "purchase", perDay: PURCHASES, requests: 1 },
-    { path: "top-up: create", perDay: 200, requests: 1 },
+    { path: "plugin /store (what waits for a player)", perDay: 200 * busy, requests: 1 },
+    { path: "page / (home)", perDay: 4_000 * busy, requests: 1 },
+    { path: "page /shop (signed in)", perDay: 7_000 * busy, requests: 1 },
+    { path: "page /shop/items/:id (signed in)", perDay: 4_500 * busy, requests: 1 },
+    { path: "page /profile (Корзина)", perDay: 2_000 * busy, requests: 1 },
+    { path: "page /purchases", perDay: 800 * busy, requests: 1 },
+    { path: "page /statement", perDay: 400 * busy, requests: 1 },
+    { path: "page /deposits", perDay: 300 * busy, requests: 1 },
+    { path: "page /balance (signed in)", perDay: 1_000 * busy, requests: 1 },
+    { path: "purchase", perDay: purchases, requests: 1 },
+    { path: "top-up: create", perDay: 200 * busy, requests: 1 },
     // The provider's notification, and the player's way back through /api/payment/return.
-    { path: "top-up: provider's notification", perDay: 200, requests: 2 },
+    { path: "top-up: provider's notification", perDay: 200 * busy, requests: 2 },
     // A session lasts 30 days: a quarter of the day's players sign in (the start, the callback, and
     // /auth-success trading the code).
-    { path: "sign-in through Steam", perDay: 500, requests: 3 },
+    { path: "sign-in through Steam", perDay: 500 * busy, requests: 3 },
     // The upkeep reads the revokes come due in the minute to ring their types, with the doorbell or without.
-    { path: "minutely: deliveries' upkeep", perDay: 1_440 - 24 - RINGING_UPKEEPS, requests: 1 },
-    { path: "minutely: deliveries' upkeep, a revoke come due (rings)", perDay: RINGING_UPKEEPS, requests: 1 },
+    { path: "minutely: deliveries' upkeep", perDay: 1_440 - 24 - ringingUpkeeps, requests: 1 },
+    { path: "minutely: deliveries' upkeep, a revoke come due (rings)", perDay: ringingUpkeeps, requests: 1 },
     { path: "hourly: deliveries' backstop", perDay: 24, requests: 1 },
     { path: "minutely: the wipe's jobs", perDay: 1_440, requests: 0 },
     { path: "minutely: pending payments", perDay: 1_440, requests: 0 },
@@ -142,12 +147,12 @@ export function busyDay({ servers, doorbell, poll, heartbeat }: Cadence): DayEnt
 }
 
 /** The home page asks /api/server-status every 30 s while open (decision 011): a minute open on average. */
-export const SERVER_STATUS_REFRESHES = 4_000 * 2;
+export const serverStatusRefreshes = ({ busy = 1 }: Cadence) => 4_000 * 2 * busy;
 
 /** The Durable Objects' day: requests (rings, connects and closes, pings at 20:1) and GB-s, upper bounds. */
-export function doorbellObjects({ servers, doorbell }: Cadence) {
+export function doorbellObjects({ servers, doorbell, busy = 1 }: Cadence) {
   if (!doorbell) return { rings: 0, connects: 0, pings: 0, requests: 0, gbSeconds: 0 };
-  const rings = RINGS;
+  const { rings } = dayCounts(busy);
   // The upgrade handed to the object, and the close event of the socket it replaces (webSocketClose).
   const connects = 2 * CONNECTS_PER_SERVER * servers;
   // Counted although the auto-response is, by Cloudflare's pricing notes, not charged at all.
