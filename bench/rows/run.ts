@@ -4,11 +4,23 @@
 // file (which reports only the rows a write changed; there the bench gives those and this process's
 // CPU). Then a busy project's day (BUSY_DAY) priced against the free plan's limits (issue 37).
 //   node bench/rows/run.ts [--sizes 10000,100000,1000000] [--runs 3] [--skip-d1] [--skip-node] [--only "name,name"] [--player 200]
+//   node bench/rows/run.ts --from-state   (no run: the tables and the day again from the last run's rows, after a change to bench/rows/day.ts)
 // Writes .bench-state/rows.json; prints the tables docs/PERFORMANCE.md quotes.
 import { spawn } from "node:child_process";
-import { mkdirSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { machineDescription } from "../machine.ts";
+import {
+  busyDay,
+  type Cadence,
+  DOORBELL_HEARTBEAT_S,
+  DOORBELL_POLL_S,
+  doorbellObjects,
+  FREE,
+  rowsAtServers,
+  serverStatusRefreshes,
+  THIRTY_SERVERS,
+} from "./day.ts";
 
 // What tests/support/rows-measure.ts prints (RowsResult, HistoryResult there), as far as this report reads it.
 interface RowsResult {
@@ -37,13 +49,21 @@ const { values: args } = parseArgs({
     only: { type: "string" },
     // The purchases of the player whose pages are read (200 by default): their own history, not everyone's.
     player: { type: "string" },
+    "from-state": { type: "boolean", default: false },
   },
 });
-const sizes = args.sizes.split(",").map(Number);
+const STATE = ".bench-state/rows.json";
+const saved = args["from-state"]
+  ? (JSON.parse(readFileSync(STATE, "utf8")) as { results: RowsResult[]; histories: HistoryResult[] })
+  : null;
+const sizes = saved
+  ? [...new Set(saved.results.map((row) => row.purchases))].sort((a, b) => a - b)
+  : args.sizes.split(",").map(Number);
 const options = JSON.stringify({
   sizes,
   runs: Number(args.runs),
-  only: args.only ? args.only.split(",").map((name) => name.trim()) : undefined,
+  // Paths' names hold ", " ("plugin poll, nothing due"): a comma with no space after it separates them.
+  only: args.only ? args.only.split(/,(?=\S)/).map((name) => name.trim()) : undefined,
   playerPurchases: args.player ? Number(args.player) : undefined,
 });
 const MARK = "ROWS-RESULT ";
@@ -81,25 +101,24 @@ function runRuntime(config: string): Promise<{ rows: RowsResult[]; histories: Hi
   });
 }
 
-const results: RowsResult[] = [];
-const histories: HistoryResult[] = [];
-if (!args["skip-d1"]) {
+const results: RowsResult[] = [...(saved?.results ?? [])];
+const histories: HistoryResult[] = [...(saved?.histories ?? [])];
+if (!saved && !args["skip-d1"]) {
   console.log("D1 (workerd's local D1)…");
   const run = await runRuntime("bench/rows/vitest.d1.config.ts");
   results.push(...run.rows);
   histories.push(...run.histories);
 }
-if (!args["skip-node"]) {
+if (!saved && !args["skip-node"]) {
   console.log("Node (libSQL file)…");
   const run = await runRuntime("bench/rows/vitest.libsql.config.ts");
   results.push(...run.rows);
   histories.push(...run.histories);
 }
-mkdirSync(".bench-state", { recursive: true });
-writeFileSync(
-  ".bench-state/rows.json",
-  `${JSON.stringify({ at: new Date().toISOString(), results, histories }, null, 2)}\n`,
-);
+if (!saved) {
+  mkdirSync(".bench-state", { recursive: true });
+  writeFileSync(STATE, `${JSON.stringify({ at: new Date().toISOString(), results, histories }, null, 2)}\n`);
+}
 
 // ---- Report -----------------------------------------------------------------
 const num = (value: number | null | undefined) =>
@@ -149,93 +168,115 @@ if (results.some((row) => row.runtime === "libSQL")) {
 }
 
 // ---- A busy project's day ------------------------------------------------------
-// 2 000 players, 20 000 page views, 1 000 purchases, 200 top-ups, 10 game servers, the minutely jobs.
-// `requests`: Worker invocations each makes (a cron run is one). The plugin's cadence is priced at its
-// defaults (a poll every 30 s, a heartbeat every 60 s, decision 126) and at 3.0's (15 s / 30 s).
-const SERVERS = 10;
-const DAY_S = 86_400;
-/** Deliveries a day: a grant per purchase (800 kits, 200 ranks) and a revoke for each of 200 ranks ending. */
-const KITS = 800;
-const RANKS = 200;
-const REVOKES = 200;
-const DELIVERIES = KITS + RANKS + REVOKES;
-
-function busyDay(pollSeconds: number, heartbeatSeconds: number) {
-  const polls = (DAY_S / pollSeconds) * SERVERS;
-  const heartbeats = (DAY_S / heartbeatSeconds) * SERVERS;
-  // A heartbeat is written when the stored one is 50 s old (HEARTBEAT_REWRITE_AFTER_MS).
-  const written = heartbeats / Math.ceil(50 / heartbeatSeconds);
-  return [
-    { path: "plugin poll, nothing due", perDay: polls - DELIVERIES, requests: 1 },
-    { path: "plugin poll, one delivery due", perDay: DELIVERIES, requests: 1 },
-    // Plugin 3 reports each delivery twice (decision 124): given after it ran, saved after the world's
-    // next save. A request each here, an upper bound: the saved reports of the deliveries a server gave
-    // between two saves (every 10 minutes) go in one request. A revoke's reports cost about a kit's
-    // (no rank to stack, no revoke to write).
-    { path: "plugin ack, a kit given", perDay: DELIVERIES, requests: 1 },
-    { path: "plugin ack, a kit saved", perDay: KITS + REVOKES, requests: 1 },
-    { path: "plugin ack, a rank saved", perDay: RANKS, requests: 1 },
-    { path: "plugin heartbeat, written", perDay: written, requests: 1 },
-    { path: "plugin heartbeat, not written", perDay: heartbeats - written, requests: 1 },
-    { path: "plugin /store (what waits for a player)", perDay: 200, requests: 1 },
-    { path: "page / (home)", perDay: 4_000, requests: 1 },
-    { path: "page /shop (signed in)", perDay: 7_000, requests: 1 },
-    { path: "page /shop/items/:id (signed in)", perDay: 4_500, requests: 1 },
-    { path: "page /profile (Корзина)", perDay: 2_000, requests: 1 },
-    { path: "page /purchases", perDay: 800, requests: 1 },
-    { path: "page /statement", perDay: 400, requests: 1 },
-    { path: "page /deposits", perDay: 300, requests: 1 },
-    { path: "page /balance (signed in)", perDay: 1_000, requests: 1 },
-    { path: "purchase", perDay: KITS + RANKS, requests: 1 },
-    { path: "top-up: create", perDay: 200, requests: 1 },
-    // The provider's notification, and the player's way back through /api/payment/return.
-    { path: "top-up: provider's notification", perDay: 200, requests: 2 },
-    // A session lasts 30 days: a quarter of the day's players sign in (the start, the callback, and
-    // /auth-success trading the code).
-    { path: "sign-in through Steam", perDay: 500, requests: 3 },
-    { path: "minutely: deliveries' upkeep", perDay: 1_440 - 24, requests: 1 },
-    { path: "hourly: deliveries' backstop", perDay: 24, requests: 1 },
-    { path: "minutely: the wipe's jobs", perDay: 1_440, requests: 0 },
-    { path: "minutely: pending payments", perDay: 1_440, requests: 0 },
-    { path: "minutely: Discord outbox", perDay: 1_440, requests: 0 },
-    { path: "minutely: server list", perDay: 1_440, requests: 0 },
-  ];
-}
-/** The home page asks /api/server-status every 30 s while open (decision 011): a minute open on average. */
-const SERVER_STATUS_REFRESHES = 4_000 * 2;
-const FREE = { rowsRead: 5_000_000, rowsWritten: 100_000, requests: 100_000 };
-
+// bench/rows/day.ts: the day's counts, the plugins' cadence with the doorbell and without, Durable Objects.
 const largest = sizes[sizes.length - 1] as number;
 const share = (value: number, limit: number) => `${((value / limit) * 100).toFixed(0)} %`;
+/** D1's rows of a path at `servers` game servers (the jobs that grow with servers drawn through 10 and 30). */
+function measured(path: string, servers: number) {
+  const at10 = find("D1", path, largest);
+  const at30 = find("D1", `${path}${THIRTY_SERVERS}`, largest);
+  return {
+    read: rowsAtServers(at10?.rowsRead ?? 0, at30?.rowsRead ?? undefined, servers),
+    written: rowsAtServers(at10?.rowsWritten ?? 0, at30?.rowsWritten ?? undefined, servers),
+  };
+}
+function priceDay(cadence: Cadence) {
+  let read = 0;
+  let written = 0;
+  let requests = serverStatusRefreshes(cadence);
+  const lines = busyDay(cadence).map((entry) => {
+    const rows = measured(entry.path, cadence.servers);
+    read += rows.read * entry.perDay;
+    written += rows.written * entry.perDay;
+    requests += entry.perDay * entry.requests;
+    return { ...entry, read: rows.read * entry.perDay, written: rows.written * entry.perDay };
+  });
+  return { lines, read, written, requests, objects: doorbellObjects(cadence) };
+}
+/** The share of each daily limit a day takes, the largest first. */
+function shares(day: ReturnType<typeof priceDay>) {
+  return [
+    { limit: "Worker requests", used: day.requests / FREE.requests },
+    { limit: "rows written", used: day.written / FREE.rowsWritten },
+    { limit: "rows read", used: day.read / FREE.rowsRead },
+    { limit: "Durable Object requests", used: day.objects.requests / FREE.doRequests },
+    { limit: "Durable Object GB-s", used: day.objects.gbSeconds / FREE.doGbSeconds },
+  ].sort((a, b) => b.used - a.used);
+}
+/** The most servers whose day stays within `fraction` of every limit, and the limit that stops one more. */
+function mostServers(cadence: Omit<Cadence, "servers">, fraction: number) {
+  for (let servers = 1; servers <= 500; servers++) {
+    const over = shares(priceDay({ ...cadence, servers })).find((entry) => entry.used > fraction);
+    if (over) return { servers: servers - 1, stoppedBy: over.limit };
+  }
+  return { servers: 500, stoppedBy: "none" };
+}
+const describe = (cadence: Cadence) =>
+  `${cadence.servers} servers, ${cadence.doorbell ? "doorbell connected, safety poll" : "no doorbell, poll"} every ${cadence.poll} s, heartbeat every ${cadence.heartbeat} s${cadence.busy ? `, the day ×${cadence.busy}` : ""}`;
+
+const withBell = { doorbell: true, poll: DOORBELL_POLL_S, heartbeat: DOORBELL_HEARTBEAT_S };
+const withoutBell = { doorbell: false, poll: 30, heartbeat: 60 };
+const detailed: Cadence[] = [
+  { servers: 10, ...withoutBell },
+  { servers: 10, ...withBell },
+  { servers: 30, ...withBell },
+];
+const summarized: Cadence[] = [
+  ...detailed,
+  { servers: 30, ...withoutBell },
+  { servers: 10, doorbell: false, poll: 15, heartbeat: 30 },
+  // Decision 126's margin: a day half again as busy still under every limit.
+  { servers: 30, ...withBell, busy: 1.5 },
+];
+
 if (results.some((row) => row.runtime === "D1" && row.purchases === largest)) {
-  for (const [poll, beat] of [
-    [30, 60],
-    [15, 30],
-  ] as const) {
+  for (const cadence of detailed) {
+    const day = priceDay(cadence);
     console.log(
-      `\nA busy project's day over ${num(largest)} purchases of history, the plugin polling every ${poll} s and beating every ${beat} s (D1's counters × the day's counts):\n`,
+      `\nA busy project's day over ${num(largest)} purchases of history, ${describe(cadence)} (D1's counters × the day's counts):\n`,
     );
     console.log("| request or job | a day | rows read | rows written | Worker requests |");
     console.log("|---|---:|---:|---:|---:|");
-    let read = 0;
-    let written = 0;
-    let requests = SERVER_STATUS_REFRESHES;
-    for (const entry of busyDay(poll, beat)) {
-      const row = find("D1", entry.path, largest);
-      const dayRead = (row?.rowsRead ?? 0) * entry.perDay;
-      const dayWritten = (row?.rowsWritten ?? 0) * entry.perDay;
-      read += dayRead;
-      written += dayWritten;
-      requests += entry.perDay * entry.requests;
+    for (const line of day.lines) {
+      if (line.perDay === 0) continue;
       console.log(
-        `| ${entry.path} | ${num(entry.perDay)} | ${num(dayRead)} | ${num(dayWritten)} | ${num(entry.perDay * entry.requests)} |`,
+        `| ${line.path} | ${num(line.perDay)} | ${num(Math.round(line.read))} | ${num(Math.round(line.written))} | ${num(line.perDay * line.requests)} |`,
       );
     }
     console.log(
-      `| /api/server-status (the home page's refresh, KV only) | ${num(SERVER_STATUS_REFRESHES)} | 0 | 0 | ${num(SERVER_STATUS_REFRESHES)} |`,
+      `| /api/server-status (the home page's refresh, KV only) | ${num(serverStatusRefreshes(cadence))} | 0 | 0 | ${num(serverStatusRefreshes(cadence))} |`,
     );
     console.log(
-      `| **the day** | | **${num(read)}** (${share(read, FREE.rowsRead)} of 5 000 000) | **${num(written)}** (${share(written, FREE.rowsWritten)} of 100 000) | **${num(requests)}** (${share(requests, FREE.requests)} of 100 000) |`,
+      `| **the day** | | **${num(Math.round(day.read))}** (${share(day.read, FREE.rowsRead)} of 5 000 000) | **${num(Math.round(day.written))}** (${share(day.written, FREE.rowsWritten)} of 100 000) | **${num(day.requests)}** (${share(day.requests, FREE.requests)} of 100 000) |`,
+    );
+    if (cadence.doorbell) {
+      const o = day.objects;
+      console.log(
+        `\nDurable Objects: ${num(o.rings)} rings + ${num(o.connects)} connects and closes + ${num(o.pings)} (pings at 20:1) = **${num(o.requests)} requests** (${share(o.requests, FREE.doRequests)} of 100 000); at most ${num(Math.round(o.gbSeconds))} GB-s (${share(o.gbSeconds, FREE.doGbSeconds)} of 13 000).`,
+      );
+    }
+  }
+  console.log(
+    `\nThe day by cadence and servers, over ${num(largest)} purchases of history (share of the free plan's daily limit):\n`,
+  );
+  console.log("| cadence | rows read | rows written | Worker requests | DO requests | DO GB-s |");
+  console.log("|---|---:|---:|---:|---:|---:|");
+  for (const cadence of summarized) {
+    const day = priceDay(cadence);
+    const o = day.objects;
+    console.log(
+      `| ${describe(cadence)} | ${num(Math.round(day.read))} (${share(day.read, FREE.rowsRead)}) | ${num(Math.round(day.written))} (${share(day.written, FREE.rowsWritten)}) | ${num(day.requests)} (${share(day.requests, FREE.requests)}) | ${num(o.requests)} (${share(o.requests, FREE.doRequests)}) | ${num(Math.round(o.gbSeconds))} (${share(o.gbSeconds, FREE.doGbSeconds)}) |`,
+    );
+  }
+  console.log("");
+  for (const [label, cadence] of [
+    ["with the doorbell", withBell],
+    ["without it", withoutBell],
+  ] as const) {
+    const at80 = mostServers(cadence, 0.8);
+    const at100 = mostServers(cadence, 1);
+    console.log(
+      `The busy day ${label} carries ${at80.servers} servers within 80 % of every limit (one more passes it in ${at80.stoppedBy}) and ${at100.servers} within 100 % (${at100.stoppedBy}).`,
     );
   }
 }

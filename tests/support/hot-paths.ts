@@ -14,6 +14,7 @@ import { createApp } from "#worker/app.ts";
 import { runScheduled } from "#worker/cron/index.ts";
 import type { Deps, Platform } from "#worker/deps.ts";
 import { type Statement, statement } from "#worker/ports/database.ts";
+import type { Doorbell } from "#worker/ports/doorbell.ts";
 import { scheduleWipeSales } from "#worker/services/admin/wipe-sales.ts";
 import { createSession } from "#worker/services/auth/sessions.ts";
 import { deriveServerKey, generateKeySalt } from "#worker/services/game/keys.ts";
@@ -23,6 +24,7 @@ import { sendDiscordNotifications } from "#worker/services/notifications/discord
 import { recheckPendingPayments } from "#worker/services/payments/recheck.ts";
 import { refreshServerStatus } from "#worker/services/server-status.ts";
 import { wireDeps } from "#worker/wiring.ts";
+import { DOORBELL_PATH, doorbellHeaders } from "./doorbell.ts";
 import { signRequest } from "./plugin-simulator.ts";
 import { routeChain } from "./route-chain.ts";
 
@@ -41,6 +43,24 @@ export interface HotSite {
   /** The site's Hono app, in this process. */
   fetch(request: Request): Promise<Response>;
   clock: HotClock;
+  /** What reached the doorbell: the upgrades the site verified, and the types rung (decision 146). */
+  doorbell: { connects: number; rings: string[] };
+}
+
+/**
+ * The doorbell as the hot paths see it: the runtime's side (a Durable Object, `ws`) costs the database
+ * nothing, so it is counted here instead; a connect is answered 200, since a 101 needs a real socket.
+ */
+function countingDoorbell(seen: HotSite["doorbell"]): Doorbell {
+  return {
+    connect: async () => {
+      seen.connects++;
+      return new Response("connected");
+    },
+    ring: async (serverType) => {
+      seen.rings.push(serverType);
+    },
+  };
 }
 
 /** The site over `platform`, with a clock the hot paths move (a plugin signs each request anew). */
@@ -52,14 +72,16 @@ export function hotSite(platform: Platform, start = Date.now()): HotSite {
       now += ms;
     },
   };
+  const doorbell: HotSite["doorbell"] = { connects: 0, rings: [] };
+  const rung: Platform = { doorbell: countingDoorbell(doorbell), ...platform };
   const app = createApp({
     pageHandler: async () => new Response("pages are run by their loaders here", { status: 501 }),
-    platform: () => platform,
+    platform: () => rung,
     overrides: () => ({ now: clock.now }),
   });
   const fetch = async (request: Request) => app.fetch(request);
-  const deps = wireDeps(platform, { overrides: { now: clock.now }, notify: fetch });
-  return { deps, fetch, clock };
+  const deps = wireDeps(rung, { overrides: { now: clock.now }, notify: fetch });
+  return { deps, fetch, clock, doorbell };
 }
 
 export interface HotFixture {
@@ -192,7 +214,8 @@ const ack = (site: HotSite, fixture: HotFixture, leased: Leased[], state: "g" | 
     })),
   });
 
-const heartbeat = (site: HotSite, fixture: HotFixture, online: string[]) =>
+/** `doorbell`: the flag a plugin with the doorbell sends (decision 146); absent, as from plugins before it. */
+const heartbeat = (site: HotSite, fixture: HotFixture, online: string[], doorbell?: boolean) =>
   pluginRequest(site, fixture, "/api/game/heartbeat", {
     hostname: "Горячий сервер",
     players: online.length,
@@ -200,6 +223,7 @@ const heartbeat = (site: HotSite, fixture: HotFixture, online: string[]) =>
     queue: 0,
     map: "Procedural Map",
     online,
+    ...(doorbell === undefined ? {} : { doorbell }),
   });
 
 /** Polls and acknowledges until nothing is due for the fixture's player, as the plugin would. */
@@ -523,6 +547,139 @@ export const hotPaths: HotPath[] = [
     run: (site) => refreshServerStatus(site.deps),
   },
 ];
+
+// ---- The doorbell, and the jobs that grow with the servers ------------------------------------------
+// Last, so what they leave behind (a grant waiting for a player elsewhere, a due revoke, twenty more
+// servers) reaches no path above. The day's model (bench/rows/run.ts, decision 152) prices with them.
+
+/** The fixture's server's players without the fixture's player: a server of the type they aren't on. */
+const elsewhere = (fixture: HotFixture) => onlineWith(fixture).slice(1);
+
+let revokesComeDue = 0;
+/**
+ * A rank of another player on the fixture's server that ended half a minute ago: its revoke comes due
+ * in this minute, so the upkeep rings its type. The one a run before left is taken as served (the
+ * plugins' next poll would have), so the upkeep's due revokes stay what a day has.
+ */
+async function revokeComeDue(site: HotSite, fixture: HotFixture): Promise<void> {
+  const now = site.clock.now().getTime();
+  const n = ++revokesComeDue;
+  const steamId = `765611986${String(n).padStart(8, "0")}`;
+  await site.deps.db.run(
+    statement(sql`UPDATE deliveries SET status = 'done', done_at = ${now}
+      WHERE id LIKE '00000000-0000-4000-a000-%' AND status = 'pending'`),
+  );
+  const user = await one<{ id: number }>(
+    site.deps,
+    statement(
+      sql`INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES (${steamId}, 'Бывший VIP', '', 0) RETURNING id`,
+    ),
+  );
+  const entry = await one<{ id: number }>(
+    site.deps,
+    statement(sql`INSERT INTO inventory_entries (user_id, item_id, server_type, duration_days, is_permanent, status, used_at, used_server_id, expires_at, created_at)
+      VALUES (${user.id}, ${fixture.rankId}, ${HOT_SERVER_TYPE}, 30, 0, 'used', ${now - 30 * 24 * HOUR_MS}, ${fixture.server.id}, ${now - 30_000}, ${now - 30 * 24 * HOUR_MS})
+      RETURNING id`),
+  );
+  await site.deps.db.run(
+    statement(sql`INSERT INTO deliveries (id, inventory_entry_id, kind, server_type, steam_id, requires_online, status, not_before, created_at)
+      VALUES (${`00000000-0000-4000-a000-${String(n).padStart(12, "0")}`}, ${entry.id}, 'revoke', ${HOT_SERVER_TYPE}, ${steamId}, 0, 'pending', ${now - 30_000}, ${now - 30 * 24 * HOUR_MS})`),
+  );
+}
+
+/** The seed's five types (db/seed/servers.ts): the twenty servers added here are spread over them. */
+const SEED_TYPES = ["SOLO", "VANILLA", "MAX2", "MAX3", "NO_LIMIT"];
+/** The history's ten servers and twenty more, each beating as on the busy day; added once. */
+const thirtyServers = (site: HotSite) =>
+  site.deps.db.run(
+    statement(sql`INSERT OR IGNORE INTO servers (id, name, server_type, ip_port, key_salt, key_rotated_at)
+      WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 19)
+      SELECT 3000001 + i, 'Ещё сервер ' || (i + 1), json_extract(${JSON.stringify(SEED_TYPES)}, '$[' || (i % 5) || ']'),
+        '10.7.0.' || (i + 1) || ':28015', 'salt' || i, ${site.clock.now().getTime()} FROM n`),
+  );
+
+const upkeepWithARing: HotPath = {
+  name: "minutely: deliveries' upkeep, a revoke come due (rings)",
+  kind: "job",
+  prepare: async (site, fixture) => {
+    if (site.clock.now().getTime() % HOUR_MS < 60_000) site.clock.advance(60_000);
+    await revokeComeDue(site, fixture);
+    return site.doorbell.rings.length;
+  },
+  run: async (site, _fixture, ringsBefore) => {
+    const report = await runGameMaintenance(site.deps);
+    if (report.typesRung !== 1 || site.doorbell.rings.length !== (ringsBefore as number) + 1) {
+      throw new Error(`the upkeep rang ${report.typesRung} types for a revoke come due`);
+    }
+  },
+};
+
+/** A job with twenty more servers than the history's ten (the busy day at 30 game servers). */
+function withThirtyServers(path: HotPath): HotPath {
+  return {
+    ...path,
+    name: `${path.name} (30 servers)`,
+    prepare: async (site, fixture) => {
+      await thirtyServers(site);
+      return path.prepare?.(site, fixture);
+    },
+  };
+}
+
+const pathNamed = (name: string) => {
+  const path = hotPaths.find((candidate) => candidate.name === name);
+  if (!path) throw new Error(`no hot path ${name}`);
+  return path;
+};
+
+hotPaths.push(
+  {
+    // A server of the type rung for a grant whose player is on another: the first server to poll queued
+    // it (the setup here), this one finds nothing for the players it has.
+    name: "plugin poll, rung for a player elsewhere",
+    kind: "request",
+    prepare: async (site, fixture) => {
+      await deliverEverything(site, fixture);
+      await buy(site, fixture);
+      await poll(site, fixture, elsewhere(fixture));
+    },
+    run: async (site, fixture) => {
+      const leased = await poll(site, fixture, elsewhere(fixture));
+      if (leased.length !== 0) throw new Error("a server without the player leased the player's grant");
+    },
+  },
+  {
+    // The signed upgrade (decision 146): verified as a poll is, recorded, then handed to the runtime's doorbell.
+    name: "plugin doorbell connect",
+    kind: "request",
+    run: async (site, fixture) => {
+      site.clock.advance(1000);
+      const before = site.doorbell.connects;
+      const timestamp = Math.floor(site.clock.now().getTime() / 1000);
+      const headers = await doorbellHeaders(fixture.server.id, fixture.server.key, timestamp);
+      const response = await site.fetch(
+        new Request(`${ORIGIN}${DOORBELL_PATH}`, { headers: { ...headers, upgrade: "websocket" } }),
+      );
+      if (response.status !== 200 || site.doorbell.connects !== before + 1) {
+        throw new Error(`the doorbell's upgrade answered ${response.status}: ${await response.text()}`);
+      }
+    },
+  },
+  {
+    // With the doorbell connected the plugin beats every 180 s: every beat is written (decision 152).
+    name: "plugin heartbeat with the doorbell, written",
+    kind: "request",
+    prepare: async (site) => site.clock.advance(180_000),
+    run: (site, fixture) => heartbeat(site, fixture, onlineWith(fixture), true),
+  },
+  upkeepWithARing,
+  ...[
+    pathNamed("minutely: deliveries' upkeep"),
+    upkeepWithARing,
+    pathNamed("minutely: the wipe's jobs"),
+    pathNamed("minutely: server list"),
+  ].map(withThirtyServers),
+);
 
 /** Every minutely job together, as the cron runs them (for the guard: nothing of the cron is left out). */
 export const wholeCron = (site: HotSite) => runScheduled("* * * * *", site.deps);
