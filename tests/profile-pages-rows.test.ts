@@ -1,5 +1,6 @@
-// A player's own pages cost the same whatever their history (issue 48, decision 150): D1's own
-// `rows_read` for a view of the Корзина and of /purchases, their first and next pages, by a player
+// A player's own pages cost the same whatever their history (issue 48, decisions 150 and 156): D1's own
+// `rows_read` for a view of the Корзина and of /purchases, their first and next pages, and for the
+// plugin's /store, by a player
 // with 10, 200 and 1 000 purchases of their own, measured as `npm run bench:rows` does (tests/support/rows-measure.ts). Only
 // on workerd: libSQL doesn't count the rows a read reads (the query-plan guard holds both runtimes'
 // plans). Not a timing: the counts are the database's own.
@@ -20,6 +21,8 @@ const PAGES = [
   "page /purchases",
   "page /profile?before= (the Корзина's next page)",
   "page /purchases?before= (the next page)",
+  // The plugin's /store chat command: what waits for the player, not their history (decision 156).
+  "plugin /store (what waits for a player)",
 ];
 
 /** Rows read by one view of each page, for players with each count of purchases of their own. */

@@ -9,6 +9,7 @@ import { InventoryFilters, InventoryHelp, InventoryList } from "../components/pr
 import { MoreLink } from "../components/profile/more-link.tsx";
 import { ReturnNotice } from "../components/profile/return-form.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
+import { rowsOfPages, useMorePages } from "../components/profile/use-more-pages.ts";
 import type { Route } from "./+types/profile.inventory";
 
 // /profile: the Корзина, filtered by ?status=not_used|used; what waits and what runs first, then the
@@ -49,14 +50,18 @@ export const action = (args: Route.ActionArgs) => returnAction(args);
 export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
 
 export default function Inventory({ loaderData, actionData }: Route.ComponentProps) {
+  // With JavaScript, «Показать ещё» appends the next pages here (decision 156).
+  const more = useMorePages(loaderData);
+  const { rows, firstOfLastPage } = rowsOfPages([loaderData.items, ...more.pages.map((page) => page.items)]);
+  const servers = Object.assign({}, loaderData.servers, ...more.pages.map((page) => page.servers));
   return (
     <section className="profile-section" aria-labelledby="inventory-title">
       <h2 id="inventory-title">Корзина</h2>
       <InventoryHelp />
       <ReturnNotice result={actionData} />
       <InventoryFilters current={loaderData.filter} />
-      <InventoryList items={loaderData.items} now={loaderData.now} servers={loaderData.servers} />
-      <MoreLink href={loaderData.more} />
+      <InventoryList items={rows} now={loaderData.now} servers={servers} focusId={firstOfLastPage} />
+      <MoreLink href={more.more} loading={more.loading} onMore={more.onMore} />
     </section>
   );
 }

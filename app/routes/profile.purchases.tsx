@@ -9,6 +9,7 @@ import { MoreLink } from "../components/profile/more-link.tsx";
 import { PurchaseTable } from "../components/profile/purchase-table.tsx";
 import { ReturnNotice } from "../components/profile/return-form.tsx";
 import { skipPaymentParamRemoval } from "../components/profile/revalidate.ts";
+import { rowsOfPages, useMorePages } from "../components/profile/use-more-pages.ts";
 import type { Route } from "./+types/profile.purchases";
 
 // /purchases (and /history, the same page): the player's purchases, newest first, a page at a time
@@ -31,12 +32,15 @@ export const action = (args: Route.ActionArgs) => returnAction(args);
 export const shouldRevalidate: ShouldRevalidateFunction = skipPaymentParamRemoval;
 
 export default function Purchases({ loaderData, actionData }: Route.ComponentProps) {
+  // With JavaScript, «Показать ещё» appends the next pages here (decision 156).
+  const more = useMorePages(loaderData);
+  const { rows, firstOfLastPage } = rowsOfPages([loaderData.purchases, ...more.pages.map((page) => page.purchases)]);
   return (
     <section className="profile-section" aria-labelledby="purchases-title">
       <h2 id="purchases-title">История покупок</h2>
       <ReturnNotice result={actionData} />
-      <PurchaseTable purchases={loaderData.purchases} now={loaderData.now} />
-      <MoreLink href={loaderData.more} />
+      <PurchaseTable purchases={rows} now={loaderData.now} focusId={firstOfLastPage} />
+      <MoreLink href={more.more} loading={more.loading} onMore={more.onMore} />
     </section>
   );
 }

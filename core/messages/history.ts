@@ -15,3 +15,6 @@ export const GUIDE_COPY_STEP = {
 
 /** Under a player's own list that has older rows (the Корзина, /purchases; decision 150): the next page. */
 export const SHOW_MORE_TEXT = "Показать ещё";
+
+/** «Показать ещё» while the next page loads with JavaScript (decision 156). */
+export const SHOW_MORE_LOADING_TEXT = "Загрузка…";

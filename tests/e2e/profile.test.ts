@@ -2,7 +2,7 @@ import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { BrowserContext, Locator, Page } from "playwright-core";
 import { browserForFile, E2E_ORIGIN, flatText, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
-import { signedIn, signedInAt, siteExecute } from "./signed-in.ts";
+import { signedInAt } from "./signed-in.ts";
 
 // Seeded in db/seed/promos.ts: WELCOME100 (100 ₽), BONUS50 (50 ₽), STARTKIT (Набор «Старт», SOLO, forever),
 // VIPWEEK (VIP, SOLO, 7 days), SUMMER2025 (expired). Each test signs in as a new player (signedInAt: a session
@@ -225,29 +225,5 @@ test("without JavaScript: the payment result is shown", async () => {
   await page.goto("/deposits?payment=failed");
   assert.equal(await text(page, "[data-testid=payment-result]"), "К сожалению, платёж не был завершён.");
   assert.ok(await main(page).getByText("История пополнений пуста").isVisible());
-  await context.close();
-});
-
-test("without JavaScript at 375 px: «Показать ещё» opens the Корзина's older entries (decision 150)", async () => {
-  const context = await newContext(browser.current, { javaScriptEnabled: false, width: 375 });
-  const page = await context.newPage();
-  const player = await signedIn(context);
-  // 25 kits delivered over the last days (item 106 is seeded): a page of 20, then 5.
-  await siteExecute(
-    `WITH RECURSIVE n(i) AS (SELECT 0 UNION ALL SELECT i + 1 FROM n WHERE i < 24)
-     INSERT INTO inventory_entries (user_id, item_id, server_type, is_permanent, status, used_at, created_at)
-     SELECT ?, 106, 'SOLO', 1, 'used', ?, ? - i * 60000 FROM n`,
-    [player.userId, Date.now(), Date.now()],
-  );
-  await page.goto("/profile");
-  const entries = page.getByTestId("inventory-entry");
-  assert.equal(await entries.count(), 20);
-  const more = page.getByRole("link", { name: "Показать ещё" });
-  const box = await more.boundingBox();
-  assert.ok(box && box.x >= 0 && box.x + box.width <= 375, "the link fits the narrow screen");
-  await more.click();
-  await page.waitForURL(/\/profile\?before=\d+-\d+$/);
-  assert.equal(await entries.count(), 5);
-  assert.equal(await page.getByRole("link", { name: "Показать ещё" }).count(), 0);
   await context.close();
 });

@@ -28,6 +28,7 @@ import { untilWipeText } from "#core/shop/until-wipe.ts";
 import { fairPlayText } from "#core/wipe/fair-play.ts";
 import { SiteLink } from "../site-link.tsx";
 import { ReturnForm } from "./return-form.tsx";
+import { focusOnMount } from "./use-more-pages.ts";
 
 const FILTERS: InventoryFilter[] = ["all", "not_used", "used"];
 
@@ -74,10 +75,13 @@ export function InventoryList({
   items,
   now,
   servers = {},
+  focusId = null,
 }: {
   items: InventoryItem[];
   now: string;
   servers?: Record<string, ServerAddress[]>;
+  /** The first entry of a page just appended (decision 156): focus moves to it. */
+  focusId?: number | null;
 }) {
   if (items.length === 0) return <p className="profile-empty">Нет предметов</p>;
   return (
@@ -86,7 +90,13 @@ export function InventoryList({
         const state = inventoryState(entry, now);
         const type = serverTypeLabel(entry.server_type);
         return (
-          <li key={entry.id} className="inventory-card" data-testid="inventory-entry" data-state={state}>
+          <li
+            key={entry.id}
+            className="inventory-card"
+            data-testid="inventory-entry"
+            data-state={state}
+            {...(entry.id === focusId ? { tabIndex: -1, ref: focusOnMount } : {})}
+          >
             <img
               className="inventory-card__image"
               src={entry.item_image}

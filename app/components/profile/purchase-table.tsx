@@ -6,9 +6,19 @@ import { inventoryState } from "#core/profile/inventory-state.ts";
 import type { PurchaseView } from "#core/profile/types.ts";
 import { giftTone, PURCHASE_STATUS_LABEL, statusTone } from "./labels.ts";
 import { ReturnForm } from "./return-form.tsx";
+import { focusOnMount } from "./use-more-pages.ts";
 
 /** `now` is the loader's clock, so a gift's state reads the same on the server and after hydration. */
-export function PurchaseTable({ purchases, now }: { purchases: PurchaseView[]; now: string }) {
+export function PurchaseTable({
+  purchases,
+  now,
+  focusId = null,
+}: {
+  purchases: PurchaseView[];
+  now: string;
+  /** The first purchase of a page just appended (decision 156): focus moves to it. */
+  focusId?: number | null;
+}) {
   if (purchases.length === 0) return <p className="profile-empty">История покупок пуста</p>;
   return (
     <table className="history-table">
@@ -25,7 +35,11 @@ export function PurchaseTable({ purchases, now }: { purchases: PurchaseView[]; n
       </thead>
       <tbody>
         {purchases.map((purchase) => (
-          <tr key={purchase.id} data-testid="purchase-row">
+          <tr
+            key={purchase.id}
+            data-testid="purchase-row"
+            {...(purchase.id === focusId ? { tabIndex: -1, ref: focusOnMount } : {})}
+          >
             <td data-label="Дата">{formatDate(purchase.paid_at ?? purchase.created_at)}</td>
             <td data-label="Предмет">
               <div className="purchase-item">

@@ -123,6 +123,19 @@ describe("the hot paths' query plans (issue 37)", () => {
   });
 });
 
+describe("the plugin's /store (decision 156)", () => {
+  it("walks only the player's waiting entries, in the order it answers, so the LIMIT ends the read", async () => {
+    const reads = [...captured.values()].filter(
+      ({ statement, path }) => path.startsWith("plugin /store") && statement.sql.includes("inventory_entries"),
+    );
+    expect(reads).toHaveLength(1);
+    const [{ statement }] = reads as [(typeof reads)[number]];
+    const lines = await plan(statement.sql, statement.params);
+    expect(lines).toContain("SEARCH e USING INDEX inventory_user_ongoing (user_id=? AND status=?)");
+    expect(lines.filter((line) => line.includes("TEMP B-TREE"))).toEqual([]);
+  });
+});
+
 describe("the pages' chains (the hot paths run what app/routes.ts nests)", () => {
   it("run root's, every layout's and the page's middleware and loaders, as React Router does", () => {
     const admin = routeChain("/admin");
