@@ -2,6 +2,7 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
+import { noDoorbell } from "../ports/doorbell.ts";
 import {
   acknowledgeDeliveries,
   LEASE_MS,
@@ -10,6 +11,7 @@ import {
   resyncFrom,
   type ServedDelivery,
 } from "../services/game/deliveries.ts";
+import { probeUpgrade } from "../services/game/doorbell-probe.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
 import { checkDue } from "../services/game/poll.ts";
 import { PROGRESS_PATTERN } from "../services/game/progress.ts";
@@ -238,6 +240,19 @@ gameApi.post("/ack", async (c) => {
 // replaces the server's socket, so it is recorded as a change is: a copy of it is refused (409) and
 // can't push the plugin's own socket out.
 gameApi.get("/doorbell", async (c) => {
+  // The plugin's probe after an upgrade answered without upgrading (decision 149): a plain GET, writes nothing.
+  const probe = c.req.query("probe");
+  if (probe !== undefined) {
+    const deps = c.get("deps");
+    const answer = await probeUpgrade(
+      c.get("game"),
+      new URL(c.req.url).pathname,
+      probe,
+      Math.floor(deps.now().getTime() / 1000),
+      deps.doorbell !== noDoorbell,
+    );
+    return answer.status === 204 ? c.body(null, 204) : c.json({ error: answer.error }, answer.status);
+  }
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
     return c.json({ error: GAME_ERRORS.doorbellNeedsUpgrade }, 426);
   }
