@@ -1472,6 +1472,13 @@ namespace Oxide.Plugins
 
         #region Delivery
 
+        /// <summary>
+        /// The most deliveries the site serves in one answer (MAX_DELIVERIES_PER_POLL in
+        /// worker/services/game/delivery-rules.ts): an answer this full may have left more due, so the plugin
+        /// polls again at once instead of at its next timer (decision 149).
+        /// </summary>
+        private const int SiteMaxDeliveriesPerPoll = 20;
+
         private void Tick()
         {
             if (journal == null) return;
@@ -1534,7 +1541,9 @@ namespace Oxide.Plugins
                         SaveJournal();
                         Puts("The site has every result again; delivery goes on.");
                     }
-                    RunAll(queue.Deliveries);
+                    // A full answer that ran something: more may be due; the round polls again once it has acknowledged.
+                    // One that ran nothing (every delivery waits for its player) waits for the timer, never spins.
+                    if (RunAll(queue.Deliveries) > 0 && queue.Deliveries.Count >= SiteMaxDeliveriesPerPoll) pollAgain = true;
                 }
                 catch (Exception e)
                 {
@@ -1583,9 +1592,9 @@ namespace Oxide.Plugins
         /// Runs an answer's deliveries: each is prepared (what is left to run, whether it may run now),
         /// all of them are journaled "running" in one write before the first command, then run; their results
         /// are written with the acknowledgement that reports them. A delivery that can't start now is
-        /// released with the next poll.
+        /// released with the next poll. Answers how many were started.
         /// </summary>
-        private void RunAll(List<Delivery> deliveries)
+        private int RunAll(List<Delivery> deliveries)
         {
             var work = new List<Work>();
             foreach (var delivery in deliveries)
@@ -1600,7 +1609,7 @@ namespace Oxide.Plugins
                     PrintError("Delivery {0} could not be handled: {1}", delivery.DeliveryId, e.Message);
                 }
             }
-            if (work.Count == 0) return;
+            if (work.Count == 0) return 0;
             if (!SaveJournal())
             {
                 // Not on disk: run nothing, and forget it in memory too.
@@ -1610,7 +1619,7 @@ namespace Oxide.Plugins
                     else journal.Entries[item.Delivery.DeliveryId] = item.Before;
                     Skip(item.Delivery);
                 }
-                return;
+                return 0;
             }
             foreach (var item in work)
             {
@@ -1625,6 +1634,7 @@ namespace Oxide.Plugins
             }
             // No write here: until a save the disk may keep "running" — after a crash that reads as rolled
             // back, which it is. The acknowledgement's write, the save hook's and Unload's record the rest.
+            return work.Count;
         }
 
         private void Skip(Delivery delivery)
