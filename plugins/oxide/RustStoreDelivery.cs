@@ -1104,7 +1104,7 @@ namespace Oxide.Plugins
         private bool toldIgnoredRing;
         /// <summary>Whether the owner has heard that the doorbell can't connect, until it connects again.</summary>
         private bool toldUnreachable;
-        /// <summary>The status of the last refusal the owner was told of (0: none since the doorbell last connected).</summary>
+        /// <summary>The status of the last refusal the owner was told of (0: none since the doorbell last connected; 204: refused on the way).</summary>
         private int toldRefused;
         private float doorbellBackoff;
         /// <summary>The X-Timestamp the current socket's upgrade was signed with: the probe names it (decision 149).</summary>
@@ -1474,8 +1474,9 @@ namespace Oxide.Plugins
 
         /// <summary>
         /// The most deliveries the site serves in one answer (MAX_DELIVERIES_PER_POLL in
-        /// worker/services/game/delivery-rules.ts): an answer this full may have left more due, so the plugin
-        /// polls again at once instead of at its next timer (decision 149).
+        /// worker/services/game/delivery-rules.ts; the answer doesn't carry it): an answer this full may have left
+        /// more due, so the plugin polls again at once instead of at its next timer. A site serving fewer a poll
+        /// only loses that; one serving more costs a poll that finds nothing.
         /// </summary>
         private const int SiteMaxDeliveriesPerPoll = 20;
 
