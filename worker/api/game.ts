@@ -2,7 +2,6 @@ import { type Context, Hono } from "hono";
 import { z } from "zod";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { AppEnv } from "../hono-env.ts";
-import { noDoorbell } from "../ports/doorbell.ts";
 import {
   acknowledgeDeliveries,
   LEASE_MS,
@@ -243,14 +242,7 @@ gameApi.get("/doorbell", async (c) => {
   // The plugin's probe after an upgrade answered without upgrading (decision 149): a plain GET, writes nothing.
   const probe = c.req.query("probe");
   if (probe !== undefined) {
-    const deps = c.get("deps");
-    const answer = await probeUpgrade(
-      c.get("game"),
-      new URL(c.req.url).pathname,
-      probe,
-      Math.floor(deps.now().getTime() / 1000),
-      deps.doorbell !== noDoorbell,
-    );
+    const answer = await probeUpgrade(c.get("deps"), c.get("game"), new URL(c.req.url).pathname, probe);
     return answer.status === 204 ? c.body(null, 204) : c.json({ error: answer.error }, answer.status);
   }
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {

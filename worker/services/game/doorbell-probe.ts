@@ -1,4 +1,6 @@
 import { GAME_ERRORS } from "#core/messages/game.ts";
+import type { Deps } from "../../deps.ts";
+import { noDoorbell } from "../../ports/doorbell.ts";
 import { hmacHex } from "./keys.ts";
 import { canonicalRequest, isFresh, SIGNATURE_WINDOW_SECONDS, type VerifiedGameRequest } from "./signature.ts";
 
@@ -16,12 +18,12 @@ export type ProbeAnswer = { status: 204 } | { status: 400 | 401 | 409 | 426; err
  * than the server's newest recorded request, and the site has a doorbell.
  */
 export async function probeUpgrade(
+  deps: Pick<Deps, "doorbell" | "now">,
   game: VerifiedGameRequest,
   path: string,
   upgradeSignedAt: string,
-  nowSeconds: number,
-  hasDoorbell: boolean,
 ): Promise<ProbeAnswer> {
+  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
   if (!/^[0-9]{1,12}$/.test(upgradeSignedAt)) return { status: 400, error: GAME_ERRORS.badRequest };
   if (!game.server.serverType) return { status: 401, error: GAME_ERRORS.badSignature };
   const signedAt = Number(upgradeSignedAt);
@@ -32,6 +34,6 @@ export async function probeUpgrade(
   if (!isFresh(game.marks, game.heartbeat?.signedAt ?? 0, signedAt, upgradeSignature)) {
     return { status: 409, error: GAME_ERRORS.replayed };
   }
-  if (!hasDoorbell) return { status: 426, error: GAME_ERRORS.doorbellUnavailable };
+  if (deps.doorbell === noDoorbell) return { status: 426, error: GAME_ERRORS.doorbellUnavailable };
   return { status: 204 };
 }
