@@ -5,7 +5,7 @@ import { SELF } from "cloudflare:test";
 import { describe, expect, it } from "vitest";
 import { GAME_ERRORS } from "#core/messages/game.ts";
 import { testDeps } from "./support/deps.ts";
-import { DOORBELL_PATH, doorbellHeaders, type Ring, ringVerifies } from "./support/doorbell.ts";
+import { DOORBELL_PATH, doorbellHeaders, probeRequest, type Ring, ringVerifies } from "./support/doorbell.ts";
 import { createGameServer } from "./support/game-fixtures.ts";
 import { createPlayer } from "./support/players.ts";
 import { buy, createItem } from "./support/shop-fixtures.ts";
@@ -94,5 +94,41 @@ describe("the doorbell's Durable Object", () => {
     const newer = await connect(server);
     expect(await closed).toEqual([4000, "replaced"]);
     newer.socket.close(1000, "done");
+  });
+});
+
+describe("the doorbell's probe (decision 149)", () => {
+  const probe = async (server: { id: number; key: string }, upgradeSignedAt: number) => {
+    const { path, headers } = await probeRequest(server.id, server.key, upgradeSignedAt);
+    return SELF.fetch(`http://localhost${path}`, { headers });
+  };
+
+  it("answers 204 for an upgrade the site would take, and the upgrade's own refusal for one it took", async () => {
+    const server = await createGameServer(testDeps());
+    const signedAt = Math.floor(Date.now() / 1000);
+    const untaken = await probe(server, signedAt);
+    expect(untaken.status).toBe(204);
+
+    const upgraded = await SELF.fetch(`http://localhost${DOORBELL_PATH}`, {
+      headers: { Upgrade: "websocket", ...(await doorbellHeaders(server.id, server.key, signedAt)) },
+    });
+    expect(upgraded.status).toBe(101);
+    upgraded.webSocket?.accept();
+    // The same upgrade sent again is refused 409: so is the probe for it, and the plugin backs off.
+    const taken = await probe(server, signedAt);
+    expect(taken.status).toBe(409);
+    expect(await taken.json()).toEqual({ error: GAME_ERRORS.replayed });
+    upgraded.webSocket?.close(1000, "done");
+  });
+
+  it("refuses as the upgrade would: a wrong key, an upgrade signed out of the window", async () => {
+    const server = await createGameServer(testDeps());
+    const now = Math.floor(Date.now() / 1000);
+    const wrongKey = await probe({ id: server.id, key: `${server.key}x` }, now);
+    expect(wrongKey.status).toBe(401);
+    expect(await wrongKey.json()).toEqual({ error: GAME_ERRORS.badSignature });
+    const stale = await probe(server, now - 600);
+    expect(stale.status).toBe(401);
+    expect(await stale.json()).toEqual({ error: GAME_ERRORS.timestampOutOfWindow });
   });
 });

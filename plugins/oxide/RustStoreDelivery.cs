@@ -1080,6 +1080,11 @@ namespace Oxide.Plugins
         private const float DoorbellSteadySeconds = 60f;
         /// <summary>After a refusal that retrying won't change (an old site, a proxy that refuses upgrades, a wrong key).</summary>
         private const float DoorbellRefusedSeconds = 600f;
+        /// <summary>
+        /// Upgrades in a row answered without upgrading while the site's probe said it would have taken them: then
+        /// something on the way refuses upgrades. One alone may be a proxy's passing 502 while the site restarts.
+        /// </summary>
+        private const int RefusedOnTheWayVerdict = 2;
         private const long RingSkewSeconds = 300;
         private const int RingMaxBytes = 4096;
 
@@ -1099,9 +1104,13 @@ namespace Oxide.Plugins
         private bool toldIgnoredRing;
         /// <summary>Whether the owner has heard that the doorbell can't connect, until it connects again.</summary>
         private bool toldUnreachable;
-        /// <summary>The status of the last refusal the owner was told of (0: none since the doorbell last connected).</summary>
+        /// <summary>The status of the last refusal the owner was told of (0: none since the doorbell last connected; 204: refused on the way).</summary>
         private int toldRefused;
         private float doorbellBackoff;
+        /// <summary>The X-Timestamp the current socket's upgrade was signed with: the probe names it (decision 149).</summary>
+        private string doorbellSignedAt;
+        /// <summary>Upgrades in a row the site would have taken but that were answered without upgrading.</summary>
+        private int refusedOnTheWay;
         private Timer doorbellPingTimer;
         private Timer doorbellPongTimer;
         private Timer doorbellRetryTimer;
@@ -1125,7 +1134,9 @@ namespace Oxide.Plugins
             var socket = new ClientWebSocket();
             // The protocol's own "ping" text keeps the socket open; no unsolicited pongs besides.
             socket.Options.KeepAliveInterval = TimeSpan.Zero;
-            foreach (var header in SignedHeaders("GET", SiteAddress("/api/game/doorbell"), "")) socket.Options.SetRequestHeader(header.Key, header.Value);
+            var signed = SignedHeaders("GET", SiteAddress("/api/game/doorbell"), "");
+            foreach (var header in signed) socket.Options.SetRequestHeader(header.Key, header.Value);
+            doorbellSignedAt = signed["X-Timestamp"];
             var cancel = new CancellationTokenSource();
             doorbellSocket = socket;
             doorbellCancel = cancel;
@@ -1214,6 +1225,7 @@ namespace Oxide.Plugins
             doorbellOpen = true;
             toldUnreachable = false;
             toldRefused = 0;
+            refusedOnTheWay = 0;
             lastRing = 0;
             toldIgnoredRing = false;
             Puts("Doorbell connected: deliveries arrive as soon as they are due; safety poll every {0} s.", config.DoorbellPollIntervalSeconds);
@@ -1326,13 +1338,20 @@ namespace Oxide.Plugins
                 RetryDoorbell();
                 return;
             }
-            // The site (or something before it) answered without upgrading; ClientWebSocket doesn't say how.
-            // One plain signed request tells a refusal that retrying won't change from a passing failure.
-            var url = SiteAddress("/api/game/doorbell");
+            // The site (or something before it) answered without upgrading; ClientWebSocket doesn't say how. A plain
+            // signed request asks the site whether it would have taken this upgrade (decision 149): 204 if so, else
+            // the upgrade's own refusal. A site before the probe answers 426 to any plain request, as it always did.
+            var url = SiteAddress("/api/game/doorbell?probe=" + doorbellSignedAt);
             var probing = doorbellGeneration;
             webrequest.Enqueue(url, null, (code, response) => Guarded("doorbell", () =>
             {
                 if (probing != doorbellGeneration || unloading) return;
+                if (code == 204)
+                {
+                    DoorbellRefusedOnTheWay();
+                    return;
+                }
+                refusedOnTheWay = 0;
                 if (code == 401 || code == 403 || code == 404 || code == 426)
                 {
                     // Said once; every 10 minutes again only if the answer changed.
@@ -1340,14 +1359,37 @@ namespace Oxide.Plugins
                         PrintWarning("Doorbell refused ({0}: {1}); polling every {2} s, trying the doorbell again every {3} minutes.{4}",
                             code, Short(response), config.PollIntervalSeconds, DoorbellRefusedSeconds / 60, RefusedHint(code));
                     toldRefused = code;
-                    toldUnreachable = true;
-                    doorbellBackoff = 0f;
-                    doorbellRetryTimer = timer.Once(DoorbellRefusedSeconds, () => Guarded("doorbell", ConnectDoorbell));
+                    RestDoorbell();
                     return;
                 }
+                // A replayed connect (409), the site restarting behind its proxy (502), no answer: it passes.
                 TellUnreachable("answered " + code + " without upgrading");
                 RetryDoorbell();
             }), this, RequestMethod.GET, SignedHeaders("GET", url, ""), config.RequestTimeoutSeconds);
+        }
+
+        /// <summary>The site would have taken the upgrade: once is a passing failure on the way; twice in a row, a proxy that refuses upgrades.</summary>
+        private void DoorbellRefusedOnTheWay()
+        {
+            if (++refusedOnTheWay < RefusedOnTheWayVerdict)
+            {
+                TellUnreachable("answered without upgrading, though the site would have taken it");
+                RetryDoorbell();
+                return;
+            }
+            if (toldRefused != 204)
+                PrintWarning("Doorbell refused on the way: the site takes it, but something between (a proxy) does not pass the WebSocket upgrade; polling every {0} s, trying the doorbell again every {1} minutes. Let the proxy pass the Upgrade and Connection headers.",
+                    config.PollIntervalSeconds, DoorbellRefusedSeconds / 60);
+            toldRefused = 204;
+            RestDoorbell();
+        }
+
+        /// <summary>A refusal that retrying won't change: the doorbell rests 10 minutes, the plugin polls meanwhile.</summary>
+        private void RestDoorbell()
+        {
+            toldUnreachable = true;
+            doorbellBackoff = 0f;
+            doorbellRetryTimer = timer.Once(DoorbellRefusedSeconds, () => Guarded("doorbell", ConnectDoorbell));
         }
 
         private void TellUnreachable(string why)
@@ -1430,6 +1472,14 @@ namespace Oxide.Plugins
 
         #region Delivery
 
+        /// <summary>
+        /// The most deliveries the site serves in one answer (MAX_DELIVERIES_PER_POLL in
+        /// worker/services/game/delivery-rules.ts; the answer doesn't carry it): an answer this full may have left
+        /// more due, so the plugin polls again at once instead of at its next timer. A site serving fewer a poll
+        /// only loses that; one serving more costs a poll that finds nothing.
+        /// </summary>
+        private const int SiteMaxDeliveriesPerPoll = 20;
+
         private void Tick()
         {
             if (journal == null) return;
@@ -1492,7 +1542,9 @@ namespace Oxide.Plugins
                         SaveJournal();
                         Puts("The site has every result again; delivery goes on.");
                     }
-                    RunAll(queue.Deliveries);
+                    // A full answer that ran something: more may be due; the round polls again once it has acknowledged.
+                    // One that ran nothing (every delivery waits for its player) waits for the timer, never spins.
+                    if (RunAll(queue.Deliveries) > 0 && queue.Deliveries.Count >= SiteMaxDeliveriesPerPoll) pollAgain = true;
                 }
                 catch (Exception e)
                 {
@@ -1541,9 +1593,9 @@ namespace Oxide.Plugins
         /// Runs an answer's deliveries: each is prepared (what is left to run, whether it may run now),
         /// all of them are journaled "running" in one write before the first command, then run; their results
         /// are written with the acknowledgement that reports them. A delivery that can't start now is
-        /// released with the next poll.
+        /// released with the next poll. Answers how many were started.
         /// </summary>
-        private void RunAll(List<Delivery> deliveries)
+        private int RunAll(List<Delivery> deliveries)
         {
             var work = new List<Work>();
             foreach (var delivery in deliveries)
@@ -1558,7 +1610,7 @@ namespace Oxide.Plugins
                     PrintError("Delivery {0} could not be handled: {1}", delivery.DeliveryId, e.Message);
                 }
             }
-            if (work.Count == 0) return;
+            if (work.Count == 0) return 0;
             if (!SaveJournal())
             {
                 // Not on disk: run nothing, and forget it in memory too.
@@ -1568,7 +1620,7 @@ namespace Oxide.Plugins
                     else journal.Entries[item.Delivery.DeliveryId] = item.Before;
                     Skip(item.Delivery);
                 }
-                return;
+                return 0;
             }
             foreach (var item in work)
             {
@@ -1583,6 +1635,7 @@ namespace Oxide.Plugins
             }
             // No write here: until a save the disk may keep "running" — after a crash that reads as rolled
             // back, which it is. The acknowledgement's write, the save hook's and Unload's record the rest.
+            return work.Count;
         }
 
         private void Skip(Delivery delivery)

@@ -443,3 +443,22 @@ test("a wrong server key: the queue's refusal, like the heartbeat's, says what t
     await s.end();
   }
 });
+
+test("more due than one answer carries (20): the plugin polls again at once and all 25 are given before its next timer", async () => {
+  // Polls every 5 minutes, no doorbell: one timer fires in this scenario (before Rust's save at 10 minutes).
+  const s = await scenario({ pollSeconds: 300 });
+  try {
+    const itemId = await createItem({
+      serverType: s.type,
+      name: "Дерево",
+      grant: ["inventory.giveto {steamid} wood 10"],
+    });
+    for (let i = 0; i < 25; i++) await giveEntry(s.player, itemId, s.type);
+    await s.game.join(s.player, "ru");
+
+    await s.game.advance(300);
+    assert.deepEqual(given(s.game, s.player), { wood: 250 });
+  } finally {
+    await s.end();
+  }
+});

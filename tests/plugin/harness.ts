@@ -41,6 +41,8 @@ export interface PluginConfig {
    * their game clock says so. `pollSeconds` is the poll interval, `doorbellPollSeconds` the one while it is connected.
    */
   doorbell?: { pollSeconds: number; doorbellPollSeconds: number };
+  /** The poll interval with the doorbell off (15 s unless set). */
+  pollSeconds?: number;
 }
 
 /**
@@ -69,7 +71,7 @@ export class GameServerProcess {
         "Site URL (https://…)": config.siteUrl,
         "Server id": config.serverId,
         "Server key": config.serverKey,
-        "Poll interval, seconds (at least 10)": config.doorbell?.pollSeconds ?? 15,
+        "Poll interval, seconds (at least 10)": config.doorbell?.pollSeconds ?? config.pollSeconds ?? 15,
         "Poll interval with the doorbell connected, seconds (at least 10)": config.doorbell?.doorbellPollSeconds ?? 15,
         "Doorbell (the site rings when a delivery is due)": config.doorbell !== undefined,
         "Heartbeat interval, seconds (at least 10)": 30,

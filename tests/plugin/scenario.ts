@@ -22,6 +22,7 @@ export async function scenario(
     /** `false` leaves the game server stopped, to put files in its folder first (then no groups or permissions). */
     start?: boolean;
     doorbell?: PluginConfig["doorbell"];
+    pollSeconds?: number;
   } = {},
 ): Promise<Scenario> {
   const type = options.type ?? scenarioType();
@@ -34,6 +35,7 @@ export async function scenario(
     serverKey: server.key,
     ...(options.allowedCommands ? { allowedCommands: options.allowedCommands } : {}),
     ...(options.doorbell ? { doorbell: options.doorbell } : {}),
+    ...(options.pollSeconds ? { pollSeconds: options.pollSeconds } : {}),
   });
   if (options.start === false) return world(type, server, proxy, game);
   await game.start();

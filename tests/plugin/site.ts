@@ -2,7 +2,7 @@
 // its address, its database (the same file the site uses: local D1's SQLite file or the Node
 // server's libSQL file), and the rows a scenario sets up the way the shop and the operators would.
 import { randomBytes, randomUUID } from "node:crypto";
-import { createServer, type IncomingMessage, type Server, type ServerResponse } from "node:http";
+import { createServer, type IncomingMessage, type Server, type ServerResponse, STATUS_CODES } from "node:http";
 import { type AddressInfo, connect, type Socket } from "node:net";
 import { type Client, createClient } from "@libsql/client";
 import { LOCAL_GAME_KEY_SECRET } from "../../worker/config.ts";
@@ -366,6 +366,8 @@ export class SiteProxy {
    * hop-by-hop Upgrade and Connection headers and passes a plain GET, so the site answers 426.
    */
   refuseUpgrades = false;
+  /** The next upgrades are answered with these statuses in place of the site, one each (Caddy's 502 while the site restarts). */
+  readonly upgradeAnswers: number[] = [];
   /** The doorbell sockets passed through (decision 148), the newest of each game server by its id. */
   private readonly doorbells = new Map<number, Socket>();
 
@@ -390,6 +392,11 @@ export class SiteProxy {
     this.onRequest?.(request.url ?? "/", serverId);
     if (this.refuseUpgrades) {
       this.plainGet(request, socket);
+      return;
+    }
+    const status = this.upgradeAnswers.shift();
+    if (status !== undefined) {
+      socket.end(`HTTP/1.1 ${status} ${STATUS_CODES[status]}\r\nContent-Length: 0\r\nConnection: close\r\n\r\n`);
       return;
     }
     const site = new URL(SITE_ORIGIN);

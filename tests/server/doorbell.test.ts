@@ -12,7 +12,7 @@ import { localDevKeySalt } from "#db/seed/server-keys.ts";
 import { LOCAL_GAME_KEY_SECRET } from "#worker/config.ts";
 import { deriveServerKey } from "#worker/services/game/keys.ts";
 import { freePort, freshNodeDatabase, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
-import { DOORBELL_PATH, doorbellHeaders, type Ring, ringVerifies } from "../support/doorbell.ts";
+import { DOORBELL_PATH, doorbellHeaders, probeRequest, type Ring, ringVerifies } from "../support/doorbell.ts";
 import { hmacHex } from "../support/plugin-simulator.ts";
 import { signInThroughStandIn } from "./sign-in.ts";
 
@@ -151,6 +151,19 @@ describe("the doorbell on the built Node server", () => {
     const newer = connected(await open(origin, await doorbellHeaders(SOLO, key)));
     sockets.push(older.socket, newer.socket);
     assert.deepEqual(await closed, [4000, "replaced"]);
+  });
+
+  it("answers the plugin's probe: 204 for an upgrade it would take, 409 once that upgrade was taken (decision 149)", async () => {
+    const key = await keyOf(SOLO);
+    const upgrade = await doorbellHeaders(SOLO, key);
+    const probe = async () => {
+      const { path, headers } = await probeRequest(SOLO, key, Number(upgrade["X-Timestamp"]));
+      const answer = await fetch(`${origin}${path}`, { headers });
+      return { status: answer.status, body: await answer.text() };
+    };
+    assert.deepEqual(await probe(), { status: 204, body: "" });
+    sockets.push(connected(await open(origin, upgrade)).socket);
+    assert.deepEqual(await probe(), { status: 409, body: JSON.stringify({ error: "Этот запрос уже был принят" }) });
   });
 
   it("stops at SIGTERM with plugins connected: their sockets close and the server exits 0", async () => {

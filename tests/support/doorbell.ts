@@ -29,6 +29,27 @@ export async function doorbellHeaders(
   };
 }
 
+/**
+ * The plugin's probe after an upgrade signed at `upgradeSignedAt` was answered without upgrading
+ * (decision 149): a plain GET whose signature covers the query, signed now.
+ */
+export async function probeRequest(
+  serverId: number,
+  serverKey: string,
+  upgradeSignedAt: number,
+): Promise<{ path: string; headers: Record<string, string> }> {
+  const path = `${DOORBELL_PATH}?probe=${upgradeSignedAt}`;
+  const timestamp = Math.floor(Date.now() / 1000);
+  return {
+    path,
+    headers: {
+      "X-Server-Id": String(serverId),
+      "X-Timestamp": String(timestamp),
+      "X-Signature": await hmacHex(serverKey, `${timestamp}\nGET\n${path}\n`),
+    },
+  };
+}
+
 export interface Ring {
   ring: number;
   t: number;

@@ -10,6 +10,7 @@ import {
   resyncFrom,
   type ServedDelivery,
 } from "../services/game/deliveries.ts";
+import { probeUpgrade } from "../services/game/doorbell-probe.ts";
 import { recordHeartbeat } from "../services/game/heartbeat.ts";
 import { checkDue } from "../services/game/poll.ts";
 import { PROGRESS_PATTERN } from "../services/game/progress.ts";
@@ -238,6 +239,12 @@ gameApi.post("/ack", async (c) => {
 // replaces the server's socket, so it is recorded as a change is: a copy of it is refused (409) and
 // can't push the plugin's own socket out.
 gameApi.get("/doorbell", async (c) => {
+  // The plugin's probe after an upgrade answered without upgrading (decision 149): a plain GET, writes nothing.
+  const probe = c.req.query("probe");
+  if (probe !== undefined) {
+    const answer = await probeUpgrade(c.get("deps"), c.get("game"), new URL(c.req.url).pathname, probe);
+    return answer.status === 204 ? c.body(null, 204) : c.json({ error: answer.error }, answer.status);
+  }
   if (c.req.header("upgrade")?.toLowerCase() !== "websocket") {
     return c.json({ error: GAME_ERRORS.doorbellNeedsUpgrade }, 426);
   }
