@@ -26,8 +26,8 @@ export interface Heartbeat {
  * A heartbeat like the stored one is written again only once the stored one is this old (decision 126):
  * a plugin beating every 30 s has every other beat written, one beating every 60 s every beat; a row
  * written on every beat was most of an idle server's writes. Whoever reads a heartbeat allows it three
- * minutes (the server list's OFFLINE_AFTER_MS, the hand-off's LEASE_HOLDER_ALIVE_MS); the player counts
- * reach the page at most every 110 s anyway (decision 001).
+ * minutes, nine when its doorbell was connected (liveness.ts); the player counts reach the page at most
+ * every 110 s anyway (decision 001).
  */
 export const HEARTBEAT_REWRITE_AFTER_MS = 50 * 1000;
 
