@@ -30,6 +30,8 @@ export const BOTH_RUNTIMES = [
   "tests/admin-servers.test.ts",
   "tests/game-keys.test.ts",
   "tests/game-heartbeat.test.ts",
+  // when a server counts as alive, the doorbell's longer rule (decision 151)
+  "tests/game-liveness.test.ts",
   // where the doorbell rings, and its upgrade refused as a poll is (decision 146)
   "tests/doorbell-rings.test.ts",
   // reads

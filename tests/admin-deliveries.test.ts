@@ -15,7 +15,8 @@ import {
 } from "#tests/support/game-fixtures.ts";
 import { createPlayer } from "#tests/support/players.ts";
 import { PluginSimulator } from "#tests/support/plugin-simulator.ts";
-import { LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { ALIVE_AFTER_HEARTBEAT_MS } from "#worker/services/game/liveness.ts";
 import AdminDeliveries, { action, loader } from "../app/routes/admin.deliveries.tsx";
 
 const HOUR = 3_600_000;
@@ -130,7 +131,7 @@ describe("Доставки", () => {
       serverKey: twinServer.key,
       now: clock.now,
     });
-    clock.advance(LEASE_MS + LEASE_HOLDER_ALIVE_MS);
+    clock.advance(LEASE_MS + ALIVE_AFTER_HEARTBEAT_MS);
     expect(await twin.tick([player.steamId])).toEqual([]);
     const stuck = await loader(
       consoleArgs(deps, `/admin/deliveries?type=${serverType}&status=pending`, { token: support.token }),

@@ -19,7 +19,8 @@ import { createPlayer } from "#tests/support/players.ts";
 import { answerSignature, PluginSimulator } from "#tests/support/plugin-simulator.ts";
 import { Plugin3 } from "#tests/support/plugin3.ts";
 import { firstRow } from "#tests/support/sql.ts";
-import { LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { ALIVE_AFTER_HEARTBEAT_MS } from "#worker/services/game/liveness.ts";
 import { action, loader } from "../app/routes/admin.deliveries.tsx";
 
 const MINUTE = 60_000;
@@ -109,7 +110,7 @@ describe("each command's progress (decision 124)", () => {
     }
     expect({ delivery: await row(), marks: await marks() }).toEqual(before);
     // A's heartbeat stops: B still doesn't take it (A's journal knows what ran), and still writes nothing.
-    clock.advance(LEASE_HOLDER_ALIVE_MS);
+    clock.advance(ALIVE_AFTER_HEARTBEAT_MS);
     expect(await twin.poll(online)).toEqual([]);
     expect({ delivery: await row(), marks: await marks() }).toEqual(before);
   });
@@ -172,7 +173,7 @@ describe("each command's progress (decision 124)", () => {
     // The player moved to B: A lives, so B gets nothing and the wood is never given twice.
     tick();
     expect(await b.plugin.poll(online)).toEqual([]);
-    clock.advance(LEASE_HOLDER_ALIVE_MS);
+    clock.advance(ALIVE_AFTER_HEARTBEAT_MS);
     expect(await b.plugin.poll(online)).toMatchObject([{ delivery_id: id, done: [0], lease: 2 }]);
   });
 

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { LEASE_HOLDER_ALIVE_MS, LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { LEASE_MS } from "#worker/services/game/deliveries.ts";
+import { ALIVE_AFTER_HEARTBEAT_MS } from "#worker/services/game/liveness.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { testClock, testDeps } from "./support/deps.ts";
 import {
@@ -232,7 +233,7 @@ describe("delivery queue and acknowledgements", () => {
     }
 
     // Its last heartbeat is three minutes old: it is gone, the twin takes the retry.
-    clock.advance(LEASE_HOLDER_ALIVE_MS - 1000);
+    clock.advance(ALIVE_AFTER_HEARTBEAT_MS - 1000);
     expect((await twin.poll([player.steamId])).deliveries).toEqual([]);
     clock.advance(1000);
     const [handedOff] = (await twin.poll([player.steamId])).deliveries;

@@ -8,7 +8,9 @@ import { testDeps } from "./support/deps.ts";
 import { DOORBELL_PATH, doorbellHeaders, probeRequest, type Ring, ringVerifies } from "./support/doorbell.ts";
 import { createGameServer } from "./support/game-fixtures.ts";
 import { createPlayer } from "./support/players.ts";
+import { PluginSimulator } from "./support/plugin-simulator.ts";
 import { buy, createItem } from "./support/shop-fixtures.ts";
+import { firstRow } from "./support/sql.ts";
 
 /** The socket of a signed upgrade, with its text frames in order. */
 async function connect(server: { id: number; key: string }) {
@@ -95,6 +97,20 @@ describe("the doorbell's Durable Object", () => {
     expect(await closed).toEqual([4000, "replaced"]);
     newer.socket.close(1000, "done");
   });
+
+  it("a socket that closes takes «connected» from its server's heartbeat: one that died is gone after 3 minutes, not 9 (decision 151)", async () => {
+    const server = await createGameServer(testDeps());
+    const plugin = new PluginSimulator({
+      transport: (request) => SELF.fetch(request),
+      serverId: server.id,
+      serverKey: server.key,
+      now: () => new Date(),
+    });
+    expect((await plugin.heartbeat([], { doorbell: true })).status).toBe(200);
+    const { socket } = await connect(server);
+    socket.close(1001, "the game server stops");
+    expect(await storedDoorbellBecomes(server.id, 0)).toBe(true);
+  });
 });
 
 describe("the doorbell's probe (decision 149)", () => {
@@ -132,3 +148,16 @@ describe("the doorbell's probe (decision 149)", () => {
     expect(await stale.json()).toEqual({ error: GAME_ERRORS.timestampOutOfWindow });
   });
 });
+
+/** Whether the server's stored heartbeat comes to say `doorbell = value` within 5 s (the object's close handler writes it). */
+async function storedDoorbellBecomes(serverId: number, value: number): Promise<boolean> {
+  for (let tries = 0; tries < 100; tries++) {
+    const row = await firstRow<{ doorbell: number | null }>(
+      "SELECT doorbell FROM server_heartbeats WHERE server_id = ?",
+      serverId,
+    );
+    if (row?.doorbell === value) return true;
+    await new Promise((done) => setTimeout(done, 50));
+  }
+  return false;
+}

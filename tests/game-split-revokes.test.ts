@@ -23,7 +23,7 @@ import { unique } from "#tests/support/unique.ts";
 import type { Deps } from "#worker/deps.ts";
 import { refundPurchase } from "#worker/services/admin/refund.ts";
 import { removeServer } from "#worker/services/admin/servers.ts";
-import { LEASE_HOLDER_ALIVE_MS } from "#worker/services/game/deliveries.ts";
+import { ALIVE_AFTER_HEARTBEAT_MS } from "#worker/services/game/liveness.ts";
 import { runGameMaintenance } from "#worker/services/game/maintenance.ts";
 import { endWipedEntries } from "#worker/services/game/wipe-ends.ts";
 
@@ -64,7 +64,7 @@ async function splitVip(days: number) {
     { delivery_id: onA.delivery_id, ok: false, progress: "sf", lease: onA.lease, message: "Kits не загружен" },
   ]);
   // A restarts and stays down over 3 minutes: B gets the delivery with the group done and runs the rest.
-  clock.advance(LEASE_HOLDER_ALIVE_MS + MINUTE);
+  clock.advance(ALIVE_AFTER_HEARTBEAT_MS + MINUTE);
   expect((await b.sim.heartbeat(online)).status).toBe(200);
   const [onB] = await b.plugin.poll(online);
   expect(onB).toMatchObject({ delivery_id: onA.delivery_id, done: [0] });

@@ -68,19 +68,24 @@ namespace Oxide.Plugins
             public string ServerKey = "";
 
             // 30 s and 60 s keep ten servers' requests inside the site's free Cloudflare plan (decision 126);
-            // the site counts a server alive for 3 minutes after a heartbeat.
+            // the site counts a server alive for 3 minutes after a heartbeat, 9 after one with the doorbell connected (decision 151).
             [JsonProperty("Poll interval, seconds (at least 10)")]
             public float PollIntervalSeconds = 30f;
 
             // With the doorbell connected a ring brings a due delivery at once; this poll only catches a lost ring (decision 148).
             [JsonProperty("Poll interval with the doorbell connected, seconds (at least 10)")]
-            public float DoorbellPollIntervalSeconds = 120f;
+            public float DoorbellPollIntervalSeconds = 180f;
 
             [JsonProperty("Doorbell (the site rings when a delivery is due)")]
             public bool Doorbell = true;
 
             [JsonProperty("Heartbeat interval, seconds (at least 10)")]
             public float HeartbeatIntervalSeconds = 60f;
+
+            // 180 s and the safety poll's 180 s fit 30 servers in the free plan (decision 151); over 180 s the site may
+            // count the server gone between two beats (it allows three beats: 9 minutes).
+            [JsonProperty("Heartbeat interval with the doorbell connected, seconds (at least 10)")]
+            public float DoorbellHeartbeatIntervalSeconds = 180f;
 
             [JsonProperty("Request timeout, seconds")]
             public float RequestTimeoutSeconds = 20f;
@@ -705,12 +710,13 @@ namespace Oxide.Plugins
                 return false;
             }
             if (config.PollIntervalSeconds < MinIntervalSeconds || config.HeartbeatIntervalSeconds < MinIntervalSeconds
-                || config.DoorbellPollIntervalSeconds < MinIntervalSeconds)
+                || config.DoorbellPollIntervalSeconds < MinIntervalSeconds || config.DoorbellHeartbeatIntervalSeconds < MinIntervalSeconds)
             {
                 PrintWarning("Intervals below {0} s are raised to {0} s.", MinIntervalSeconds);
                 config.PollIntervalSeconds = Math.Max(MinIntervalSeconds, config.PollIntervalSeconds);
                 config.DoorbellPollIntervalSeconds = Math.Max(MinIntervalSeconds, config.DoorbellPollIntervalSeconds);
                 config.HeartbeatIntervalSeconds = Math.Max(MinIntervalSeconds, config.HeartbeatIntervalSeconds);
+                config.DoorbellHeartbeatIntervalSeconds = Math.Max(MinIntervalSeconds, config.DoorbellHeartbeatIntervalSeconds);
             }
             using (var sha = SHA256.Create())
             {
@@ -747,6 +753,7 @@ namespace Oxide.Plugins
             UnityEngine.Application.logMessageReceived -= OnUnityLog;
             if (pollTimer != null) pollTimer.Destroy();
             if (heartbeatTimer != null) heartbeatTimer.Destroy();
+            if (heartbeatSoonTimer != null) heartbeatSoonTimer.Destroy();
             CloseDoorbell();
             if (journal == null) return;
             // Given commands stay given: a reload finds them so (OnServerInitialized(false)), a restart rolls
@@ -1024,6 +1031,7 @@ namespace Oxide.Plugins
 
         private void SendHeartbeat()
         {
+            lastHeartbeatSecond = UnixSeconds();
             var online = SteamIds(false);
             var fields = new Dictionary<string, object>
             {
@@ -1049,6 +1057,28 @@ namespace Oxide.Plugins
                 }
                 siteReached = false;
                 PrintWarning("Heartbeat answered {0}: {1}{2}", code, Short(response), RefusedHint(code));
+            });
+        }
+
+        /// <summary>Unix second of the last heartbeat sent.</summary>
+        private long lastHeartbeatSecond;
+        private Timer heartbeatSoonTimer;
+
+        /// <summary>
+        /// Heartbeats every `seconds` from now on, the first at once, so the site learns the doorbell's state as it
+        /// changes (decision 151). The site keeps a heartbeat only when signed in a later second than the one it has
+        /// (its replay guard): one due in the same second as the last is sent a second later, with the state then.
+        /// </summary>
+        private void SetHeartbeatInterval(float seconds)
+        {
+            if (heartbeatTimer == null || unloading) return;
+            heartbeatTimer.Destroy();
+            heartbeatTimer = timer.Every(seconds, () => Guarded("heartbeat", SendHeartbeat));
+            if (UnixSeconds() > lastHeartbeatSecond) Guarded("heartbeat", SendHeartbeat);
+            else if (heartbeatSoonTimer == null) heartbeatSoonTimer = timer.Once(1f, () =>
+            {
+                heartbeatSoonTimer = null;
+                Guarded("heartbeat", SendHeartbeat);
             });
         }
 
@@ -1228,8 +1258,10 @@ namespace Oxide.Plugins
             refusedOnTheWay = 0;
             lastRing = 0;
             toldIgnoredRing = false;
-            Puts("Doorbell connected: deliveries arrive as soon as they are due; safety poll every {0} s.", config.DoorbellPollIntervalSeconds);
+            Puts("Doorbell connected: deliveries arrive as soon as they are due; safety poll every {0} s, heartbeat every {1} s.",
+                config.DoorbellPollIntervalSeconds, config.DoorbellHeartbeatIntervalSeconds);
             SetPollInterval(config.DoorbellPollIntervalSeconds);
+            SetHeartbeatInterval(config.DoorbellHeartbeatIntervalSeconds);
             doorbellPingTimer = timer.Every(DoorbellPingSeconds, () => Guarded("doorbell", PingDoorbell));
             doorbellSteadyTimer = timer.Once(DoorbellSteadySeconds, () => doorbellBackoff = 0f);
             // Rings sent while no socket was open are lost: one poll now finds what they were for.
@@ -1322,6 +1354,8 @@ namespace Oxide.Plugins
             {
                 PrintWarning("Doorbell dropped ({0}); polling every {1} s until it reconnects.", why, config.PollIntervalSeconds);
                 SetPollInterval(config.PollIntervalSeconds);
+                // Without the doorbell the site allows a heartbeat 3 minutes again: it hears of the drop now.
+                SetHeartbeatInterval(config.HeartbeatIntervalSeconds);
                 // A ring may have been lost with the socket.
                 RequestPoll();
             }

@@ -38,9 +38,15 @@ export interface PluginConfig {
   trustedAuthority?: string;
   /**
    * The doorbell (decision 148): off unless a scenario is about it, so the other scenarios poll only when
-   * their game clock says so. `pollSeconds` is the poll interval, `doorbellPollSeconds` the one while it is connected.
+   * their game clock says so. `pollSeconds` is the poll interval, `doorbellPollSeconds` the one while it is connected;
+   * the heartbeat every `heartbeatSeconds` (30 unless given), every `doorbellHeartbeatSeconds` while connected (decision 151).
    */
-  doorbell?: { pollSeconds: number; doorbellPollSeconds: number };
+  doorbell?: {
+    pollSeconds: number;
+    doorbellPollSeconds: number;
+    heartbeatSeconds?: number;
+    doorbellHeartbeatSeconds?: number;
+  };
   /** The poll interval with the doorbell off (15 s unless set). */
   pollSeconds?: number;
 }
@@ -74,7 +80,9 @@ export class GameServerProcess {
         "Poll interval, seconds (at least 10)": config.doorbell?.pollSeconds ?? config.pollSeconds ?? 15,
         "Poll interval with the doorbell connected, seconds (at least 10)": config.doorbell?.doorbellPollSeconds ?? 15,
         "Doorbell (the site rings when a delivery is due)": config.doorbell !== undefined,
-        "Heartbeat interval, seconds (at least 10)": 30,
+        "Heartbeat interval, seconds (at least 10)": config.doorbell?.heartbeatSeconds ?? 30,
+        "Heartbeat interval with the doorbell connected, seconds (at least 10)":
+          config.doorbell?.doorbellHeartbeatSeconds ?? 30,
         "Request timeout, seconds": 10,
         ...(config.allowedCommands ? { "Allowed commands (first words)": config.allowedCommands } : {}),
       }),

@@ -444,6 +444,14 @@ export class SiteProxy {
     return true;
   }
 
+  /** Cuts the game server's doorbell socket on the way, as a broken network does. Answers whether one was open. */
+  cutDoorbell(serverId: number): boolean {
+    const socket = this.doorbells.get(serverId);
+    if (!socket || socket.destroyed) return false;
+    socket.destroy();
+    return true;
+  }
+
   async start(): Promise<string> {
     await new Promise<void>((done) => this.server.listen(0, "127.0.0.1", () => done()));
     this.port = (this.server.address() as AddressInfo).port;

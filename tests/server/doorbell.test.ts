@@ -13,7 +13,8 @@ import { LOCAL_GAME_KEY_SECRET } from "#worker/config.ts";
 import { deriveServerKey } from "#worker/services/game/keys.ts";
 import { freePort, freshNodeDatabase, localSiteEnv, type NodeServer, serveNodeSite } from "../e2e/node-site.ts";
 import { DOORBELL_PATH, doorbellHeaders, probeRequest, type Ring, ringVerifies } from "../support/doorbell.ts";
-import { hmacHex } from "../support/plugin-simulator.ts";
+import { hmacHex, PluginSimulator } from "../support/plugin-simulator.ts";
+import { rows } from "./owner-site.ts";
 import { signInThroughStandIn } from "./sign-in.ts";
 
 /** The bench player: 1 000 000 ₽ to buy with (db/seed/players.ts). */
@@ -57,6 +58,21 @@ function open(origin: string, headers: Record<string, string>): Promise<Opened> 
   });
 }
 
+/** A plugin's signed requests (heartbeats) to the site at `origin`. */
+async function pluginAt(origin: string, serverId: number) {
+  return new PluginSimulator({
+    transport: async (request) =>
+      fetch(`${origin}${new URL(request.url).pathname}`, {
+        method: request.method,
+        headers: request.headers,
+        body: await request.text(),
+      }),
+    serverId,
+    serverKey: await keyOf(serverId),
+    now: () => new Date(),
+  });
+}
+
 function connected(opened: Opened) {
   assert.ok("socket" in opened, `refused: ${JSON.stringify(opened)}`);
   return opened;
@@ -65,10 +81,15 @@ function connected(opened: Opened) {
 describe("the doorbell on the built Node server", () => {
   let server: NodeServer;
   let origin = "";
+  let databaseFile = "";
+  /** The server's stored heartbeat's doorbell flag. */
+  const storedDoorbell = async (serverId: number) =>
+    (await rows(databaseFile, `SELECT doorbell FROM server_heartbeats WHERE server_id = ${serverId}`))[0]?.[0];
   const sockets: WebSocket[] = [];
 
   before(async () => {
     const databaseUrl = freshNodeDatabase(mkdtempSync(join(tmpdir(), "site-doorbell-")));
+    databaseFile = databaseUrl.replace(/^file:/, "");
     const port = await freePort();
     origin = `http://127.0.0.1:${port}`;
     server = await serveNodeSite(localSiteEnv(port, databaseUrl));
@@ -166,12 +187,27 @@ describe("the doorbell on the built Node server", () => {
     assert.deepEqual(await probe(), { status: 409, body: JSON.stringify({ error: "Этот запрос уже был принят" }) });
   });
 
+  it("a socket that closes takes «connected» from its server's heartbeat: one that died is gone after 3 minutes, not 9 (decision 151)", async () => {
+    assert.equal((await (await pluginAt(origin, SOLO)).heartbeat([], { doorbell: true })).status, 200);
+    assert.equal(await storedDoorbell(SOLO), 1);
+    const plugin = connected(await open(origin, await doorbellHeaders(SOLO, await keyOf(SOLO))));
+    plugin.socket.close(1001, "the game server stops");
+    // The close's write runs after the socket's close event: wait for it (up to 5 s).
+    for (let tries = 0; tries < 100 && (await storedDoorbell(SOLO)) !== 0; tries++) {
+      await new Promise((done) => setTimeout(done, 50));
+    }
+    assert.equal(await storedDoorbell(SOLO), 0);
+  });
+
   it("stops at SIGTERM with plugins connected: their sockets close and the server exits 0", async () => {
+    assert.equal((await (await pluginAt(origin, VANILLA)).heartbeat([], { doorbell: true })).status, 200);
     const plugin = connected(await open(origin, await doorbellHeaders(VANILLA, await keyOf(VANILLA))));
     const dropped = new Promise((done) => plugin.socket.once("close", done));
     const exited = new Promise<number | null>((done) => server.process.once("exit", done));
     server.process.kill("SIGTERM");
     await dropped;
     assert.equal(await exited, 0, server.output());
+    // The site's own stop is not the game server gone: its heartbeat still says «connected» (decision 151).
+    assert.equal(await storedDoorbell(VANILLA), 1);
   });
 });

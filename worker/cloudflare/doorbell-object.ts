@@ -5,9 +5,11 @@
 // server's id and carries the server's key hash and ring counter in its attachment, which survives
 // hibernation. The Worker verified the upgrade before it got here; the object only keeps and rings.
 import { DurableObject } from "cloudflare:workers";
+import { d1Database } from "../adapters/cloudflare.ts";
 import { DOORBELL_SERVER_HEADER } from "../adapters/cloudflare-doorbell.ts";
 import type { DoorbellServer } from "../ports/doorbell.ts";
 import { signedRing } from "../services/game/doorbell.ts";
+import { markDoorbellClosed } from "../services/game/heartbeat.ts";
 import { importSigningKey } from "../services/game/keys.ts";
 
 interface Attachment {
@@ -16,8 +18,11 @@ interface Attachment {
   rings: number;
 }
 
-export class GameDoorbell extends DurableObject<object> {
-  constructor(ctx: DurableObjectState, env: object) {
+/** Close code and reason for the older socket of a server that connected again (the protocol's). */
+const REPLACED = { code: 4000, reason: "replaced" } as const;
+
+export class GameDoorbell extends DurableObject<{ DB: D1Database }> {
+  constructor(ctx: DurableObjectState, env: { DB: D1Database }) {
     super(ctx, env);
     ctx.setWebSocketAutoResponse(new WebSocketRequestResponsePair("ping", "pong"));
   }
@@ -27,7 +32,7 @@ export class GameDoorbell extends DurableObject<object> {
     const server = JSON.parse(request.headers.get(DOORBELL_SERVER_HEADER) ?? "null") as DoorbellServer | null;
     if (!server) return new Response(null, { status: 400 });
     const tag = String(server.id);
-    for (const older of this.ctx.getWebSockets(tag)) older.close(4000, "replaced");
+    for (const older of this.ctx.getWebSockets(tag)) older.close(REPLACED.code, REPLACED.reason);
     const [client, socket] = Object.values(new WebSocketPair()) as [WebSocket, WebSocket];
     this.ctx.acceptWebSocket(socket, [tag]);
     socket.serializeAttachment({ serverId: server.id, keyHash: server.keyHash, rings: 0 } satisfies Attachment);
@@ -61,6 +66,26 @@ export class GameDoorbell extends DurableObject<object> {
       socket.close(code, reason);
     } catch {
       // Already closed by the runtime.
+    }
+    if (code !== REPLACED.code) await this.gone(socket);
+  }
+
+  override async webSocketError(socket: WebSocket): Promise<void> {
+    await this.gone(socket);
+  }
+
+  /** A server's socket ended, not replaced by its newer one: its heartbeat no longer says «doorbell» (decision 151). */
+  private async gone(socket: WebSocket): Promise<void> {
+    const attachment = socket.deserializeAttachment() as Attachment | null;
+    if (!attachment) return;
+    const newer = this.ctx
+      .getWebSockets(String(attachment.serverId))
+      .some((other) => other !== socket && other.readyState === WebSocket.OPEN);
+    if (newer) return;
+    try {
+      await markDoorbellClosed(d1Database(this.env.DB), attachment.serverId, Date.now());
+    } catch (error) {
+      console.error(JSON.stringify({ event: "doorbell_close_mark_failed", error: String(error) }));
     }
   }
 }

@@ -32,7 +32,15 @@ export const REPLACED = { code: 4000, reason: "replaced" } as const;
 
 type AppFetch = (request: Request, env: { incoming: IncomingMessage }) => Response | Promise<Response>;
 
-export function nodeDoorbell() {
+export interface NodeDoorbellOptions {
+  /**
+   * A server's socket closed, neither replaced by its newer one nor at the site's stop (decision 151):
+   * start.ts marks its heartbeat's doorbell 0. Not awaited; a failure is logged.
+   */
+  closed?: (serverId: number) => Promise<void>;
+}
+
+export function nodeDoorbell(options: NodeDoorbellOptions = {}) {
   const upgrades = new AsyncLocalStorage<PendingUpgrade>();
   // A plugin sends only `ping`: a larger frame closes its socket (1009) instead of filling memory.
   const sockets = new WebSocketServer({ noServer: true, maxPayload: 1024 });
@@ -46,7 +54,12 @@ export function nodeDoorbell() {
       if (!isBinary && data.toString() === "ping") socket.send("pong");
     });
     socket.on("close", () => {
-      if (connected.get(server.id) === entry) connected.delete(server.id);
+      // Replaced by the server's newer socket, or let go by close() (the site stopping): nothing to tell.
+      if (connected.get(server.id) !== entry) return;
+      connected.delete(server.id);
+      options
+        .closed?.(server.id)
+        .catch((error) => console.error(JSON.stringify({ event: "doorbell_close_mark_failed", error: String(error) })));
     });
     socket.on("error", () => socket.terminate());
   }
@@ -88,10 +101,11 @@ export function nodeDoorbell() {
     });
   }
 
-  /** Closes every socket: the server is stopping. */
+  /** Closes every socket: the server is stopping. Cleared first, so their close events mark nothing. */
   function close() {
-    for (const { socket } of connected.values()) socket.terminate();
+    const open = [...connected.values()];
     connected.clear();
+    for (const { socket } of open) socket.terminate();
     sockets.close();
   }
 

@@ -7,6 +7,7 @@ import { createAdaptorServer } from "@hono/node-server";
 import { checkpointWal, libsqlKeyValueFile, libsqlPorts } from "../adapters/libsql.ts";
 import { witnessFile } from "../adapters/witness-file.ts";
 import { pageHandlerOf } from "../page-handler.ts";
+import { markDoorbellClosed } from "../services/game/heartbeat.ts";
 import { wireDeps } from "../wiring.ts";
 import { createNodeApp } from "./app.ts";
 import { databaseFilePath, witnessPathFor } from "./database-file.ts";
@@ -45,10 +46,11 @@ export async function startServer(buildDir: URL): Promise<void> {
     refuse(error);
   }
   const databaseFile = databaseFilePath(settings.database.url);
-  const doorbell = nodeDoorbell();
+  const ports = libsqlPorts(client);
+  const doorbell = nodeDoorbell({ closed: (serverId) => markDoorbellClosed(ports.db, serverId, Date.now()) });
   const platform = {
     doorbell: doorbell.doorbell,
-    ...libsqlPorts(client),
+    ...ports,
     settings: settings.site,
     witness: witnessFile(witnessPathFor(settings.database.url)),
     // The payment stand-in's payments, beside the database and never in it: a restore of the site's

@@ -7,11 +7,15 @@ import { findSteamServer, type SteamServer, steamWipedAt } from "../integrations
 import { statement } from "../ports/database.ts";
 import type { KeyValueStore } from "../ports/key-value.ts";
 import { type Witness, type WitnessStore, witnessSchema } from "../ports/witness.ts";
+import { ALIVE_AFTER_HEARTBEAT_MS, heartbeatAlive } from "./game/liveness.ts";
 import { sameProgress } from "./restore/progress.ts";
 
 export const STATUS_KEY = "server-status:v1";
-/** A server seen neither by Steam nor by its own heartbeat for this long is offline. */
-export const OFFLINE_AFTER_MS = 3 * 60 * 1000;
+/**
+ * Steam's sighting keeps a server online this long; its plugin's heartbeat keeps it online as long as
+ * the liveness rule says (game/liveness.ts: 3 minutes, 9 with the doorbell connected).
+ */
+export const OFFLINE_AFTER_MS = ALIVE_AFTER_HEARTBEAT_MS;
 /**
  * KV budget (docs/decisions/001-kv-write-budget.md): a changed document is written at most
  * every other minutely run, an unchanged one every 15 minutes so `updated_at` shows the cron is alive.
@@ -25,8 +29,11 @@ export const STEAM_TIMEOUT_MS = 5000;
  * Saving it every minute for every server was a tenth of a busy day's writes (decision 126).
  */
 export const SIGHTING_SAVE_INTERVAL_MS = 110 * 1000;
-/** …and not at all while a plugin heartbeat this fresh says the server is up. */
-export const SIGHTING_NOT_NEEDED_WITHIN_MS = 90 * 1000;
+/**
+ * …and not at all while a plugin heartbeat keeps the server online for at least this long still (its
+ * next beat comes before then): 90 s after a plain heartbeat, 7½ minutes after one with the doorbell.
+ */
+export const SIGHTING_NOT_NEEDED_WHILE_ALIVE_FOR_MS = 90 * 1000;
 /** Workers allow six simultaneous outgoing connections; more would only queue. */
 const STEAM_CONCURRENCY = 6;
 
@@ -122,6 +129,8 @@ interface Sighting {
   players: number;
   maxPlayers: number;
   seenAt: number;
+  /** Whether it still says the server is online. */
+  alive: boolean;
 }
 
 /**
@@ -142,6 +151,7 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
         map: serverHeartbeats.map,
         mapSize: serverHeartbeats.mapSize,
         wipedAt: serverHeartbeats.wipedAt,
+        doorbell: serverHeartbeats.doorbell,
       })
       .from(serverHeartbeats),
     // The cron needs the current value, not an edge-cached one.
@@ -175,7 +185,7 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
     const server = serverById.get(id);
     const beat = heartbeatById.get(id);
     // A plugin's fresh heartbeat already says the server is up; the sighting's memory isn't needed.
-    if (beat && now - beat.receivedAt < SIGHTING_NOT_NEEDED_WITHIN_MS) return false;
+    if (beat && heartbeatAlive(beat, now + SIGHTING_NOT_NEEDED_WHILE_ALIVE_FOR_MS)) return false;
     return server?.steamSeenAt == null || now - server.steamSeenAt >= SIGHTING_SAVE_INTERVAL_MS;
   });
   if (toSave.length > 0) {
@@ -202,20 +212,28 @@ export async function refreshServerStatus(deps: Deps, options: RefreshOptions = 
     const schedule = scheduleFromColumns(server);
     const sightings: Sighting[] = [];
     const steam = steamById.get(server.id);
-    if (steam) sightings.push({ players: steam.players, maxPlayers: steam.max_players, seenAt: now });
+    if (steam) sightings.push({ players: steam.players, maxPlayers: steam.max_players, seenAt: now, alive: true });
     else if (server.steamSeenAt != null) {
       sightings.push({
         players: server.steamPlayers ?? 0,
         maxPlayers: server.steamMaxPlayers ?? 0,
         seenAt: server.steamSeenAt,
+        alive: now - server.steamSeenAt < OFFLINE_AFTER_MS,
       });
     }
     const beat = heartbeatById.get(server.id);
-    if (beat) sightings.push({ players: beat.players, maxPlayers: beat.maxPlayers, seenAt: beat.receivedAt });
+    if (beat) {
+      sightings.push({
+        players: beat.players,
+        maxPlayers: beat.maxPlayers,
+        seenAt: beat.receivedAt,
+        alive: heartbeatAlive(beat, now),
+      });
+    }
 
-    // The freshest sighting wins, whichever source it came from.
+    // Online while any sighting says so; the freshest one's counts win, whichever source it came from.
     const latest = sightings.sort((a, b) => b.seenAt - a.seenAt)[0];
-    const online = latest !== undefined && now - latest.seenAt < OFFLINE_AFTER_MS;
+    const online = sightings.some((sighting) => sighting.alive);
     return {
       name: server.name,
       server_type: server.serverType,

@@ -6,7 +6,7 @@ import { DELIVERY_TEXT, DELIVERY_WAIT_TEXT } from "#core/messages/admin.ts";
 import { deliveries, inventoryEntries, items, servers, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
 import { statement } from "../../ports/database.ts";
-import { LEASE_HOLDER_ALIVE_MS, parseCommands } from "../game/deliveries.ts";
+import { parseCommands } from "../game/deliveries.ts";
 import { ringDoorbell } from "../game/doorbell.ts";
 import { readProgress } from "../game/progress.ts";
 import { deliveryKind } from "../game/revoke-targets.ts";
@@ -78,7 +78,7 @@ function selectDeliveries(deps: Pick<Deps, "db">, where: SQL | undefined, limit:
 async function planContext(deps: Pick<Deps, "db">, rows: PlanRow[]) {
   const itemIds = [...new Set(rows.map((row) => row.itemId))];
   const [serverRows, commandRows, grantRows] = await deps.db.batch([
-    statement(sql`SELECT s.id, s.name, s.server_type AS serverType, h.received_at AS heartbeatAt
+    statement(sql`SELECT s.id, s.name, s.server_type AS serverType, h.received_at AS heartbeatAt, h.doorbell
       FROM servers s LEFT JOIN server_heartbeats h ON h.server_id = s.id`),
     statement(sql`SELECT item_id AS itemId, phase, template FROM item_commands
       WHERE item_id IN (SELECT value FROM json_each(${JSON.stringify(itemIds)})) ORDER BY sort_order, id`),
@@ -125,7 +125,6 @@ function planFor(row: PlanRow, context: Awaited<ReturnType<typeof planContext>>,
     },
     context.servers,
     now,
-    LEASE_HOLDER_ALIVE_MS,
     formatMoment,
   );
 }
@@ -138,7 +137,7 @@ function waitReason(row: PlanRow, context: Awaited<ReturnType<typeof planContext
   }
   if (row.leaseUntil !== null && row.leaseUntil <= now && row.leasedServerId !== null) {
     const holder = context.servers.get(row.leasedServerId);
-    if (!serverAlive(holder, row.serverType, now, LEASE_HOLDER_ALIVE_MS)) {
+    if (!serverAlive(holder, row.serverType, now)) {
       return DELIVERY_WAIT_TEXT.holderSilent(row.leasedServerId, formatMoment(holder?.heartbeatAt ?? null));
     }
   }

@@ -4,6 +4,7 @@
 // command a crash left uncertain runs again, since the operator decided.
 import { RETRY_PLAN_TEXT } from "#core/messages/admin.ts";
 import { parseCommands, renderTemplates } from "../game/deliveries.ts";
+import { heartbeatAlive } from "../game/liveness.ts";
 import { type CommandProgress, commandIndices, readProgress } from "../game/progress.ts";
 
 export interface PlanServer {
@@ -12,6 +13,8 @@ export interface PlanServer {
   serverType: string;
   /** Its plugin's last heartbeat (ms), null when none. */
   heartbeatAt: number | null;
+  /** Whether that heartbeat said its doorbell was connected (1, 0; null: no doorbell or no heartbeat). */
+  doorbell: number | null;
 }
 
 export interface PlanInput {
@@ -45,10 +48,12 @@ export interface RetryPlan {
   text: string;
 }
 
-/** Whether a server is alive for delivery: a heartbeat this recent and still of the type. */
-export function serverAlive(server: PlanServer | undefined, serverType: string, now: number, aliveMs: number): boolean {
-  return Boolean(
-    server && server.serverType === serverType && server.heartbeatAt !== null && server.heartbeatAt > now - aliveMs,
+/** Whether a server is alive for delivery (liveness.ts) and still of the type. */
+export function serverAlive(server: PlanServer | undefined, serverType: string, now: number): boolean {
+  return (
+    server !== undefined &&
+    server.serverType === serverType &&
+    heartbeatAlive({ receivedAt: server.heartbeatAt, doorbell: server.doorbell }, now)
   );
 }
 
@@ -56,7 +61,6 @@ export function retryPlan(
   input: PlanInput,
   servers: ReadonlyMap<number, PlanServer>,
   now: number,
-  aliveMs: number,
   formatMoment: (ms: number | null) => string,
 ): RetryPlan {
   const old = parseCommands(input.commands);
@@ -66,7 +70,7 @@ export function retryPlan(
 
   // The unreported lease of a live server keeps binding the delivery; a silent holder's is freed.
   const holder = input.leaseUntil !== null ? input.leasedServerId : null;
-  const holderAlive = holder !== null && serverAlive(servers.get(holder), input.serverType, now, aliveMs);
+  const holderAlive = holder !== null && serverAlive(servers.get(holder), input.serverType, now);
   const home = input.homeServerId;
   const boundServerId = holderAlive ? holder : home;
 
@@ -118,7 +122,7 @@ export function retryPlan(
   let where: string;
   if (input.kind === "revoke" && input.revokeServerId !== null) {
     where = RETRY_PLAN_TEXT.revokeOn(input.revokeServerId, servers.get(input.revokeServerId)?.name ?? "");
-  } else if (boundServerId !== null && serverAlive(servers.get(boundServerId), input.serverType, now, aliveMs)) {
+  } else if (boundServerId !== null && serverAlive(servers.get(boundServerId), input.serverType, now)) {
     where = RETRY_PLAN_TEXT.onServer(boundServerId, servers.get(boundServerId)?.name ?? "");
   } else {
     const silent = holder ?? home;

@@ -6,7 +6,8 @@ import { scheduleFromColumns, scheduleToColumns, type WipeSchedule } from "#core
 import type { Deps } from "../../deps.ts";
 import { constraintViolation, read, statement } from "../../ports/database.ts";
 import { deriveServerKey, generateKeySalt } from "../game/keys.ts";
-import { followServerChanges, OFFLINE_AFTER_MS } from "../server-status.ts";
+import { heartbeatAlive } from "../game/liveness.ts";
+import { followServerChanges } from "../server-status.ts";
 import { batchChangingCatalog } from "../shop/catalog-snapshot.ts";
 import { auditStatement } from "./audit.ts";
 import type { AdminResult } from "./balance.ts";
@@ -85,7 +86,7 @@ export async function listServers(deps: Pick<Deps, "db" | "now">) {
       // A key from before decision 103 (its stored hash can sign): replace it.
       legacyKey: Boolean(row.legacyKey),
       doorbell: row.doorbell === null ? null : Boolean(row.doorbell),
-      online: row.heartbeatAt != null && now - row.heartbeatAt < OFFLINE_AFTER_MS,
+      online: heartbeatAlive({ receivedAt: row.heartbeatAt, doorbell: row.doorbell }, now),
     })),
     unserved,
   };

@@ -8,7 +8,6 @@ export {
   type AckResult,
   type AckStatus,
   type DeliveryStatus,
-  LEASE_HOLDER_ALIVE_MS,
   LEASE_MS,
   MAX_ATTEMPTS,
   MAX_DELIVERIES_PER_POLL,

@@ -2,6 +2,7 @@ import { sql } from "drizzle-orm";
 import type { deliveries } from "#db/schema.ts";
 import { rawSql } from "../../ports/database.ts";
 import { renderCommand } from "./commands.ts";
+import { heartbeatAliveSql } from "./liveness.ts";
 
 // Pull-based delivery, each command exactly once (decisions 061, 104, 124).
 //
@@ -13,12 +14,6 @@ import { renderCommand } from "./commands.ts";
 
 /** A served delivery is reserved for the server that took it this long. */
 export const LEASE_MS = 5 * 60 * 1000;
-/**
- * A server is alive while its last heartbeat is this recent (and it is still of the delivery's
- * type). A delivery stays with its home, and with the holder of a lease it never reported, while
- * that server is alive; a reported one moves on when its home is not (decision 124).
- */
-export const LEASE_HOLDER_ALIVE_MS = 3 * 60 * 1000;
 /** Delay before the next try after the 1st, 2nd, 3rd, 4th failure. */
 export const RETRY_DELAYS_MS = [60_000, 5 * 60_000, 15 * 60_000, 60 * 60_000] as const;
 /** The failure that makes a delivery `failed` and shows its reason in the Корзина. */
@@ -44,11 +39,15 @@ export function sameRank(a: string, b: string) {
   );
 }
 
-/** Whether server `serverId` (SQL) heartbeated in the last LEASE_HOLDER_ALIVE_MS and is of type `serverType` (SQL). */
+/**
+ * Whether server `serverId` (SQL) is alive (liveness.ts) and of type `serverType` (SQL). A delivery stays
+ * with its home, and with the holder of a lease it never reported, while that server is alive; a
+ * reported one moves on when its home is not (decision 124).
+ */
 export function alive(serverId: string, serverType: string, now: number) {
   return sql`EXISTS (SELECT 1 FROM server_heartbeats h JOIN servers s ON s.id = h.server_id
     WHERE h.server_id = ${rawSql(serverId)} AND s.server_type = ${rawSql(serverType)}
-      AND h.received_at > ${now - LEASE_HOLDER_ALIVE_MS})`;
+      AND ${heartbeatAliveSql("h", now)})`;
 }
 
 export interface ServedDelivery {

@@ -1,6 +1,6 @@
 import { sql } from "drizzle-orm";
 import type { Deps } from "../../deps.ts";
-import { statement } from "../../ports/database.ts";
+import { type Database, statement } from "../../ports/database.ts";
 import type { GameServer, StoredHeartbeat } from "./signature.ts";
 import { endWipedEntries } from "./wipe-ends.ts";
 
@@ -26,8 +26,8 @@ export interface Heartbeat {
  * A heartbeat like the stored one is written again only once the stored one is this old (decision 126):
  * a plugin beating every 30 s has every other beat written, one beating every 60 s every beat; a row
  * written on every beat was most of an idle server's writes. Whoever reads a heartbeat allows it three
- * minutes (the server list's OFFLINE_AFTER_MS, the hand-off's LEASE_HOLDER_ALIVE_MS); the player counts
- * reach the page at most every 110 s anyway (decision 001).
+ * minutes, nine when its doorbell was connected (liveness.ts); the player counts reach the page at most
+ * every 110 s anyway (decision 001).
  */
 export const HEARTBEAT_REWRITE_AFTER_MS = 50 * 1000;
 
@@ -77,6 +77,19 @@ export async function recordHeartbeat(
   if (written.changes !== 1) return "stale";
   if (beat.wipedAt !== null && stored?.wipedAt !== beat.wipedAt) await recordWipe(deps, server, beat.wipedAt, now);
   return "written";
+}
+
+/**
+ * The site saw a server's doorbell socket close, neither replaced by the server's newer socket nor at the
+ * site's own stop: its last heartbeat no longer says «connected», so a server that died is gone 3 minutes
+ * after that heartbeat, not 9 (liveness.ts, decision 151). A heartbeat received after the close is the
+ * plugin's own word and stays. One conditional write per close.
+ */
+export async function markDoorbellClosed(db: Database, serverId: number, closedAt: number): Promise<void> {
+  await db.run(
+    statement(sql`UPDATE server_heartbeats SET doorbell = 0
+      WHERE server_id = ${serverId} AND doorbell = 1 AND received_at <= ${closedAt}`),
+  );
 }
 
 /**
