@@ -320,7 +320,8 @@ const compiledPurchases = new Map<string, Compiled<PurchaseValues>[]>();
 /**
  * The purchase's batch for a buyer named by id or by session, with a gift or without, built once per
  * isolate: drizzle building this SQL was a tenth of a purchase's CPU (docs/PERFORMANCE.md run 13).
- * Every value is a `slot`, so the text is the one the values themselves would give.
+ * Every value is a `slot`, so the text is the one the values themselves would give. Every value a
+ * request brings must be one: a plain `${value}` here would be kept for every later purchase.
  */
 function purchaseStatements(buyerBy: "player" | "session", withGift: boolean): Compiled<PurchaseValues>[] {
   const shape = `${buyerBy}:${withGift}`;
