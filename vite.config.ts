@@ -22,6 +22,9 @@ const e2eExportRows = process.env.CLOUDFLARE_ENV === "e2e" ? process.env.E2E_EXP
 const e2eVars: Record<string, string> | undefined =
   process.env.CLOUDFLARE_ENV === "e2e" && process.env.E2E_VARS ? JSON.parse(process.env.E2E_VARS) : undefined;
 const previewTls = process.env.E2E_TLS_CERT && process.env.E2E_TLS_KEY;
+// workerd's inspector (bench/profile.ts samples through it): the first free port from 9229 unless named,
+// so a profile beside someone else's preview reaches its own Worker.
+const inspectorPort = process.env.SITE_INSPECTOR_PORT ? Number(process.env.SITE_INSPECTOR_PORT) : undefined;
 
 // The browser's code in a few files, not twenty: React and React Router in one, the site's shared modules
 // in another (the console's apart, so players never load it), then each page's own. Each file is one
@@ -77,6 +80,7 @@ export default defineConfig(
           cloudflare({
             viteEnvironment: { name: "ssr" },
             persistState: stateDir ? { path: stateDir } : true,
+            inspectorPort,
             config:
               e2ePort || e2eExportRows || e2eVars
                 ? (config) => {

@@ -3,6 +3,7 @@
 // ratio of the two round by round (medians). A profile says where time goes, but on a shared machine
 // it charges a wait to whatever runs next (PERFORMANCE.md run 12); this says what a change saved.
 //   node bench/compare.ts --base <commit> [--target profile] [--rounds 12] [--seconds 2.5]
+// Ports: BENCH_COMPARE_PORT (the base's, default 8871) and the next one (this checkout's).
 // The other commit is checked out in .bench-state/compare-base (a git worktree, removed afterwards)
 // and built, seeded and served from there with this checkout's node_modules.
 import { type ChildProcess, execFileSync } from "node:child_process";
@@ -10,6 +11,7 @@ import { existsSync, symlinkSync } from "node:fs";
 import { resolve } from "node:path";
 import { parseArgs } from "node:util";
 import { buildSite, freshState, servePreview, stopSite } from "../tests/e2e/site.ts";
+import { loadAdminVolume } from "./admin-volume.ts";
 import { workerdCpuMs } from "./cpu.ts";
 import { runLoad } from "./load.ts";
 import { median } from "./stats.ts";
@@ -30,6 +32,7 @@ const rounds = Number(args.rounds);
 const measureMs = Number(args.seconds) * 1000;
 
 const BASE_DIR = resolve(".bench-state/compare-base");
+const BASE_PORT = Number(process.env.BENCH_COMPARE_PORT ?? 8871);
 
 interface Build {
   name: string;
@@ -42,8 +45,8 @@ interface Build {
 }
 
 const builds: Build[] = [
-  { name: `base ${args.base}`, dir: BASE_DIR, port: 8871, cpuMs: [], perSecond: [] },
-  { name: "this checkout", dir: resolve("."), port: 8872, cpuMs: [], perSecond: [] },
+  { name: `base ${args.base}`, dir: BASE_DIR, port: BASE_PORT, cpuMs: [], perSecond: [] },
+  { name: "this checkout", dir: resolve("."), port: BASE_PORT + 1, cpuMs: [], perSecond: [] },
 ];
 
 checkOutBase(args.base);
@@ -70,6 +73,8 @@ async function start(build: Build): Promise<void> {
   buildSite({ cwd: build.dir, port: build.port });
   // Each commit seeds with its own script and migrations.
   const stateDir = freshState(`.bench-state/compare-${build.port}`, undefined, build.dir);
+  // The console's summary is measured over the store-sized history, as `npm run bench` measures it.
+  if (target?.name === "admin") loadAdminVolume(stateDir);
   const origin = `http://localhost:${build.port}`;
   build.server = await servePreview({
     cwd: build.dir,

@@ -1,6 +1,7 @@
 // Samples the server's CPU while one bench target is under load, through its inspector (Chrome DevTools
 // protocol), and prints where the time went: by package (or chunk of the build) and by function, self time.
 //   node bench/profile.ts --target profile [--runtime worker|node] [--seconds 8] [--skip-build] [--save out.cpuprofile]
+// Ports: E2E_PORT (the Worker build), BENCH_NODE_PORT (the Node server), BENCH_INSPECTOR_PORT (the inspector).
 // worker (the default): the Worker build in workerd under `vite preview`, as `npm run bench` measures it.
 // Its inspector sits behind miniflare's proxy, which accepts a client that names a local Origin (as
 // DevTools does); D1's own work runs in another isolate and is not in the samples. node: the Node
@@ -9,7 +10,7 @@
 import { writeFileSync } from "node:fs";
 import { parseArgs } from "node:util";
 import { buildNodeSite, freshNodeDatabase, localSiteEnv, serveNodeSite } from "../tests/e2e/node-site.ts";
-import { buildSite, E2E_ORIGIN, fireCron, freshState, serveSite, stopSite } from "../tests/e2e/site.ts";
+import { buildSite, E2E_ORIGIN, E2E_PORT, fireCron, freshState, servePreview, stopSite } from "../tests/e2e/site.ts";
 import { loadAdminVolume } from "./admin-volume.ts";
 import { loadAdminVolumeLibsql } from "./export.ts";
 import { runLoad } from "./load.ts";
@@ -28,7 +29,8 @@ const worker = args.runtime === "worker";
 if (!worker && args.runtime !== "node") throw new Error("--runtime is worker or node");
 const PORT = Number(process.env.BENCH_NODE_PORT ?? 8792);
 const ORIGIN = worker ? E2E_ORIGIN : `http://localhost:${PORT}`;
-// Node's inspector is opened here; workerd's is where the Cloudflare plugin opens it by default.
+// Node's inspector is opened here; workerd's is opened here too (vite.config.ts's SITE_INSPECTOR_PORT), so a
+// profile never samples another checkout's preview that took the Cloudflare plugin's default first.
 const INSPECTOR_PORT = Number(process.env.BENCH_INSPECTOR_PORT ?? (worker ? 9229 : 9339));
 
 interface CallFrame {
@@ -67,7 +69,12 @@ async function startWorker(): Promise<() => void> {
   if (!args["skip-build"]) buildSite();
   const stateDir = freshState(".bench-state/profile-worker");
   if (target?.name === "admin") loadAdminVolume(stateDir);
-  const site = await serveSite(stateDir);
+  const site = await servePreview({
+    stateDir,
+    port: E2E_PORT,
+    readyUrl: `${E2E_ORIGIN}/api/server-types`,
+    env: { ...process.env, CLOUDFLARE_ENV: "e2e", SITE_INSPECTOR_PORT: String(INSPECTOR_PORT) },
+  });
   await fireCron();
   return () => stopSite(site);
 }

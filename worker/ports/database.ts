@@ -1,4 +1,4 @@
-import { type SQL, sql } from "drizzle-orm";
+import { is, Placeholder, type SQL, sql } from "drizzle-orm";
 import type { BatchItem, BatchResponse } from "drizzle-orm/batch";
 import { type BaseSQLiteDatabase, SQLiteAsyncDialect } from "drizzle-orm/sqlite-core";
 import type * as schema from "#db/schema.ts";
@@ -63,6 +63,36 @@ const dialect = new SQLiteAsyncDialect();
 export function statement(query: SQL | { toSQL(): { sql: string; params: unknown[] } }): Statement {
   const built = "toSQL" in query ? query.toSQL() : dialect.sqlToQuery(query);
   return { sql: built.sql, params: built.params };
+}
+
+/**
+ * A value a request binds to a `compiled` statement, in a drizzle `sql` template where the value would go.
+ * It renders as the value's own `?` does, so the text is the one the value would have given.
+ */
+export const slot = (name: string): SQL => sql`${sql.placeholder(name)}`;
+
+/** A statement whose text was built once: `bind` gives it with one request's values in its `slot`s. */
+export interface Compiled<Values extends Record<string, unknown>> {
+  bind(values: Values): Statement;
+}
+
+/**
+ * Compiles a statement whose per-request values are `slot`s, once: drizzle's query building is then
+ * not repeated on every request, only the parameters are filled in (docs/PERFORMANCE.md run 13).
+ */
+export function compiled<Values extends Record<string, unknown>>(built: Statement): Compiled<Values> {
+  const names = built.params.map((param) => (is(param, Placeholder) ? (param as Placeholder<string>).name : null));
+  return {
+    bind(values) {
+      const params = built.params.map((param, index) => {
+        const name = names[index];
+        if (name == null) return param;
+        if (!(name in values)) throw new Error(`no value for the slot ${name}`);
+        return values[name];
+      });
+      return { sql: built.sql, params };
+    },
+  };
 }
 
 /** Raw SQL spliced into a `sql` template, for fragments that are constants of our own. */

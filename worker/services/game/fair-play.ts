@@ -13,7 +13,7 @@ const HOUR_MS = 60 * 60 * 1000;
  * A window `fw` (fair_play_windows) open now on server `fs` (servers) for the item `itemId` of
  * category `categoryId` (SQL): the server is of the window's type and wiped less than its hours ago.
  */
-export function windowOpenSql(itemId: SQL, categoryId: SQL, now: number): SQL {
+export function windowOpenSql(itemId: SQL, categoryId: SQL, now: number | SQL): SQL {
   return sql`fs.server_type = fw.server_type AND (fw.item_id = ${itemId} OR fw.category_id = ${categoryId})
     AND fs.last_wipe_at <= ${now} AND fs.last_wipe_at + fw.hours * ${HOUR_MS} > ${now}`;
 }
@@ -28,7 +28,7 @@ export function grantWaitsSql(serverId: number, now: number): SQL {
 }
 
 /** The purchase of item `i` is closed: a window that closes purchases is open on a server of its type. */
-export function purchaseClosedSql(now: number): SQL {
+export function purchaseClosedSql(now: number | SQL): SQL {
   return sql`EXISTS (SELECT 1 FROM fair_play_windows fw JOIN servers fs ON fs.server_type = fw.server_type
     WHERE fw.server_type = i.server_type AND fw.purchases_open = 0 AND ${windowOpenSql(sql`i.id`, sql`i.category_id`, now)})`;
 }

@@ -26,7 +26,7 @@ export function discordBackoff(attempts: number): number {
  * SELECT giving one column `payload` (JSON built in SQL from the rows the batch wrote) and a row per
  * message. An INSERT … SELECT into a table without constraints: it can't abort its batch.
  */
-export function discordEventStatement(event: DiscordEvent, payload: SQL, now: number): Statement {
+export function discordEventStatement(event: DiscordEvent, payload: SQL, now: number | SQL): Statement {
   return statement(sql`INSERT INTO discord_outbox (event, payload, created_at, next_attempt_at)
     SELECT ${event}, x.payload, ${now}, ${now} FROM (${payload}) x
     WHERE EXISTS (SELECT 1 FROM discord_settings

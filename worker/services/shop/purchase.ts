@@ -12,7 +12,7 @@ import { bestSale, effectiveDiscount, type SaleRule } from "#core/shop/sales.ts"
 import { purchaseClosedText } from "#core/wipe/fair-play.ts";
 import { itemDurations, items, purchases, sales, servers, users } from "#db/schema.ts";
 import type { Deps } from "../../deps.ts";
-import { statement } from "../../ports/database.ts";
+import { type Compiled, compiled, slot, statement } from "../../ports/database.ts";
 import { livePlayerId, sessionPlayerSql } from "../auth/sessions.ts";
 import { ringDoorbell } from "../game/doorbell.ts";
 import { openWindowFor, purchaseClosedSql } from "../game/fair-play.ts";
@@ -240,16 +240,11 @@ export async function earlierGift(
   return answer.ok ? { ...answer, giftTo: { steamId: named, nickname: row.giftNickname ?? named } } : answer;
 }
 
-/** The buyer's id inside SQL: for a session, NULL unless it is live, which fails purchases.user_id NOT NULL. */
-function buyerId(buyer: Buyer, now: number): SQL {
-  return typeof buyer === "number" ? sql`${buyer}` : sessionPlayerSql(buyer.sessionId, now);
-}
-
 /**
  * The running sale that takes the most off the item `i` at `now`, as a one-row subquery `s` (the
  * highest percent, the oldest on a tie): bestSale of core/shop/sales.ts in SQL (decision 113).
  */
-function bestSaleSql(now: number): SQL {
+function bestSaleSql(now: SQL): SQL {
   return sql`(SELECT s.id, s.percent FROM sales s
     WHERE s.cancelled_at IS NULL AND s.starts_at <= ${now} AND s.ends_at > ${now}
       AND (s.category_ids IS NULL OR i.category_id IN (SELECT value FROM json_each(s.category_ids)))
@@ -258,7 +253,7 @@ function bestSaleSql(now: number): SQL {
 }
 
 /** Until when the buyer may take the purchase back undelivered: the operator's window from now, NULL when off (decision 111). */
-function returnUntil(now: number): SQL {
+function returnUntil(now: SQL): SQL {
   return sql`(SELECT CASE WHEN return_window_hours > 0 THEN ${now} + return_window_hours * 3600000 END
     FROM shop_settings WHERE id = 1)`;
 }
@@ -303,6 +298,128 @@ async function diagnose(deps: Pick<Deps, "db" | "now">, userId: number, input: P
   return null;
 }
 
+/** One purchase's values, bound to the `slot`s of its compiled statements. */
+type PurchaseValues = {
+  /** The player's id, or the session's id whose live player buys. */
+  buyer: number | string;
+  now: number;
+  transactionId: string;
+  idempotencyKey: string;
+  itemId: number;
+  serverType: string;
+  days: number | null;
+  isPermanent: 0 | 1;
+  expected: number | null;
+  giftSteamId: string | null;
+  giftNickname: string | null;
+  giftAvatarUrl: string | null;
+};
+
+const compiledPurchases = new Map<string, Compiled<PurchaseValues>[]>();
+
+/**
+ * The purchase's batch for a buyer named by id or by session, with a gift or without, built once per
+ * isolate: drizzle building this SQL was a tenth of a purchase's CPU (docs/PERFORMANCE.md run 13).
+ * Every value is a `slot`, so the text is the one the values themselves would give. Every value a
+ * request brings must be one: a plain `${value}` here would be kept for every later purchase.
+ */
+function purchaseStatements(buyerBy: "player" | "session", withGift: boolean): Compiled<PurchaseValues>[] {
+  const shape = `${buyerBy}:${withGift}`;
+  const known = compiledPurchases.get(shape);
+  if (known) return known;
+  const now = slot("now");
+  const days = slot("days");
+  const transactionId = slot("transactionId");
+  const buyerSql = buyerBy === "player" ? slot("buyer") : sessionPlayerSql(slot("buyer"), now);
+  const purchaseOf = sql`(SELECT id FROM purchases WHERE transaction_id = ${transactionId})`;
+  const priceOf = sql`(SELECT price FROM purchases WHERE transaction_id = ${transactionId})`;
+  const itemOf = sql`(SELECT item_id FROM purchases WHERE transaction_id = ${transactionId})`;
+  const expected = slot("expected");
+  const basePrice = sql`CASE WHEN ${days} IS NULL THEN i.price WHEN ${days} = 0 THEN i.until_wipe_price
+    ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
+  // The item's own discount or the best running sale's, whichever is larger (core/shop/sales.ts).
+  const sale = bestSaleSql(now);
+  const discount = sql`MAX(i.discount, COALESCE((SELECT s.percent FROM ${sale}), 0))`;
+  const finalPrice = sql`CASE WHEN (${discount}) <= 0 THEN (${basePrice})
+            ELSE CAST(ROUND((${basePrice}) * (100 - (${discount})) / 10000.0) AS INTEGER) * 100 END`;
+  const saleId = sql`(SELECT s.id FROM ${sale} WHERE s.percent > i.discount)`;
+  // A gift's friend: an account row made now if they never signed in, so the item waits for them.
+  const giftSteamId = slot("giftSteamId");
+  const friendSql = withGift ? sql`(SELECT id FROM users WHERE steam_id = ${giftSteamId})` : sql`NULL`;
+  const ownerSql = withGift ? friendSql : buyerSql;
+  const giftGuard = withGift
+    ? sql`AND ${friendSql} <> ${buyerSql}
+          AND NOT EXISTS (SELECT 1 FROM users f WHERE f.steam_id = ${giftSteamId} AND f.purchases_blocked = 1)`
+    : sql``;
+  const friendRow = withGift
+    ? [
+        // A friend known only by their SteamID takes the Steam name the buyer was shown (issue 46).
+        statement(sql`INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES
+            (${giftSteamId}, ${slot("giftNickname")}, ${slot("giftAvatarUrl")}, 0)
+          ON CONFLICT(steam_id) DO UPDATE SET nickname = excluded.nickname
+            WHERE users.nickname = users.steam_id AND excluded.nickname <> excluded.steam_id`),
+      ]
+    : [];
+  const statements = [
+    ...friendRow,
+    statement(sql`
+        INSERT INTO purchases
+          (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at,
+            sale_id, gift_to_user_id, created_at)
+        SELECT ${buyerSql}, i.id, ${transactionId}, ${slot("idempotencyKey")}, i.server_type, ${days},
+          ${finalPrice}, 'completed', ${now}, ${saleId}, ${friendSql}, ${now}
+        FROM items i
+        LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
+        WHERE i.id = ${slot("itemId")}
+          AND i.server_type = ${slot("serverType")}
+          AND ${FOR_SALE}
+          AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${buyerSql} AND b.purchases_blocked = 1)
+          AND (i.start_time IS NULL OR i.start_time <= ${now})
+          AND (i.end_time IS NULL OR i.end_time > ${now})
+          AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
+          AND EXISTS (SELECT 1 FROM servers sv WHERE sv.server_type = i.server_type)
+          AND NOT ${purchaseClosedSql(now)}
+          AND (
+            (${days} IS NULL AND i.until_wipe_price IS NULL
+              AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
+            OR (${days} = 0 AND i.is_one_time = 0 AND i.until_wipe_price IS NOT NULL)
+            OR (${days} > 0 AND i.is_one_time = 0 AND d.days IS NOT NULL)
+          )
+          AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${buyerSql} AND amount > 0)
+          AND (${expected} IS NULL OR (${finalPrice}) = ${expected})
+          ${giftGuard}
+        RETURNING id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
+          duration_days AS durationDays, price, status`),
+    statement(sql`
+        UPDATE items SET sold_quantity = sold_quantity + 1
+        WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
+    statement(sql`
+        UPDATE users SET balance = balance - ${priceOf}, updated_at = ${now}
+        WHERE id = ${buyerSql}
+        RETURNING balance`),
+    statement(sql`
+        INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
+        VALUES (${buyerSql}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
+    statement(sql`
+        INSERT INTO inventory_entries
+          (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, return_until, created_at)
+        VALUES (${ownerSql}, ${itemOf}, ${purchaseOf}, ${slot("serverType")}, ${days}, ${slot("isPermanent")},
+          'not_used', ${returnUntil(now)}, ${now})`),
+    // The operators' Discord, when they asked for purchases (decision 110): a row to send later.
+    discordEventStatement(
+      "purchase",
+      sql`SELECT json_object('nickname', u.nickname, 'item', i.name, 'price', p.price, 'days', p.duration_days,
+            'serverType', p.server_type,
+            'giftTo', (SELECT f.nickname FROM users f WHERE f.id = p.gift_to_user_id)) AS payload
+          FROM purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id
+          WHERE p.transaction_id = ${transactionId}`,
+      now,
+    ),
+  ].map((built) => compiled<PurchaseValues>(built));
+  compiledPurchases.set(shape, statements);
+  return statements;
+}
+
 /**
  * Buys one item for one player in ONE batch (one transaction):
  *  1. the purchase row, INSERT … SELECT from the current item and duration rows: the price,
@@ -331,97 +448,29 @@ export async function purchaseItem(
   input: PurchaseInput,
 ): Promise<PurchaseResult> {
   const now = deps.now().getTime();
-  const buyerSql = buyerId(buyer, now);
-  const transactionId = crypto.randomUUID();
-  const days = input.durationDays;
-  const purchaseOf = sql`(SELECT id FROM purchases WHERE transaction_id = ${transactionId})`;
-  const priceOf = sql`(SELECT price FROM purchases WHERE transaction_id = ${transactionId})`;
-  const itemOf = sql`(SELECT item_id FROM purchases WHERE transaction_id = ${transactionId})`;
-  const expected = input.expectedPrice ?? null;
-  const basePrice = sql`CASE WHEN ${days} IS NULL THEN i.price WHEN ${days} = 0 THEN i.until_wipe_price
-    ELSE COALESCE(d.price, CAST(ROUND(d.days * i.price / 3000.0) AS INTEGER) * 100) END`;
+  const gift = input.giftTo ?? null;
+  const values: PurchaseValues = {
+    buyer: typeof buyer === "number" ? buyer : buyer.sessionId,
+    now,
+    transactionId: crypto.randomUUID(),
+    idempotencyKey: input.idempotencyKey,
+    itemId: input.itemId,
+    serverType: input.serverType,
+    days: input.durationDays,
+    isPermanent: input.durationDays == null ? 1 : 0,
+    expected: input.expectedPrice ?? null,
+    giftSteamId: gift?.steamId ?? null,
+    giftNickname: gift?.nickname ?? null,
+    giftAvatarUrl: gift?.avatarUrl ?? null,
+  };
+  const statements = purchaseStatements(typeof buyer === "number" ? "player" : "session", gift !== null);
 
   try {
-    // The item's own discount or the best running sale's, whichever is larger (core/shop/sales.ts).
-    const sale = bestSaleSql(now);
-    const discount = sql`MAX(i.discount, COALESCE((SELECT s.percent FROM ${sale}), 0))`;
-    const finalPrice = sql`CASE WHEN (${discount}) <= 0 THEN (${basePrice})
-              ELSE CAST(ROUND((${basePrice}) * (100 - (${discount})) / 10000.0) AS INTEGER) * 100 END`;
-    const saleId = sql`(SELECT s.id FROM ${sale} WHERE s.percent > i.discount)`;
-    // A gift's friend: an account row made now if they never signed in, so the item waits for them.
-    const gift = input.giftTo ?? null;
-    const friendSql = gift ? sql`(SELECT id FROM users WHERE steam_id = ${gift.steamId})` : sql`NULL`;
-    const ownerSql = gift ? friendSql : buyerSql;
-    const giftGuard = gift
-      ? sql`AND ${friendSql} <> ${buyerSql}
-            AND NOT EXISTS (SELECT 1 FROM users f WHERE f.steam_id = ${gift.steamId} AND f.purchases_blocked = 1)`
-      : sql``;
-    const friendRow = gift
-      ? [
-          // A friend known only by their SteamID takes the Steam name the buyer was shown (issue 46).
-          statement(sql`INSERT INTO users (steam_id, nickname, avatar_url, balance) VALUES
-              (${gift.steamId}, ${gift.nickname}, ${gift.avatarUrl}, 0)
-            ON CONFLICT(steam_id) DO UPDATE SET nickname = excluded.nickname
-              WHERE users.nickname = users.steam_id AND excluded.nickname <> excluded.steam_id`),
-        ]
-      : [];
-    const results = await batchChangingCatalog(deps.db, [
-      ...friendRow,
-      statement(sql`
-          INSERT INTO purchases
-            (user_id, item_id, transaction_id, idempotency_key, server_type, duration_days, price, status, paid_at,
-              sale_id, gift_to_user_id, created_at)
-          SELECT ${buyerSql}, i.id, ${transactionId}, ${input.idempotencyKey}, i.server_type, ${days},
-            ${finalPrice}, 'completed', ${now}, ${saleId}, ${friendSql}, ${now}
-          FROM items i
-          LEFT JOIN item_durations d ON d.item_id = i.id AND d.days = ${days}
-          WHERE i.id = ${input.itemId}
-            AND i.server_type = ${input.serverType}
-            AND ${FOR_SALE}
-            AND NOT EXISTS (SELECT 1 FROM users b WHERE b.id = ${buyerSql} AND b.purchases_blocked = 1)
-            AND (i.start_time IS NULL OR i.start_time <= ${now})
-            AND (i.end_time IS NULL OR i.end_time > ${now})
-            AND (i.max_quantity IS NULL OR i.sold_quantity < i.max_quantity)
-            AND EXISTS (SELECT 1 FROM servers sv WHERE sv.server_type = i.server_type)
-            AND NOT ${purchaseClosedSql(now)}
-            AND (
-              (${days} IS NULL AND i.until_wipe_price IS NULL
-                AND NOT EXISTS (SELECT 1 FROM item_durations x WHERE x.item_id = i.id))
-              OR (${days} = 0 AND i.is_one_time = 0 AND i.until_wipe_price IS NOT NULL)
-              OR (${days} > 0 AND i.is_one_time = 0 AND d.days IS NOT NULL)
-            )
-            AND NOT EXISTS (SELECT 1 FROM refund_debts WHERE user_id = ${buyerSql} AND amount > 0)
-            AND (${expected} IS NULL OR (${finalPrice}) = ${expected})
-            ${giftGuard}
-          RETURNING id, transaction_id AS transactionId, paid_at AS paidAt, server_type AS serverType,
-            duration_days AS durationDays, price, status`),
-      statement(sql`
-          UPDATE items SET sold_quantity = sold_quantity + 1
-          WHERE id = ${itemOf} AND max_quantity IS NOT NULL`),
-      statement(sql`
-          UPDATE users SET balance = balance - ${priceOf}, updated_at = ${now}
-          WHERE id = ${buyerSql}
-          RETURNING balance`),
-      statement(sql`
-          INSERT INTO ledger (user_id, amount, kind, purchase_id, created_at)
-          VALUES (${buyerSql}, -${priceOf}, 'purchase', ${purchaseOf}, ${now})`),
-      statement(sql`
-          INSERT INTO inventory_entries
-            (user_id, item_id, purchase_id, server_type, duration_days, is_permanent, status, return_until, created_at)
-          VALUES (${ownerSql}, ${itemOf}, ${purchaseOf}, ${input.serverType}, ${days}, ${days == null ? 1 : 0},
-            'not_used', ${returnUntil(now)}, ${now})`),
-      // The operators' Discord, when they asked for purchases (decision 110): a row to send later.
-      discordEventStatement(
-        "purchase",
-        sql`SELECT json_object('nickname', u.nickname, 'item', i.name, 'price', p.price, 'days', p.duration_days,
-              'serverType', p.server_type,
-              'giftTo', (SELECT f.nickname FROM users f WHERE f.id = p.gift_to_user_id)) AS payload
-            FROM purchases p JOIN users u ON u.id = p.user_id JOIN items i ON i.id = p.item_id
-            WHERE p.transaction_id = ${transactionId}`,
-        now,
-      ),
-    ]);
-    const first = friendRow.length;
+    const results = await batchChangingCatalog(
+      deps.db,
+      statements.map((each) => each.bind(values)),
+    );
+    const first = gift ? 1 : 0;
     const [purchase] = (results[first]?.rows ?? []) as PurchaseViewRow[];
     const [balance] = (results[first + 2]?.rows ?? []) as { balance: number }[];
     // A guard that matched nothing must have aborted the batch above; never report a purchase that isn't there.
