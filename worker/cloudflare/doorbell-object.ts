@@ -7,7 +7,7 @@
 import { DurableObject } from "cloudflare:workers";
 import { d1Database } from "../adapters/cloudflare.ts";
 import { DOORBELL_SERVER_HEADER } from "../adapters/cloudflare-doorbell.ts";
-import type { DoorbellServer } from "../ports/doorbell.ts";
+import { type DoorbellServer, REPLACED } from "../ports/doorbell.ts";
 import { signedRing } from "../services/game/doorbell.ts";
 import { markDoorbellClosed } from "../services/game/heartbeat.ts";
 import { importSigningKey } from "../services/game/keys.ts";
@@ -17,9 +17,6 @@ interface Attachment {
   keyHash: string;
   rings: number;
 }
-
-/** Close code and reason for the older socket of a server that connected again (the protocol's). */
-const REPLACED = { code: 4000, reason: "replaced" } as const;
 
 export class GameDoorbell extends DurableObject<{ DB: D1Database }> {
   constructor(ctx: DurableObjectState, env: { DB: D1Database }) {

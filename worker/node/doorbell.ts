@@ -8,7 +8,7 @@ import type { IncomingMessage, Server } from "node:http";
 import { STATUS_CODES } from "node:http";
 import type { Duplex } from "node:stream";
 import { type WebSocket, WebSocketServer } from "ws";
-import { type Doorbell, type DoorbellServer, noDoorbell } from "../ports/doorbell.ts";
+import { type Doorbell, type DoorbellServer, noDoorbell, REPLACED } from "../ports/doorbell.ts";
 import { signedRing } from "../services/game/doorbell.ts";
 import { importSigningKey } from "../services/game/keys.ts";
 
@@ -26,9 +26,6 @@ interface Connected {
   key: CryptoKey;
   rings: number;
 }
-
-/** Close code and reason for the older socket of a server that connected again (the protocol's). */
-export const REPLACED = { code: 4000, reason: "replaced" } as const;
 
 type AppFetch = (request: Request, env: { incoming: IncomingMessage }) => Response | Promise<Response>;
 

@@ -19,6 +19,9 @@ export interface Doorbell {
   ring(serverType: string): Promise<void>;
 }
 
+/** How a server's older socket is closed when it connects again (the protocol's, docs/delivery.md): not the server gone. */
+export const REPLACED = { code: 4000, reason: "replaced" } as const;
+
 /** A runtime without a doorbell: upgrades are refused, rings go nowhere, plugins poll as before. */
 export const noDoorbell: Doorbell = {
   connect: async () =>

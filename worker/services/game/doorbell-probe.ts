@@ -2,7 +2,13 @@ import { GAME_ERRORS } from "#core/messages/game.ts";
 import type { Deps } from "../../deps.ts";
 import { noDoorbell } from "../../ports/doorbell.ts";
 import { hmacHex } from "./keys.ts";
-import { canonicalRequest, isFresh, SIGNATURE_WINDOW_SECONDS, type VerifiedGameRequest } from "./signature.ts";
+import {
+  canonicalRequest,
+  isFresh,
+  TIMESTAMP_PATTERN,
+  type VerifiedGameRequest,
+  withinSignatureWindow,
+} from "./signature.ts";
 
 // The doorbell's probe (decision 149). A plugin's ClientWebSocket can't say how an upgrade was answered
 // without upgrading, so the plugin asks with a plain signed GET /api/game/doorbell?probe=<the upgrade's
@@ -23,11 +29,10 @@ export async function probeUpgrade(
   path: string,
   upgradeSignedAt: string,
 ): Promise<ProbeAnswer> {
-  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
-  if (!/^[0-9]{1,12}$/.test(upgradeSignedAt)) return { status: 400, error: GAME_ERRORS.badRequest };
+  if (!TIMESTAMP_PATTERN.test(upgradeSignedAt)) return { status: 400, error: GAME_ERRORS.badRequest };
   if (!game.server.serverType) return { status: 401, error: GAME_ERRORS.badSignature };
   const signedAt = Number(upgradeSignedAt);
-  if (Math.abs(nowSeconds - signedAt) > SIGNATURE_WINDOW_SECONDS) {
+  if (!withinSignatureWindow(deps, signedAt)) {
     return { status: 401, error: GAME_ERRORS.timestampOutOfWindow };
   }
   const upgradeSignature = await hmacHex(game.key, canonicalRequest(upgradeSignedAt, "GET", path, ""));

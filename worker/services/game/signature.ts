@@ -23,6 +23,14 @@ import { deriveServerKey, hashServerKey, hexToBytes, importSigningKey } from "./
 // writes (issue 37).
 
 export const SIGNATURE_WINDOW_SECONDS = 5 * 60;
+
+/** A request's X-Timestamp as the plugin writes it: unix seconds. */
+export const TIMESTAMP_PATTERN = /^[0-9]{1,12}$/;
+
+/** Whether a request signed at `timestamp` (unix seconds) is within the window of the site's clock. */
+export function withinSignatureWindow(deps: Pick<Deps, "now">, timestamp: number): boolean {
+  return Math.abs(Math.floor(deps.now().getTime() / 1000) - timestamp) <= SIGNATURE_WINDOW_SECONDS;
+}
 /**
  * How far a request may be older than the newest recorded one of its server and still be taken:
  * the plugin's poll, heartbeat and ack run on their own timers, so one signed a second before
@@ -195,7 +203,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   const signature = (request.headers.get("x-signature") ?? "").toLowerCase();
   if (
     !POSITIVE_ID_PATTERN.test(serverIdHeader) ||
-    !/^[0-9]{1,12}$/.test(timestampHeader) ||
+    !TIMESTAMP_PATTERN.test(timestampHeader) ||
     !/^[0-9a-f]{64}$/.test(signature)
   ) {
     throw new GameRequestError(400, GAME_ERRORS.signatureHeadersMissing);
@@ -204,8 +212,7 @@ export async function verifyGameRequest(deps: Deps, request: Request): Promise<V
   const body = await readBody(request);
 
   const timestamp = Number(timestampHeader);
-  const nowSeconds = Math.floor(deps.now().getTime() / 1000);
-  if (Math.abs(nowSeconds - timestamp) > SIGNATURE_WINDOW_SECONDS) {
+  if (!withinSignatureWindow(deps, timestamp)) {
     throw new GameRequestError(401, GAME_ERRORS.timestampOutOfWindow);
   }
 
