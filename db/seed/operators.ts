@@ -3,6 +3,9 @@ import { sqlLiteral } from "./sql.ts";
 
 export const seedOperators = [{ steamId: "76561198000000001", role: "admin" }] as const;
 
+/** The seed's admin: who runs the console in local use and in the browser tests. */
+export const seedAdminSteamId = seedOperators[0].steamId;
+
 export function operatorsSeedSql(): string[] {
   return seedOperators.map(
     (operator) =>

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { readFile } from "node:fs/promises";
 import { test } from "node:test";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { browserForFile, newContext, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
@@ -9,8 +9,6 @@ import { E2E_EXPORT_ROWS_PER_FILE } from "./site.ts";
 // The console's CSV exports and Discord settings (decision 110) and the shop's return window (decision
 // 111), with and without JavaScript. The seed
 // makes the demo player (76561198000000001) an admin, with a balance credited through the ledger.
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 
 const browser = browserForFile();
 

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import {
   addTenRubleKit,
   browserForFile,
@@ -15,8 +15,6 @@ import { signedInAt } from "./signed-in.ts";
 
 // The seed makes the demo player (76561198000000001) an admin. Item 106 is «Дерево ×10 000»,
 // a one-time SOLO item for 49 ₽.
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 
 const browser = browserForFile();
 

@@ -1,6 +1,6 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { browserForFile, flatText, newContext, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 
@@ -8,8 +8,6 @@ import { signedInAt } from "./signed-in.ts";
 // renames it, moves it up, hides it (the shop no longer lists it), finds it in the item form, and
 // deletes it; the seeded catalog is as it was afterwards (only renumbered, in the same order).
 
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const browser = browserForFile();
 
 for (const javaScriptEnabled of [true, false]) {

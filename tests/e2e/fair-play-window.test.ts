@@ -10,7 +10,7 @@ import { test } from "node:test";
 import type { BrowserContext, Page } from "playwright-core";
 import { wipeDate } from "../../core/wipe/schedule.ts";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { seedReportedWipe } from "../../db/seed/servers.ts";
 import {
   browserForFile,
@@ -23,8 +23,6 @@ import {
 import { signedInAt } from "./signed-in.ts";
 
 const browser = browserForFile();
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const TYPE = seedReportedWipe.serverType;
 
 /** At 375 px one item, at 1280 px its category: the console's option, the item the player buys, the refusal's words. */

@@ -4,13 +4,11 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { addTenRubleKit, browserForFile, flatText, newContext, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 
 // The seed makes the demo player an admin with money on the balance.
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 
 const browser = browserForFile();
 

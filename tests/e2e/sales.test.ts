@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import { seedItemId } from "../../db/seed/catalog.ts";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { browserForFile, flatText, newContext, newPlayerWith100, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 
@@ -9,8 +9,6 @@ import { signedInAt } from "./signed-in.ts";
 // and buys wood at the sale price, and once the admin ends the sale the price is whole again; with and
 // without JavaScript. The test ends its sale, so the browser tests after it see the seeded prices.
 
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const WOOD = seedItemId("SOLO", 6);
 const HOUR = 60 * 60 * 1000;
 const msk = (ms: number) => new Date(ms + 3 * HOUR).toISOString().slice(0, 16);

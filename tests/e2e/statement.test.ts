@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { browserForFile, E2E_ORIGIN, flatText, newContext, uniqueSteamId, waitForHydration } from "./browser.ts";
 import { signedInAt } from "./signed-in.ts";
 
@@ -9,9 +9,6 @@ import { signedInAt } from "./signed-in.ts";
 // purchases, an operator's refund and an adjustment, its rows add up to the header's balance, with and
 // without JavaScript. The seed: item 101 VIP on SOLO (14 days: round(14/30 × 199) = 93 ₽), 103 «Набор
 // «Старт»» (7 days: round(7/30 × 149) = 35 ₽); the demo player 76561198000000001 is an admin.
-
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 
 const browser = browserForFile();
 

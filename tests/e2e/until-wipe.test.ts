@@ -19,7 +19,7 @@ import {
 import { UNTIL_WIPE_TEXT } from "../../core/messages/wipe.ts";
 import { untilWipeText } from "../../core/shop/until-wipe.ts";
 import { nextWipe } from "../../core/wipe/schedule.ts";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { seedServers } from "../../db/seed/servers.ts";
 import {
   brokenWords,
@@ -33,8 +33,6 @@ import {
 } from "./browser.ts";
 
 // The seed makes the demo player an admin (tests/e2e/admin.test.ts).
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const SOLO_SCHEDULE = seedServers.find((server) => server.server_type === "SOLO")?.wipe;
 
 const browser = browserForFile();

@@ -1,7 +1,7 @@
 import assert from "node:assert/strict";
 import { test } from "node:test";
 import type { Page } from "playwright-core";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import {
   browserForFile,
   flatText,
@@ -18,8 +18,6 @@ import {
 // a gift reads as a gift until it is taken back; the console's wipe forms show only the chosen kind's
 // fields, each fair-play row says whether it holds, and the target list follows the chosen type.
 
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const WOOD = 106;
 const browser = browserForFile();
 

@@ -5,7 +5,7 @@
 // windows from. Item 3 is tests/e2e/fair-play-window.test.ts.
 import assert from "node:assert/strict";
 import { test } from "node:test";
-import { seedOperators } from "../../db/seed/operators.ts";
+import { seedAdminSteamId as ADMIN_STEAM_ID } from "../../db/seed/operators.ts";
 import { seedReportedWipe, seedServers } from "../../db/seed/servers.ts";
 import {
   browserForFile,
@@ -18,8 +18,6 @@ import {
 import { signedInAt } from "./signed-in.ts";
 
 const browser = browserForFile();
-/** The seed's admin (db/seed/operators.ts). */
-const ADMIN_STEAM_ID = seedOperators[0].steamId;
 const HOUR_MS = 3_600_000;
 /** A timestamp's day in Moscow (UTC+3, no daylight saving). */
 const moscowDay = (at: number): string => new Date(at + 3 * HOUR_MS).toISOString().slice(0, 10);

@@ -13,7 +13,7 @@ import { after, before, describe, it } from "node:test";
 import type { Browser, BrowserContext, Page } from "playwright-core";
 import { chromium } from "playwright-core";
 import { CHROMIUM, CHROMIUM_FLAGS, flatText, uniqueSteamId } from "../e2e/browser.ts";
-import { buildHarness, GameServerProcess } from "../plugin/harness.ts";
+import { buildHarness, GameServerProcess, type PluginConfig } from "../plugin/harness.ts";
 import { given } from "../plugin/scenario.ts";
 import { ADMIN_STEAM_ID, type ProductionSite, SHOP_HOST, type Shape, startProductionSite } from "./production-site.ts";
 
@@ -66,6 +66,19 @@ function firstDay(shape: Shape) {
         await route.fulfill({ response });
       });
       return context;
+    }
+
+    /** The owner's game server with the real plugin, reaching the site through the proxy's TLS. */
+    function gameServer(doorbell?: PluginConfig["doorbell"]): GameServerProcess {
+      assert.ok(world.serverId && world.serverKey);
+      return new GameServerProcess({
+        siteUrl: site.pluginUrl,
+        serverId: world.serverId,
+        serverKey: world.serverKey,
+        trustedCertificate: site.pluginCertificate,
+        trustedAuthority: site.pluginAuthority,
+        doorbell,
+      });
     }
 
     /** Signs in through Steam's sign-in page and lands on `path`. */
@@ -181,13 +194,7 @@ function firstDay(shape: Shape) {
 
     it("the real plugin with an https:// Site URL heartbeats through the proxy", async () => {
       assert.ok(world.serverId && world.serverKey);
-      game = new GameServerProcess({
-        siteUrl: site.pluginUrl,
-        serverId: world.serverId,
-        serverKey: world.serverKey,
-        trustedCertificate: site.pluginCertificate,
-        trustedAuthority: site.pluginAuthority,
-      });
+      game = gameServer();
       const events = await game.start();
       const requests = events.filter((event) => event.ev === "request");
       assert.ok(requests.length >= 2, JSON.stringify(events));
@@ -374,14 +381,7 @@ function firstDay(shape: Shape) {
         await game.stop();
         // The same game server with the doorbell on (decision 148), its polls ten minutes apart: only a ring
         // explains a delivery within the test.
-        game = new GameServerProcess({
-          siteUrl: site.pluginUrl,
-          serverId: world.serverId,
-          serverKey: world.serverKey,
-          trustedCertificate: site.pluginCertificate,
-          trustedAuthority: site.pluginAuthority,
-          doorbell: { pollSeconds: 600, doorbellPollSeconds: 600 },
-        });
+        game = gameServer({ pollSeconds: 600, doorbellPollSeconds: 600 });
         await game.start();
         assert.ok(await game.logged("Doorbell connected"), JSON.stringify(game.logs()));
         await game.join(PLAYER);
